@@ -1,0 +1,22 @@
+"""Computer players. Each decides from one seat's view (``Deal.view(seat)``) alone and
+answers with an action in the text notation.
+
+``make_player(level)`` gives a callable ``view -> action text``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .random_bot import RandomBot
+
+Player = Callable[[dict], str]
+LEVELS = {"random": RandomBot}
+
+
+def make_player(level: str, seed: int | None = None) -> Player:
+    try:
+        return LEVELS[level](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown player {level!r}; known: {', '.join(LEVELS)}") from None

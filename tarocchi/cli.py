@@ -1,0 +1,122 @@
+"""The ``tarocchi`` command: simulate, replay, serve, duel."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+
+from .engine.records import RecordError, dumps, read_lines, replay
+from .engine.sicilian import Deal, Options
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Whole deals by random legal players (or a bot level), one record a line."""
+    from .bots import make_player  # bots sit above the engine; imported only when asked for
+
+    rng = random.Random(args.seed)
+    options = Options(forced_call=not args.throw_in)
+    player = make_player(args.player, seed=args.seed)
+    out = open(args.out, "w") if args.out else sys.stdout
+    try:
+        for i in range(args.deals):
+            deal = Deal.shuffled(args.seats, rng.randrange(args.seats), rng, options)
+            while not deal.done:
+                deal.apply(player(deal.view(deal.to_act)), deal.to_act)
+            out.write(dumps(deal.record()) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Re-check every action of every record; print each deal's count as one JSON line."""
+    src = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    n = 0
+    try:
+        for n, (line, record) in enumerate(read_lines(src), 1):
+            try:
+                deal = replay(record)
+            except RecordError as e:
+                where = f"record {n} (line {line})"
+                if e.action_index is not None:
+                    where += f", action {e.action_index}"
+                print(f"tarocchi replay: {where}: {e}", file=sys.stderr)
+                return 1
+            if not deal.done:
+                print(f"tarocchi replay: record {n} (line {line}): the deal is not finished "
+                      f"({len(deal.history)} actions, {deal.phase})", file=sys.stderr)
+                return 1
+            print(json.dumps({"record": n, **deal.count.to_json()}, separators=(",", ":")))
+    except RecordError as e:
+        print(f"tarocchi replay: {e}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"tarocchi replay: record {n + 1}: the file is not UTF-8 text", file=sys.stderr)
+        return 1
+    finally:
+        if src is not sys.stdin:
+            src.close()
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server.app import serve
+
+    serve(host=args.host, port=args.port, db=args.db)
+    return 0
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    from .bots.duel import main as duel_main
+
+    return duel_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tarocchi", description="Sicilian Tarocchi")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("simulate", help="play whole deals and write records as JSON lines")
+    s.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    s.add_argument("--deals", type=int, default=1)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--player", default="random", help="random (default) or a bot level")
+    s.add_argument("--throw-in", action="store_true", help="four seats: throw in every all-pass deal (R10)")
+    s.add_argument("--out", help="write to this file instead of stdout")
+    s.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("replay", help="re-check records (JSON lines, - for stdin) and print each count")
+    r.add_argument("file")
+    r.set_defaults(func=cmd_replay)
+
+    v = sub.add_parser("serve", help="start the web table")
+    v.add_argument("--host", default="127.0.0.1")
+    v.add_argument("--port", type=int, default=8000)
+    v.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file")
+    v.set_defaults(func=cmd_serve)
+
+    d = sub.add_parser("duel", help="duplicate match between bots")
+    d.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    d.add_argument("--deals", type=int, default=100)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("bots", nargs=2, metavar="BOT")
+    d.set_defaults(func=cmd_duel)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+    except OSError as e:
+        print(f"tarocchi: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""The 63-card Tarocco Siciliano: card codes (R1), points (R2) and card sets as bitmasks.
+
+A card is an int 0..62, and that int is also its bit in a card set: a set of cards is a
+plain int mask, so a hand, a trick or a pile is one integer and set operations are bit
+operations. The bit order is chosen so that inside every suit (and among the trumps) a
+higher bit is a higher card, which makes "the best card of a set" one ``bit_length``.
+
+>>> from tarocchi.engine.cards import card, code, mask_of, codes, points
+>>> code(card("KC"))
+'KC'
+>>> codes(mask_of(["20", "9", "6"]))
+['20', '9', '6']
+>>> points(mask_of(["20", "9", "6"]))   # counted in threes: 10 + 1 + 1 - 2
+10
+>>> points(mask_of(["MC"])), points(mask_of(["MC", "5S"]))
+(1, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+# Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
+# Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,
+# batons 53..62.
+MISERIA = 0
+FOOL = 21
+SUIT_LETTERS = "COSB"  # cups, coins, swords, batons: the order hands are shown in
+_SUIT_RANKS = {
+    "C": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
+    "O": ["4", "5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
+    "S": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
+    "B": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
+}
+
+CODES: list[str] = [str(n) for n in range(21)] + ["F"]
+SUIT_OF: list[int] = [4] * 21 + [5]  # 0-3 suits, 4 trumps, 5 the Fool
+for _s, _letter in enumerate(SUIT_LETTERS):
+    for _rank in _SUIT_RANKS[_letter]:
+        CODES.append(_rank + _letter)
+        SUIT_OF.append(_s)
+DECK_SIZE = len(CODES)
+assert DECK_SIZE == 63
+
+CARD_OF: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+
+TRUMP_SUIT = 4
+FOOL_SUIT = 5
+FULL_DECK = (1 << DECK_SIZE) - 1
+TRUMPS = (1 << 21) - 1
+FOOL_BIT = 1 << FOOL
+SUIT_MASKS: list[int] = [0, 0, 0, 0, TRUMPS, FOOL_BIT]
+for _c in range(22, DECK_SIZE):
+    SUIT_MASKS[SUIT_OF[_c]] |= 1 << _c
+# The mask of the suit each card belongs to, indexed by card: the hot path of follow-suit.
+SUIT_MASK_OF: list[int] = [SUIT_MASKS[s] for s in SUIT_OF]
+
+KINGS = sum(1 << CARD_OF["K" + s] for s in SUIT_LETTERS)
+ARIE = sum(1 << n for n in (16, 17, 18, 19))  # 16-19; the 20 scores on top of them (R15)
+# Trumps that may be discarded when a hand is short of other cards (R11): Miseria, 2-15.
+LOW_TRUMPS = (1 << 0) | sum(1 << n for n in range(2, 16))
+# A discard never holds a trump, the Fool or a King unless it must (R11).
+NEVER_DISCARD = TRUMPS | FOOL_BIT | KINGS
+# Trumps whose capture is a pigliata (R15).
+PIGLIATA_TRUMPS = (1 << 1) | ARIE
+
+_VALUE_BY_RANK = {"K": 5, "Q": 4, "H": 3, "M": 2}
+VALUES: list[int] = []
+for _c, _code in enumerate(CODES):
+    if _code in ("20", "1", "F"):
+        VALUES.append(10)
+    elif _c <= 20 and _c >= 16:
+        VALUES.append(5)
+    elif _c >= 22:
+        VALUES.append(_VALUE_BY_RANK.get(_code[0], 1))
+    else:
+        VALUES.append(1)
+LAST_TRICK_BONUS = 5
+TOTAL_POINTS = 109
+
+
+class CardError(ValueError):
+    """A text that is not one of the 63 card codes (R1)."""
+
+
+def card(text: str) -> int:
+    """The card with code ``text`` (R1); raises CardError for anything else."""
+    try:
+        return CARD_OF[text.strip().upper()]
+    except (KeyError, AttributeError):
+        raise CardError(f"{text!r} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)") from None
+
+
+def code(c: int) -> str:
+    return CODES[c]
+
+
+def bit(c: int) -> int:
+    return 1 << c
+
+
+def mask_of(items: Iterable[int | str]) -> int:
+    m = 0
+    for it in items:
+        m |= 1 << (card(it) if isinstance(it, str) else it)
+    return m
+
+
+def cards_in(mask: int) -> Iterator[int]:
+    """The cards of a set, lowest bit first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def display_order(mask: int) -> list[int]:
+    """The order a hand is shown in: trumps high to low, then cups, coins, swords, batons
+    (each high to low), the Fool last, set apart."""
+    out = [c for c in range(20, -1, -1) if mask >> c & 1]
+    for s in range(4):
+        suit = mask & SUIT_MASKS[s]
+        out.extend(c for c in range(62, 21, -1) if suit >> c & 1)
+    if mask & FOOL_BIT:
+        out.append(FOOL)
+    return out
+
+
+def codes(mask: int) -> list[str]:
+    """Codes of a set in display order."""
+    return [CODES[c] for c in display_order(mask)]
+
+
+def raw_value(mask: int) -> int:
+    return sum(VALUES[c] for c in cards_in(mask))
+
+
+def points(mask: int) -> int:
+    """Card points of a pile counted in threes (R2): each batch of three loses 2, a leftover
+    one or two loses 1."""
+    n = mask.bit_count()
+    if not n:
+        return 0
+    return raw_value(mask) - 2 * (n // 3) - (1 if n % 3 else 0)
+
+
+def parse_deck(items: Iterable[str]) -> list[int]:
+    """A deck order (63 codes, top first) as cards; every card exactly once (R3)."""
+    deck = [card(x) if isinstance(x, str) else _bad_code(x) for x in items]
+    if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
+        missing = [CODES[c] for c in range(DECK_SIZE) if c not in set(deck)]
+        raise CardError(f"a deck order holds each of the 63 cards once; got {len(deck)} codes"
+                        + (f", missing {' '.join(missing)}" if missing else ""))
+    return deck
+
+
+def _bad_code(x: object) -> int:
+    raise CardError(f"{x!r} is not a card code (R1)")

@@ -1,0 +1,92 @@
+"""Game records: one JSON object per deal (docs/records.md), and their replay.
+
+>>> from tarocchi.engine.sicilian import Deal
+>>> from tarocchi.engine.records import replay, RecordError
+>>> d = Deal.from_seed(seats=3, dealer=0, seed=1)
+>>> d.apply("passo"); d.apply("passo"); d.apply("passo")    # all pass at five: abandoned
+>>> replay(d.record()).count.payments
+[0, 0, 0]
+>>> bad = d.record(); bad["actions"][1]["seat"] = 0
+>>> try: replay(bad)
+... except RecordError as e: print(e)
+action 1 (seat 0, 'passo'): it is not your turn
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+
+from .cards import CardError, parse_deck
+from .sicilian import Deal, IllegalAction, Options
+
+GAMES = {"sicilian": Deal}
+FIELDS = {"game", "seats", "options", "dealer", "deck", "actions"}
+
+
+class RecordError(ValueError):
+    """A record that is malformed or holds an illegal action; ``action_index`` says where."""
+
+    def __init__(self, message: str, action_index: int | None = None):
+        super().__init__(message)
+        self.action_index = action_index
+
+
+def new_deal(record: object) -> Deal:
+    """The deal a record starts from, before any action; checks every field but the actions."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+    missing = {"game", "seats", "dealer", "deck", "actions"} - record.keys()
+    if missing:
+        raise RecordError(f"a record needs {', '.join(sorted(missing))}")
+    unknown = record.keys() - FIELDS - {"result", "meta"}
+    if unknown:
+        raise RecordError(f"unknown fields {', '.join(sorted(unknown))}")
+    if record["game"] not in GAMES:
+        raise RecordError(f"unknown game {record['game']!r}; known: {', '.join(GAMES)}")
+    seats, dealer = record["seats"], record["dealer"]
+    if seats not in (3, 4) or isinstance(seats, bool):
+        raise RecordError("seats is 3 or 4")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
+        raise RecordError(f"dealer is a seat number 0..{seats - 1}")
+    if not isinstance(record["deck"], list):
+        raise RecordError("deck is a list of the 63 card codes, top first")
+    try:
+        deck = parse_deck(record["deck"])
+        options = Options.from_json(record.get("options"))
+    except (CardError, ValueError, TypeError) as e:
+        raise RecordError(str(e)) from None
+    if not isinstance(record["actions"], list):
+        raise RecordError("actions is a list of {seat, action}")
+    return GAMES[record["game"]](seats, dealer, deck, options)
+
+
+def replay(record: object) -> Deal:
+    """Re-check every action of a record against the rules; the deal as it stands after them."""
+    deal = new_deal(record)
+    for i, item in enumerate(record["actions"]):  # type: ignore[index]
+        if not isinstance(item, dict) or set(item) != {"seat", "action"}:
+            raise RecordError(f"action {i}: an action is {{\"seat\": n, \"action\": \"text\"}}", i)
+        seat, action = item["seat"], item["action"]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
+            raise RecordError(f"action {i}: seat is a number and action a text", i)
+        try:
+            deal.apply(action, seat)
+        except IllegalAction as e:
+            raise RecordError(f"action {i} (seat {seat}, {action!r}): {e.reason}", i) from None
+    return deal
+
+
+def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, object]]:
+    """(line number, parsed JSON) for each non-blank line; a bad line raises RecordError."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"line {n} is not JSON: {e.msg}") from None
+
+
+def dumps(record: dict) -> str:
+    return json.dumps(record, separators=(",", ":"))

@@ -1,0 +1,809 @@
+"""Sicilian Tarocchi: one deal at three or four seats, from the deck order to the count.
+
+The rules text is ``shared/seeds/000_*.txt``; the rulings ``shared/rules/RULINGS.md`` (cited
+as R1..R17) settle what it leaves open. The state API follows OpenSpiel: ``to_act``,
+``legal_actions()``, ``apply(action)``, ``view(seat)``; chance is explicit (the deck order).
+
+>>> from tarocchi.engine.sicilian import Deal, PASSO, VADO_SOLO
+>>> d = Deal.from_seed(seats=3, dealer=2, seed=7)
+>>> d.to_act, d.phase                       # the seat after the dealer speaks first (R5)
+(0, 'speak')
+>>> d.refusal(d.to_act, "pago")            # at five cards there is no pago
+'pago and prendo come at 10 cards and later'
+>>> d.apply("vado solo")                   # a solo on five cards: a stata
+>>> d.refusal(d.to_act, "altre cinque")    # the seats after it may only pass (R5)
+'after a vado solo only passo'
+>>> d.apply("passo"); d.apply("passo")
+>>> [d.hand_size(s) for s in range(3)], d.stata, d.phase   # the soloist holds the monte too
+([23, 20, 20], True, 'discard')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from . import tricks
+from .actions import (
+    ALTRE_CINQUE, CHIAMO, DISCARD, NO, PAGO, PASSO, PRENDO, RIVANTO, SCOMMESSA, VADO_SOLO,
+    WORDS, ActionError, action_text, parse_action,
+)
+from .cards import (
+    ARIE, CODES, DECK_SIZE, FOOL, FOOL_BIT, KINGS, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD,
+    PIGLIATA_TRUMPS, SUIT_MASK_OF, TRUMPS, VALUES, cards_in, codes, display_order, points,
+)
+
+__all__ = [
+    "Deal", "IllegalAction", "SPEAK", "DISCARD_PHASE", "ANNOUNCE", "PLAY", "DONE",
+    "PASSO", "ALTRE_CINQUE", "VADO_SOLO", "PAGO", "PRENDO", "CHIAMO", "SCOMMESSA", "RIVANTO", "NO",
+]
+
+SPEAK, DISCARD_PHASE, ANNOUNCE, PLAY, DONE = "speak", "discard", "announce", "play", "done"
+MONTE_SIZE = 3
+PACKET = 5
+# Cards each seat holds for play: 20 at three seats, 15 at four (R3).
+FULL_HAND = {3: 20, 4: 15}
+COUNTING = sum(1 << c for c in range(DECK_SIZE) if VALUES[c] >= 2 and c != FOOL)
+BIG_TRUMPS = (1 << 20) | (1 << 1) | FOOL_BIT  # what a Scommessa promises (R12, R15)
+
+# Plain reasons for refused actions; the web catalogue translates them by this text.
+NOT_YOUR_TURN = "it is not your turn"
+DEAL_OVER = "the deal is over"
+ONLY_FIRST_TWO_PAGO = "only the first two seats may say pago"
+PRENDO_WHO = "only the second seat or the dealer may say prendo"
+PRENDO_NEEDS_PAGO = "prendo needs a pago first"
+ONE_PRENDO = "prendo was already said this round"
+ONLY_PASSO_AFTER_SOLO = "after a vado solo only passo"
+NO_ALTRE_AT_20 = "no altre cinque at 20 cards"
+PAGO_LATER = "pago and prendo come at 10 cards and later"
+CHIAMO_FOUR = "chiamo is said only at four seats"
+FIVE_CARDS_FOUR = "with five cards only passo or vado solo"
+ONE_CALL = "there is already a call: passo or vado solo"
+NO_PAGO_FOUR = "pago and prendo are said only at three seats"
+NO_ALTRE_FOUR = "altre cinque is said only at three seats"
+SPEAK_NOW = "now is the time to speak"
+DISCARD_NOW = "now is the time to discard three cards"
+ANSWER_NOW = "now is the time to answer yes or no"
+PLAY_NOW = "now is the time to play a card"
+DISCARD_THREE = "discard three cards"
+NO_TRUMP_DISCARD = "you may not discard a trump, the Fool or a King"
+LOW_TRUMPS_ONLY = "only Miseria and trumps 2 to 15, and no more than you must"
+SCOMMESSA_NEEDS = "Scommessa needs the 20 and the Fool in your hand"
+SCOMMESSA_BIDDER = "only the bidder may announce Scommessa"
+RIVANTO_WHO = "only an opponent who spoke after the final bid may say Rivanto"
+RIVANTO_ONCE = "Rivanto was already announced"
+RIVANTO_BIDDER = "the bidder may not say Rivanto"
+PARTNER_SILENT = "the hidden partner may not announce anything"
+NOT_NOW = "that is not an action now"
+
+
+def discard_refusal(hand: int, cards: int) -> str | None:
+    """Why ``cards`` (a mask) may not be the discard from ``hand``, or None (R11)."""
+    if cards & ~hand:
+        return tricks.NOT_IN_HAND
+    if cards.bit_count() != 3:
+        return DISCARD_THREE
+    free = hand & ~NEVER_DISCARD
+    if free.bit_count() >= 3:
+        return None if not cards & NEVER_DISCARD else NO_TRUMP_DISCARD
+    # Short of other cards: all of them, and the rest from the least valuable trumps.
+    if (cards & free) != free or cards & NEVER_DISCARD & ~LOW_TRUMPS:
+        return LOW_TRUMPS_ONLY if cards & LOW_TRUMPS else NO_TRUMP_DISCARD
+    return None
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
+
+    def __init__(self, reason: str, seat: int | None = None, action: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+@dataclass
+class Options:
+    """Table options (R10)."""
+
+    forced_call: bool = True  # four seats, all pass: the holder of the 20 must call
+
+    def to_json(self) -> dict:
+        return {"forced_call": self.forced_call}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> Options:
+        data = dict(data or {})
+        forced = data.pop("forced_call", True)
+        if data or not isinstance(forced, bool):
+            raise ValueError(f"unknown table options {sorted(data) or forced!r}; known: forced_call (true/false)")
+        return cls(forced_call=forced)
+
+
+@dataclass
+class Jocu:
+    """One line of the count: who scores it and why (R15)."""
+
+    name: str  # rimatura, vanto, kings, arie, arie_20, pigliata, scommessa
+    side: str  # "bidder" or "others"
+    value: int
+    card: str | None = None  # the captured trump of a pigliata
+
+    def to_json(self) -> dict:
+        d = {"name": self.name, "side": self.side, "value": self.value}
+        if self.card is not None:
+            d["card"] = self.card
+        return d
+
+
+@dataclass
+class Count:
+    """The itemised count of a finished or abandoned deal (R6, R15)."""
+
+    payments: list[int]
+    abandoned: bool = False
+    reason: str = ""  # why a deal was abandoned
+    bidder: int | None = None
+    partner: int | None = None
+    alone: bool = False
+    stata: bool = False
+    sides: dict[str, list[int]] = field(default_factory=dict)
+    card_points: dict[str, int] = field(default_factory=dict)
+    piles: dict[str, list[str]] = field(default_factory=dict)
+    jochi: list[Jocu] = field(default_factory=list)
+    net: int = 0
+    stake: int = 1
+    discard: list[str] = field(default_factory=list)
+    called: str | None = None
+    pago: list[int] = field(default_factory=list)
+    prendo: int | None = None
+
+    def to_json(self) -> dict:
+        if self.abandoned:
+            return {"abandoned": True, "reason": self.reason, "pago": self.pago,
+                    "prendo": self.prendo, "payments": self.payments}
+        return {
+            "abandoned": False, "bidder": self.bidder, "partner": self.partner,
+            "alone": self.alone, "stata": self.stata, "called": self.called,
+            "sides": self.sides, "card_points": self.card_points, "piles": self.piles,
+            "jochi": [j.to_json() for j in self.jochi],
+            "totals": {side: sum(j.value for j in self.jochi if j.side == side)
+                       for side in ("bidder", "others")},
+            "net": self.net, "stake": self.stake, "payments": self.payments,
+            "discard": self.discard,
+        }
+
+
+class Deal:
+    """One deal. Seats are 0..n-1; play and dealing run to the next seat number (R3)."""
+
+    __slots__ = (
+        "seats", "dealer", "deck", "options", "hands", "dealt", "monte", "phase", "to_act",
+        "round_cards", "round_order", "round_pos", "round_solo", "round_pagos",
+        "round_prendo", "round_altre", "round_call", "spoke_after", "dealer_looked", "monte_up",
+        "bidder", "contract", "stata", "called", "partner", "partner_known", "discarded",
+        "ask_pos", "scommessa", "rivanto", "trick", "leader", "tricks_left", "won", "played",
+        "tricks_won", "fool_by", "fool_trick_winner", "last_winner", "count", "history",
+        "events", "last_trick", "bids",
+    )
+
+    def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
+                 *, log: bool = True):
+        if seats not in (3, 4):
+            raise ValueError("Sicilian Tarocchi is played at three or four seats")
+        if not 0 <= dealer < seats:
+            raise ValueError(f"the dealer is a seat 0..{seats - 1}")
+        if sorted(deck) != list(range(DECK_SIZE)):
+            raise ValueError("a deck order holds each of the 63 cards once (R3)")
+        self.seats = seats
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        self.options = options or Options()
+        self.hands = [0] * seats
+        self.dealt = 0  # cards dealt from the top so far
+        self.monte = sum(1 << c for c in deck[-MONTE_SIZE:])  # the last three (R3)
+        self.phase = SPEAK
+        self.history: list[tuple[int, int]] = []
+        self.bids: list[tuple[int, int, int]] = []  # (seat, word, cards held): the announcements log
+        self.events: list[dict] | None = [] if log else None
+        self.dealer_looked = False
+        self.monte_up = False
+        self.bidder: int | None = None
+        self.contract: str | None = None  # "solo", "chiamo", "forced"
+        self.stata = False
+        self.called: int | None = None
+        self.partner: int | None = None  # the hidden partner's seat, once the call is made
+        self.partner_known = False
+        self.discarded = 0
+        self.spoke_after: frozenset[int] = frozenset()
+        self.scommessa = False
+        self.rivanto: int | None = None
+        self.ask_pos = 0
+        self.trick: list[int] = []
+        self.leader = 0
+        self.tricks_left = 0
+        self.won = [0] * seats
+        self.played = [0] * seats
+        self.tricks_won = [0] * seats
+        self.fool_by: int | None = None
+        self.fool_trick_winner: int | None = None
+        self.last_winner: int | None = None
+        self.last_trick: tuple[int, list[int], int] | None = None  # (leader, cards, winner)
+        self.count: Count | None = None
+        self._deal_round()
+        self._start_round()
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def shuffled(cls, seats: int, dealer: int, rng: random.Random, options: Options | None = None,
+                 **kw) -> Deal:
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        return cls(seats, dealer, deck, options, **kw)
+
+    @classmethod
+    def from_seed(cls, seats: int, dealer: int, seed: int | str, options: Options | None = None) -> Deal:
+        return cls.shuffled(seats, dealer, random.Random(seed), options)
+
+    def copy(self, log: bool = False) -> Deal:
+        """A cheap copy for search; by default without the event log."""
+        d = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(d, name, getattr(self, name))
+        d.hands = self.hands[:]
+        d.won = self.won[:]
+        d.played = self.played[:]
+        d.tricks_won = self.tricks_won[:]
+        d.trick = self.trick[:]
+        d.history = self.history[:]
+        d.bids = self.bids[:]
+        d.round_pagos = self.round_pagos[:]
+        d.events = self.events[:] if (log and self.events is not None) else None
+        return d
+
+    # --- dealing (R3) -------------------------------------------------------------------
+
+    def _deal_round(self) -> None:
+        n = self.seats
+        deck = self.deck
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            m = 0
+            for c in deck[self.dealt:self.dealt + PACKET]:
+                m |= 1 << c
+            self.hands[seat] |= m
+            self.dealt += PACKET
+        self._log({"type": "dealt", "cards": self.dealt // n})
+
+    def _deal_rest(self) -> None:
+        while self.dealt < DECK_SIZE - MONTE_SIZE:
+            self._deal_round()
+
+    def _dealer_looks(self) -> None:
+        self.dealer_looked = True
+        self._log({"type": "look", "seat": self.dealer})
+
+    # --- speaking (R5-R10) --------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        n = self.seats
+        self.round_cards = self.dealt // n
+        self.round_order = [(self.dealer + 1 + i) % n for i in range(n)]
+        self.round_pos = 0
+        self.round_solo: int | None = None
+        self.round_pagos: list[int] = []
+        self.round_prendo: int | None = None
+        self.round_altre = False
+        self.round_call: int | None = None
+        self.to_act = self.round_order[0]
+
+    def _bid_refusal(self, action: int) -> str | None:
+        pos = self.round_pos
+        cards = self.round_cards
+        if action == PASSO:
+            return None
+        if self.seats == 4:
+            if action in (PAGO, PRENDO):
+                return NO_PAGO_FOUR
+            if action == ALTRE_CINQUE:
+                return NO_ALTRE_FOUR
+            if cards == PACKET:  # R7
+                return None if action == VADO_SOLO else FIVE_CARDS_FOUR
+            if action == CHIAMO and self.round_call is not None:  # R8
+                return ONE_CALL
+            return None if action in (CHIAMO, VADO_SOLO) else NOT_NOW
+        # three seats (R5)
+        if action == CHIAMO:
+            return CHIAMO_FOUR
+        if self.round_solo is not None:
+            return ONLY_PASSO_AFTER_SOLO
+        if action == VADO_SOLO:
+            return None
+        if action == ALTRE_CINQUE:
+            return NO_ALTRE_AT_20 if cards == 20 else None
+        if action == PAGO:
+            if cards == PACKET:
+                return PAGO_LATER
+            return None if pos <= 1 else ONLY_FIRST_TWO_PAGO
+        if action == PRENDO:
+            if cards == PACKET:
+                return PAGO_LATER
+            if pos == 0:
+                return PRENDO_WHO
+            if self.round_prendo is not None:
+                return ONE_PRENDO
+            return None if self.round_pagos else PRENDO_NEEDS_PAGO
+        return NOT_NOW
+
+    def _apply_bid(self, seat: int, action: int) -> None:
+        self.bids.append((seat, action, self.round_cards))
+        self._log({"type": "bid", "seat": seat, "bid": WORDS[action], "cards": self.round_cards})
+        self.round_pos += 1
+        if action == VADO_SOLO:
+            self.round_solo = seat
+            if self.seats == 4:  # a four-seat solo ends the round at once (R7, R8)
+                self._settle_round()
+                return
+        elif action == ALTRE_CINQUE:
+            self.round_altre = True
+        elif action == PAGO:
+            self.round_pagos.append(seat)
+        elif action == PRENDO:
+            self.round_prendo = seat
+        elif action == CHIAMO:
+            self.round_call = seat
+        if self.round_pos == self.seats:
+            self._settle_round()
+        else:
+            self.to_act = self.round_order[self.round_pos]
+
+    def _spoke_after(self, seat: int) -> frozenset[int]:
+        i = self.round_order.index(seat)
+        return frozenset(self.round_order[i + 1:self.round_pos])
+
+    def _settle_round(self) -> None:
+        n = self.seats
+        if self.round_solo is not None:  # R6, R7, R8
+            self.spoke_after = self._spoke_after(self.round_solo)
+            self._contract(self.round_solo, "solo", stata=self.round_cards == PACKET)
+            return
+        if n == 3:
+            if self.round_altre:  # R6: next packets; this round's pago and prendo are void
+                self._deal_round()
+                if self.dealt == DECK_SIZE - MONTE_SIZE:
+                    self._dealer_looks()
+                self._start_round()
+                return
+            payments = [0] * n
+            if self.round_prendo is not None:
+                for p in self.round_pagos:
+                    payments[p] -= 1
+                    payments[self.round_prendo] += 1
+            self._abandon("nobody said altre cinque", payments)
+            return
+        # four seats
+        if self.round_cards == PACKET:  # R7: all passed, two more packets, the dealer looks
+            self._deal_round()
+            self._deal_round()
+            self._dealer_looks()
+            self._start_round()
+            return
+        if self.round_call is not None:  # R8, R9
+            self.spoke_after = self._spoke_after(self.round_call)
+            caller = self.round_call
+            self.called = self._highest_missing(self.hands[caller])
+            self._contract(caller, "chiamo", stata=False)
+            return
+        # R10: all four passed
+        holder = next((s for s in range(n) if self.hands[s] >> 20 & 1), None)
+        if not self.options.forced_call:
+            self._abandon("all four passed", [0] * n)
+        elif holder is None:
+            self._abandon("all four passed and the 20 is in the monte", [0] * n)
+        else:
+            self.spoke_after = frozenset()
+            self._contract(holder, "forced", stata=False)
+
+    @staticmethod
+    def _highest_missing(hand: int) -> int:
+        """R9: the highest trump, 20 down to Miseria, not in ``hand``."""
+        for t in range(20, -1, -1):
+            if not hand >> t & 1:
+                return t
+        raise AssertionError("a hand cannot hold all 21 trumps")
+
+    def _abandon(self, reason: str, payments: list[int]) -> None:
+        self.phase = DONE
+        self.to_act = None
+        self.count = Count(payments=payments, abandoned=True, reason=reason,
+                           pago=list(self.round_pagos) if self.round_prendo is not None else [],
+                           prendo=self.round_prendo)
+        self._log({"type": "abandoned", "reason": reason, "payments": payments})
+
+    def _contract(self, bidder: int, kind: str, stata: bool) -> None:
+        self.bidder = bidder
+        self.contract = kind
+        self.stata = stata
+        self._deal_rest()
+        self._log({"type": "contract", "seat": bidder, "contract": kind, "stata": stata,
+                   "called": CODES[self.called] if self.called is not None else None})
+        # R11: the monte is turned up for everyone, unless the dealer who looked goes solo.
+        unseen = kind == "solo" and bidder == self.dealer and self.dealer_looked
+        self.monte_up = not unseen
+        self._log({"type": "monte", "seat": bidder,
+                   "cards": None if unseen else codes(self.monte)})
+        self.hands[bidder] |= self.monte
+        self.phase = DISCARD_PHASE
+        self.to_act = bidder
+
+    # --- the discard (R11) --------------------------------------------------------------
+
+    def discardable(self) -> int:
+        """The cards the bidder may put in a discard (R11)."""
+        hand = self.hands[self.bidder]
+        free = hand & ~NEVER_DISCARD
+        return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
+
+    def _apply_discard(self, seat: int, cards: int) -> None:
+        self.hands[seat] &= ~cards
+        self.discarded = cards
+        self._log({"type": "discard", "seat": seat})
+        if self.contract == "forced":  # R10: the call comes from the hand left
+            self.called = self._highest_missing(self.hands[seat])
+            self._log({"type": "call", "seat": seat, "called": CODES[self.called]})
+        if self.called is not None:
+            holder = next((s for s in range(self.seats) if s != seat and self.hands[s] >> self.called & 1), None)
+            self.partner = holder  # None: in the monte or the discard, the caller is alone (R9)
+        self.phase = ANNOUNCE
+        self.ask_pos = 0
+        self.to_act = seat
+
+    # --- Scommessa and Rivanto (R12) ----------------------------------------------------
+
+    def _announce_refusal(self, seat: int, action: int) -> str | None:
+        if action == NO:
+            return None
+        if action == SCOMMESSA:
+            if seat != self.bidder:
+                return SCOMMESSA_BIDDER
+            return None if self.hands[seat] & (1 << 20 | FOOL_BIT) == (1 << 20 | FOOL_BIT) else SCOMMESSA_NEEDS
+        if action == RIVANTO:
+            if seat == self.bidder:
+                return RIVANTO_BIDDER
+            if seat == self.partner:
+                return PARTNER_SILENT
+            if seat not in self.spoke_after:
+                return RIVANTO_WHO
+            if self.rivanto is not None:
+                return RIVANTO_ONCE
+            return None
+        return ANSWER_NOW
+
+    def _apply_announce(self, seat: int, action: int) -> None:
+        if action == SCOMMESSA:
+            self.scommessa = True
+        elif action == RIVANTO:
+            self.rivanto = seat
+        self._log({"type": "announce", "seat": seat, "announce": WORDS[action]})
+        self.ask_pos += 1
+        if self.ask_pos == self.seats:
+            self.phase = PLAY
+            self.leader = (self.bidder + 1) % self.seats  # R13: the seat after the bidder leads
+            self.to_act = self.leader
+            self.tricks_left = FULL_HAND[self.seats]
+        else:
+            self.to_act = (self.bidder + self.ask_pos) % self.seats
+
+    # --- play (R13, R14) ----------------------------------------------------------------
+
+    def legal_cards(self) -> int:
+        """The mask of cards the seat to act may play (R13)."""
+        hand = self.hands[self.to_act]
+        if not self.trick:
+            return hand if hand == FOOL_BIT else hand & ~FOOL_BIT
+        return tricks.legal_cards(hand, follow=tricks.suit_to_follow(self.trick))
+
+    def _apply_card(self, seat: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[seat] ^= bit
+        self.played[seat] |= bit
+        trick = self.trick
+        trick.append(c)
+        if self.events is not None:
+            self.events.append({"type": "play", "seat": seat, "card": CODES[c]})
+            if c == self.called and self.partner is not None:
+                self.events.append({"type": "partner", "seat": seat})
+        if c == self.called:
+            self.partner_known = True
+        if c == FOOL:
+            self.fool_by = seat
+        n = self.seats
+        if len(trick) < n:
+            self.to_act = (seat + 1) % n
+            return
+        # The trick is complete: the highest trump, else the highest of the suit led.
+        idx = tricks.trick_winner(trick)
+        winner = (self.leader + idx) % n
+        m = 0
+        for x in trick:
+            m |= 1 << x
+        self.won[winner] |= m & ~FOOL_BIT
+        self.tricks_won[winner] += 1
+        if m & FOOL_BIT:
+            self.fool_trick_winner = winner
+        self.last_trick = (self.leader, trick, winner)
+        self._log({"type": "trick", "winner": winner, "cards": [CODES[x] for x in trick]})
+        self.trick = []
+        self.leader = winner
+        self.to_act = winner
+        self.tricks_left -= 1
+        if not self.tricks_left:
+            self.last_winner = winner
+            self._count()
+
+    # --- the count (R14, R15) -----------------------------------------------------------
+
+    def side_of(self, seat: int) -> str:
+        """'bidder' or 'others'; the partner is on the bidder's side (R15)."""
+        return "bidder" if seat == self.bidder or seat == self.partner else "others"
+
+    def _count(self) -> None:
+        n = self.seats
+        bidder_seats = [s for s in range(n) if self.side_of(s) == "bidder"]
+        other_seats = [s for s in range(n) if s not in bidder_seats]
+        piles = {"bidder": self.discarded, "others": 0}
+        tricks_by_side = {"bidder": 0, "others": 0}
+        played = {"bidder": 0, "others": 0}
+        for s in range(n):
+            side = self.side_of(s)
+            piles[side] |= self.won[s]
+            tricks_by_side[side] += self.tricks_won[s]
+            played[side] |= self.played[s]
+        # R14: the Fool goes to its player's side if that side won a trick, else to the
+        # side that took the trick it was played in.
+        fool_side = self.side_of(self.fool_by)
+        if not tricks_by_side[fool_side]:
+            fool_side = self.side_of(self.fool_trick_winner)
+        piles[fool_side] |= FOOL_BIT
+        last_side = self.side_of(self.last_winner)
+        card_points = {side: points(piles[side]) + (LAST_TRICK_BONUS if side == last_side else 0)
+                       for side in piles}
+        jochi: list[Jocu] = []
+        jochi.append(Jocu("rimatura", "bidder" if card_points["bidder"] >= 55 else "others", 1))
+        jochi.append(Jocu("vanto", last_side, 2 if self.rivanto is not None else 1))
+        for side in ("bidder", "others"):
+            pile = piles[side]
+            if pile & KINGS == KINGS:
+                jochi.append(Jocu("kings", side, 1))
+            if pile & ARIE == ARIE:
+                jochi.append(Jocu("arie", side, 1))
+                if pile >> 20 & 1:
+                    jochi.append(Jocu("arie_20", side, 1))
+        for t in cards_in(PIGLIATA_TRUMPS):  # R15: played by one side, won by the other
+            for side, other in (("bidder", "others"), ("others", "bidder")):
+                if played[side] >> t & 1 and piles[other] >> t & 1:
+                    jochi.append(Jocu("pigliata", other, 1, CODES[t]))
+        if self.scommessa:
+            made = piles["bidder"] & BIG_TRUMPS == BIG_TRUMPS
+            jochi.append(Jocu("scommessa", "bidder" if made else "others", 1))
+        net = (sum(j.value for j in jochi if j.side == "bidder")
+               - sum(j.value for j in jochi if j.side == "others"))
+        stake = 2 if self.stata else 1
+        alone = len(bidder_seats) == 1
+        payments = [0] * n
+        for s in other_seats:
+            payments[s] = -net * stake
+        share = -sum(payments) // len(bidder_seats)  # 2x at three, 3x alone at four (R15)
+        for s in bidder_seats:
+            payments[s] = share
+        self.count = Count(
+            payments=payments, bidder=self.bidder, partner=self.partner, alone=alone,
+            stata=self.stata, sides={"bidder": bidder_seats, "others": other_seats},
+            card_points=card_points, piles={k: codes(v) for k, v in piles.items()},
+            jochi=jochi, net=net, stake=stake, discard=codes(self.discarded),
+            called=CODES[self.called] if self.called is not None else None,
+        )
+        self.phase = DONE
+        self.to_act = None
+        self._log({"type": "count", "count": self.count.to_json()})
+
+    # --- the state API ------------------------------------------------------------------
+
+    def _log(self, event: dict) -> None:
+        if self.events is not None:
+            self.events.append(event)
+
+    @property
+    def done(self) -> bool:
+        return self.phase == DONE
+
+    def hand_size(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    def refusal(self, seat: int, action: int | str) -> str | None:
+        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionError as e:
+                return str(e)
+        if self.phase == DONE:
+            return DEAL_OVER
+        if seat != self.to_act:
+            return NOT_YOUR_TURN
+        phase = self.phase
+        if phase == PLAY:
+            if not 0 <= action < DECK_SIZE:
+                return PLAY_NOW
+            if not self.trick:
+                return tricks.refusal(self.hands[seat], action, lead=None)
+            return tricks.refusal(self.hands[seat], action, follow=tricks.suit_to_follow(self.trick))
+        if phase == SPEAK:
+            if action not in (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO):
+                return SPEAK_NOW
+            return self._bid_refusal(action)
+        if phase == DISCARD_PHASE:
+            if action < DISCARD:
+                return DISCARD_NOW
+            return discard_refusal(self.hands[seat], action & ~DISCARD)
+        if action not in (SCOMMESSA, RIVANTO, NO):
+            return ANSWER_NOW
+        return self._announce_refusal(seat, action)
+
+    def apply(self, action: int | str, seat: int | None = None) -> None:
+        """Take ``action`` for the seat to act (or check it is ``seat``'s turn).
+
+        Raises IllegalAction with the reason, leaving the deal unchanged."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionError as e:
+                raise IllegalAction(str(e), seat, action) from None
+        actor = self.to_act
+        if seat is None:
+            seat = actor
+        # The hot path: a legal card in play needs one mask test.
+        if self.phase == PLAY and seat == actor and 0 <= action < DECK_SIZE and self.legal_cards() >> action & 1:
+            self.history.append((seat, action))
+            self._apply_card(seat, action)
+            return
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalAction(NOT_NOW, seat, repr(action))
+        reason = self.refusal(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason, seat, action_text(action) if _is_action(action) else str(action))
+        self.history.append((seat, action))
+        if self.phase == SPEAK:
+            self._apply_bid(seat, action)
+        elif self.phase == DISCARD_PHASE:
+            self._apply_discard(seat, action & ~DISCARD)
+        elif self.phase == ANNOUNCE:
+            self._apply_announce(seat, action)
+        else:
+            self._apply_card(seat, action)
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action of the seat to act. A discard lists every allowed set of three."""
+        phase = self.phase
+        if phase == PLAY:
+            return list(cards_in(self.legal_cards()))
+        if phase == SPEAK:
+            return [a for a in (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO)
+                    if self._bid_refusal(a) is None]
+        if phase == ANNOUNCE:
+            return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(self.to_act, a) is None]
+        if phase == DISCARD_PHASE:
+            hand = self.hands[self.to_act]
+            pool = list(cards_in(self.discardable()))
+            out = []
+            for i, a in enumerate(pool):
+                for j in range(i + 1, len(pool)):
+                    for k in range(j + 1, len(pool)):
+                        m = (1 << a) | (1 << pool[j]) | (1 << pool[k])
+                        if discard_refusal(hand, m) is None:
+                            out.append(DISCARD | m)
+            return out
+        return []
+
+    def choices(self, seat: int) -> list[dict]:
+        """What ``seat``'s screen offers now: each button or card with its reason if refused.
+
+        For speaking, every word of the round; for the yes/no question, both answers; in play
+        and the discard, every card of the hand (a discard card is allowed if some allowed
+        discard holds it)."""
+        if self.phase == DONE or seat != self.to_act:
+            return []
+        if self.phase == SPEAK:
+            words = (PASSO, CHIAMO, VADO_SOLO) if self.seats == 4 else (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO)
+            return [{"action": WORDS[a], "reason": self._bid_refusal(a)} for a in words]
+        if self.phase == ANNOUNCE:
+            word = SCOMMESSA if seat == self.bidder else RIVANTO
+            return [{"action": WORDS[word], "reason": self._announce_refusal(seat, word)},
+                    {"action": WORDS[NO], "reason": None}]
+        hand = self.hands[seat]
+        if self.phase == DISCARD_PHASE:
+            ok = self.discardable()
+            return [{"action": CODES[c], "reason": None if ok >> c & 1 else NO_TRUMP_DISCARD}
+                    for c in display_order(hand)]
+        return [{"action": CODES[c], "reason": self.refusal(seat, c)} for c in display_order(hand)]
+
+    # --- what one seat may know ---------------------------------------------------------
+
+    def view(self, seat: int) -> dict:
+        """Everything ``seat`` may know, and nothing more: its hand and own discard, the cards
+        in play, the monte once turned up (or for the dealer who looked, R11), the called trump,
+        and the partner only once the called trump is played (R9). JSON-ready; the server sends
+        exactly this to the seat and the bots decide from it alone."""
+        n = self.seats
+        v: dict = {
+            "game": "sicilian",
+            "seats": n,
+            "seat": seat,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.to_act,
+            "hand": codes(self.hands[seat]),
+            "hand_counts": [h.bit_count() for h in self.hands],
+            "cards_dealt": self.dealt // n,
+            "bids": [{"seat": s, "bid": WORDS[a], "cards": k} for s, a, k in self.bids],
+            "bidder": self.bidder,
+            "contract": self.contract,
+            "stata": self.stata,
+            "called": CODES[self.called] if self.called is not None else None,
+            "partner": self.partner if self.partner_known or self.phase == DONE else None,
+            "monte": None,
+            "discard": None,
+            "scommessa": self.scommessa,
+            "rivanto": self.rivanto,
+            "leader": self.leader if self.phase == PLAY else None,
+            "trick": [],
+            "last_trick": None,
+            "tricks": self.tricks_won[:],
+            "captured": [codes(w & COUNTING) for w in self.won],
+            "fool": self.fool_by,
+            "played": [codes(p) for p in self.played],
+            # Every action in order, as this seat may see it: another seat's discard is hidden.
+            "actions": [{"seat": s, "action": "discard" if a >= DISCARD and s != seat and self.phase != DONE
+                         else action_text(a)} for s, a in self.history],
+            "choices": self.choices(seat),
+            "count": self.count.to_json() if self.count else None,
+        }
+        if self.monte_up or (seat == self.dealer and self.dealer_looked):
+            v["monte"] = codes(self.monte)
+        if self.discarded and (seat == self.bidder or self.phase == DONE):
+            v["discard"] = codes(self.discarded)
+        if self.called is not None and self.hands[seat] >> self.called & 1 and seat != self.bidder:
+            v["i_am_partner"] = True
+        if self.phase == PLAY:
+            v["trick"] = [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)]
+        if self.last_trick:
+            lead, cards, winner = self.last_trick
+            v["last_trick"] = {"winner": winner,
+                               "cards": [{"seat": (lead + i) % n, "card": CODES[c]} for i, c in enumerate(cards)]}
+        return v
+
+    def public_events(self, since: int = 0) -> list[dict]:
+        """The public log from index ``since``: what happened, fit for the screen's lines."""
+        return (self.events or [])[since:]
+
+    # --- records ------------------------------------------------------------------------
+
+    def record(self) -> dict:
+        """The game record: enough to replay this deal exactly (docs/records.md)."""
+        return {
+            "game": "sicilian",
+            "seats": self.seats,
+            "options": self.options.to_json(),
+            "dealer": self.dealer,
+            "deck": [CODES[c] for c in self.deck],
+            "actions": [{"seat": s, "action": action_text(a)} for s, a in self.history],
+        }
+
+
+def _is_action(action: object) -> bool:
+    try:
+        action_text(action)  # type: ignore[arg-type]
+        return True
+    except (ActionError, TypeError, IndexError):
+        return False
