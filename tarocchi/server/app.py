@@ -1,0 +1,148 @@
+"""The web server: a Starlette app with explicit routes (docs/protocol.md), run on uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Connection, Hub
+from .messages import MAX_FRAME, BadMessage, NewComputer, NewRoom, decode
+from .store import SqliteStore
+
+log = logging.getLogger("tarocchi.server")
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+INDEX = STATIC / "index.html"
+
+
+def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
+               bot_level_default: str = "random", bot_processes: int = 0) -> Starlette:
+    """The app on the SQLite file ``db``. Bots think in a thread pool, or in
+    ``bot_processes`` worker processes when it is above zero (strong bots need the cores)."""
+    state: dict = {}
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        executor = make_executor(bot_processes)
+        store = SqliteStore(db)
+        state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
+                           bot_level_default=bot_level_default)
+        state["hub"].start()
+        try:
+            yield
+        finally:
+            await state["hub"].stop()
+            executor.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    async def index(request: Request):
+        if not INDEX.exists():
+            return PlainTextResponse("the web client is not built yet", status_code=503)
+        return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
+
+    async def new_computer(request: Request):
+        body = await read_body(request, NewComputer)
+        if isinstance(body, JSONResponse):
+            return body
+        try:
+            table_id, token = hub().new_computer(body.seats, body.level)
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse({"table": table_id, "link": f"/t/{token}"})
+
+    async def new_room(request: Request):
+        body = await read_body(request, NewRoom)
+        if isinstance(body, JSONResponse):
+            return body
+        table_id, tokens = hub().new_room(body.seats)
+        return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
+
+    async def table_socket(websocket: WebSocket):
+        await websocket.accept()
+        await serve_socket(hub(), websocket, websocket.path_params["token"])
+
+    routes = [
+        Route("/", index),
+        Route("/t/{token}", index),
+        Route("/api/computer", new_computer, methods=["POST"]),
+        Route("/api/rooms", new_room, methods=["POST"]),
+        WebSocketRoute("/ws/{token}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def make_executor(processes: int) -> Executor:
+    if processes > 0:
+        # spawn, not fork: the server has threads, and a forked copy of them is unsafe.
+        return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+    return ThreadPoolExecutor(4, thread_name_prefix="bot")
+
+
+async def read_body(request: Request, kind: type):
+    raw = await request.body()
+    try:
+        return msgspec.json.decode(raw or b"{}", type=kind)
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        return JSONResponse({"error": f"bad request: {e}"}, status_code=400)
+
+
+async def serve_socket(hub: Hub, websocket: WebSocket, token: str) -> None:
+    """One seat's socket, from the token to the close. Garbage gets an error, never a crash."""
+    found = hub.find(token)
+    reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
+    if reason:
+        await websocket.send_json({"type": "error", "reason": reason})
+        await websocket.close(CLOSE_UNKNOWN, reason)
+        return
+    conn = Connection(websocket, *found)
+    hub.attach(conn)
+    writer = asyncio.create_task(conn.write_loop(hub.state_of))
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if writer.done():
+                break  # the writer closed the socket or lost it
+            raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
+            try:
+                message = decode(raw or "")
+            except BadMessage as e:
+                conn.send({"type": "error", "reason": str(e)})
+                continue
+            try:
+                hub.handle(conn, message)
+            except Exception:
+                log.exception("could not handle %r", message)
+                conn.send({"type": "error", "reason": "the server could not do that; nothing changed"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3") -> None:
+    import uvicorn
+
+    app = create_app(db, bot_processes=min(2, os.cpu_count() or 1))
+    print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16)

@@ -1,0 +1,314 @@
+"""The live side of the tables: sockets, bots and the order of things.
+
+Every change goes the same way: check it (the table or the engine says why not), write its
+event to the store (committed), apply it to the table, then tell the seats and wake the bots.
+Nothing is acknowledged or broadcast before the write. The hub runs on one event loop, so a
+check and its write never interleave with another request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import threading
+from concurrent.futures import Executor
+
+from tarocchi.bots import LEVELS, make_player
+from tarocchi.engine.actions import action_text
+from tarocchi.engine.playout import random_action
+
+from .messages import Act, Chat, Hello, Message, Next, Start
+from .store import Store
+from .tables import (
+    BETWEEN, COMPUTER_NAMES, OVER, ROOM_NAMES, WAITING, Table, replay, shuffled_deck,
+)
+
+log = logging.getLogger("tarocchi.server")
+
+UNKNOWN_LINK = "unknown link: this seat does not exist"
+LEFT_OUT = "the room started with three seats without this one (R17)"
+SAY_HELLO = "say hello first"
+CLOSE_UNKNOWN = 4404
+
+_players = threading.local()  # one player per level per worker thread or process
+
+
+def decide(level: str, view: dict) -> str:
+    """A bot's action for ``view``; runs in the executor (a thread or another process)."""
+    cache = getattr(_players, "cache", None)
+    if cache is None:
+        cache = _players.cache = {}
+    if level not in cache:
+        cache[level] = make_player(level)
+    return cache[level](view)
+
+
+class Connection:
+    """One socket of one seat. Frames go out through a queue and one writer task, so a slow
+    socket never holds up the table; queued states collapse into one, sent at its latest."""
+
+    STATE = object()
+
+    def __init__(self, websocket, table: Table, room_seat: int):
+        self.websocket = websocket
+        self.table = table
+        self.room_seat = room_seat
+        self.greeted = False
+        self.sent_version = 0
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.state_pending = False
+
+    @property
+    def seat(self) -> int | None:
+        """The playing seat (a room started with three renumbers its seats, R17)."""
+        return self.table.seat_map[self.room_seat]
+
+    def send(self, message: dict) -> None:
+        self.queue.put_nowait(message)
+
+    def push_state(self) -> None:
+        if not self.state_pending:
+            self.state_pending = True
+            self.queue.put_nowait(Connection.STATE)
+
+    def close(self, code: int, reason: str) -> None:
+        self.queue.put_nowait(("close", code, reason))
+
+    async def write_loop(self, state_of) -> None:
+        while True:
+            item = await self.queue.get()
+            if item is Connection.STATE:
+                self.state_pending = False
+                message = state_of(self)
+                self.sent_version = message["version"]
+                await self.websocket.send_json(message)
+            elif isinstance(item, tuple):
+                await self.websocket.close(item[1], item[2])
+                return
+            else:
+                await self.websocket.send_json(item)
+
+
+class Hub:
+    def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
+                 trick_pause: float = 1.0, bot_level_default: str = "random"):
+        self.store = store
+        self.executor = executor
+        self.bot_delay = bot_delay
+        self.trick_pause = trick_pause
+        self.bot_level_default = bot_level_default
+        self.rng = random.SystemRandom()
+        self.tables: dict[str, Table] = {}
+        self.connections: dict[str, list[Connection]] = {}
+        self.bot_tasks: dict[str, asyncio.Task] = {}
+
+    # --- start and stop ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Rebuild every unfinished table from its stream, and let its bots carry on."""
+        for table_id in self.store.unfinished():
+            table = self._load(table_id)
+            self._advance(table)
+            self._wake_bots(table)
+
+    async def stop(self) -> None:
+        tasks = [t for t in self.bot_tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _load(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self.tables[table_id] = replay(table_id, self.store.events(table_id))
+        return table
+
+    # --- new tables ---------------------------------------------------------------------------
+
+    def new_computer(self, seats: int, level: str | None = None) -> tuple[str, str]:
+        """A computer table: the human at seat 0, bots in the others. (table id, token)."""
+        level = level or self.bot_level_default
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        table_id, tokens = self._create("computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
+        return table_id, tokens[0]
+
+    def new_room(self, seats: int) -> tuple[str, list[str]]:
+        """A room: every seat human, one link each. (table id, tokens by seat)."""
+        return self._create("room", ROOM_NAMES[:seats], [None] * seats)
+
+    def _create(self, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str]]:
+        table_id = secrets.token_urlsafe(9)
+        tokens = [secrets.token_urlsafe(24) for _ in names]  # 192 bits: a capability
+        created = {"kind": kind, "seats": len(names), "names": names, "bots": bots,
+                   "options": {"forced_call": True}}
+        self.store.create_table(table_id, kind, tokens, created)
+        self.tables[table_id] = Table(table_id, created)
+        return table_id, tokens
+
+    # --- sockets --------------------------------------------------------------------------------
+
+    def find(self, token: str) -> tuple[Table, int] | None:
+        """The table and room seat a token opens, or None."""
+        found = self.store.seat_of(token)
+        if found is None:
+            return None
+        table_id, room_seat = found
+        return self._load(table_id), room_seat
+
+    def attach(self, conn: Connection) -> None:
+        self.connections.setdefault(conn.table.id, []).append(conn)
+
+    def detach(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.table.id, [])
+        if conn in conns:
+            conns.remove(conn)
+            if conn.greeted:
+                self._tell_all(conn.table)
+
+    def state_of(self, conn: Connection) -> dict:
+        table = conn.table
+        return table.state(conn.seat, conn.sent_version, self._connected(table))
+
+    def _connected(self, table: Table) -> list[bool]:
+        out = [False] * table.seats
+        for c in self.connections.get(table.id, []):
+            if c.greeted and c.seat is not None:
+                out[c.seat] = True
+        return out
+
+    def _tell_all(self, table: Table) -> None:
+        for c in self.connections.get(table.id, []):
+            if c.greeted and c.seat is not None:
+                c.push_state()
+
+    # --- messages ---------------------------------------------------------------------------------
+
+    def handle(self, conn: Connection, message: Message) -> None:
+        if isinstance(message, Hello):
+            return self._hello(conn, message)
+        if not conn.greeted:
+            return conn.send({"type": "error", "reason": SAY_HELLO})
+        table, seat = conn.table, conn.seat
+        if isinstance(message, Act):
+            return self._act(conn, message)
+        if isinstance(message, Chat):
+            reason = table.check_chat(message.text)
+            if reason:
+                return self._refuse(conn, None, reason)
+            self._write(table, "chat", {"seat": seat, "text": message.text})
+            line = {"type": "chat", **table.chat[-1]}
+            for c in self.connections.get(table.id, []):
+                if c.greeted and c.seat is not None:
+                    c.send(line)
+            return
+        if isinstance(message, Next):
+            reason = table.check_next(seat)
+            if reason:
+                return self._refuse(conn, None, reason)
+            if not table.ready[seat]:
+                self._write(table, "next", {"seat": seat})
+            return self._changed(table)
+        if isinstance(message, Start):
+            reason = table.check_start(conn.room_seat)
+            if reason:
+                return self._refuse(conn, None, reason)
+            self._write(table, "start", {})
+            for c in self.connections.get(table.id, []):
+                if c.seat is None:
+                    c.send({"type": "error", "reason": LEFT_OUT})
+                    c.close(CLOSE_UNKNOWN, LEFT_OUT)
+            return self._changed(table)
+
+    def _hello(self, conn: Connection, hello: Hello) -> None:
+        table, seat = conn.table, conn.seat
+        conn.sent_version = min(hello.since, table.version)
+        if not conn.greeted:
+            conn.greeted = True
+            if not table.joined[seat]:
+                self._write(table, "join", {"seat": seat})
+        # The chat lines this socket missed, then the state (with the events it missed).
+        for line in table.chat:
+            if line["version"] > conn.sent_version:
+                conn.send({"type": "chat", **line})
+        self._changed(table)
+        conn.push_state()
+
+    def _act(self, conn: Connection, act: Act) -> None:
+        table, seat = conn.table, conn.seat
+        if act.id is not None and (seat, str(act.id)) in table.action_ids:
+            return conn.push_state()  # a resent action: applied once, answered with the state
+        reason = table.check_act(seat, act.action)
+        if reason:
+            return self._refuse(conn, act.id, reason)
+        self._write(table, "act", {"seat": seat, "action": act.action, "id": act.id})
+        self._changed(table)
+
+    def _refuse(self, conn: Connection, client_id, reason: str) -> None:
+        conn.send({"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version})
+
+    # --- changing a table ------------------------------------------------------------------------
+
+    def _write(self, table: Table, kind: str, data: dict) -> None:
+        """Store the event (committed), then apply it. Nothing is told before the store."""
+        version = table.version + 1
+        self.store.append(table.id, version, kind, data)
+        table.apply_event(version, kind, data)
+        if table.status == OVER:
+            self.store.finish(table.id)
+
+    def _changed(self, table: Table) -> None:
+        self._advance(table)
+        self._tell_all(table)
+        self._wake_bots(table)
+
+    def _advance(self, table: Table) -> None:
+        """What follows by itself: the match starts once every seat has joined; the next deal
+        once every seat pressed Next deal (bots are always ready)."""
+        while True:
+            if table.status == WAITING and all(table.joined):
+                if table.match is None:
+                    self._write(table, "match", {"first_dealer": self.rng.randrange(table.seats)})  # R4
+                self._write(table, "deal", {"deck": shuffled_deck(self.rng)})
+            elif table.status == BETWEEN and table.all_ready():
+                self._write(table, "deal", {"deck": shuffled_deck(self.rng)})
+            else:
+                return
+
+    # --- bots ------------------------------------------------------------------------------------
+
+    def _wake_bots(self, table: Table) -> None:
+        if table.bot_to_act() is None:
+            return
+        task = self.bot_tasks.get(table.id)
+        if task is None or task.done():
+            self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        """Play for the bot seats while the game waits for one. A bot answers after a beat;
+        the beat is a floor, its thinking time counts towards it."""
+        loop = asyncio.get_running_loop()
+        while (seat := table.bot_to_act()) is not None:
+            deal, moves = table.deal, len(table.deal.history)
+            beat = self.bot_delay + (self.trick_pause if table.trick_just_closed() else 0.0)
+            began = loop.time()
+            level = table.bot_level(seat)
+            try:
+                action = await loop.run_in_executor(self.executor, decide, level, deal.view(seat))
+            except Exception:
+                log.exception("bot %s failed at table %s", level, table.id)
+                action = None
+            await asyncio.sleep(max(0.0, beat - (loop.time() - began)))
+            if table.deal is not deal or len(deal.history) != moves:
+                continue  # the table moved on meanwhile; think again
+            if not isinstance(action, str) or table.check_act(seat, action) is not None:
+                log.error("bot %s gave %r at table %s; playing a random legal action", level, action, table.id)
+                action = action_text(random_action(deal.copy(), random.Random()))
+            try:
+                self._write(table, "act", {"seat": seat, "action": action, "id": None})
+            except Exception:
+                log.exception("could not store a bot action at table %s", table.id)
+                return
+            self._changed(table)

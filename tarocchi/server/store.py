@@ -1,0 +1,135 @@
+"""Storage: each table is one append-only, versioned stream of events (Lichess-style).
+
+The game code talks to the ``Store`` protocol only, so a PostgreSQL store can later take
+SQLite's place. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
+no gaps, and ``append`` refuses a version that is already taken, so two writers can never both
+win (optimistic concurrency). ``append`` returns only once the event is committed: the server
+acknowledges or broadcasts nothing before that.
+
+Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
+``act``, ``chat``, ``next``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Protocol
+
+
+class VersionConflict(RuntimeError):
+    """The version is already written: someone else appended first."""
+
+
+class Store(Protocol):
+    def create_table(self, table_id: str, kind: str, tokens: list[str], created: dict) -> None:
+        """A new table with its seat tokens and its first event (version 1, ``created``)."""
+
+    def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
+        """Commit one event; raise VersionConflict if ``version`` is taken."""
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict]]:
+        """The whole stream of a table, in version order."""
+
+    def seat_of(self, token: str) -> tuple[str, int] | None:
+        """(table id, seat) of a seat token, or None for an unknown token."""
+
+    def unfinished(self) -> list[str]:
+        """The ids of every table whose match is not over."""
+
+    def finish(self, table_id: str) -> None:
+        """Mark a table's match as over (it is no longer reloaded at startup)."""
+
+    def close(self) -> None: ...
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    version INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, version)
+) WITHOUT ROWID;
+"""
+
+
+class SqliteStore:
+    """One SQLite file in WAL mode. Used from one thread (the server's event loop)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives the process being killed (only a power cut
+        # may lose the last commits), and it costs no fsync per action.
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def create_table(self, table_id: str, kind: str, tokens: list[str], created: dict) -> None:
+        now = time.time()
+        with self._transaction():
+            self.db.execute("INSERT INTO tables (id, kind, created_at) VALUES (?, ?, ?)",
+                            (table_id, kind, now))
+            self.db.executemany("INSERT INTO seats (token, table_id, seat) VALUES (?, ?, ?)",
+                                [(t, table_id, s) for s, t in enumerate(tokens)])
+            self.db.execute("INSERT INTO events VALUES (?, 1, 'created', ?, ?)",
+                            (table_id, json.dumps(created), now))
+
+    def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
+        try:
+            with self._transaction():
+                self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                                (table_id, version, kind, json.dumps(data), time.time()))
+        except sqlite3.IntegrityError:
+            raise VersionConflict(f"table {table_id} already has version {version}") from None
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict]]:
+        rows = self.db.execute(
+            "SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version", (table_id,))
+        return [(v, k, json.loads(d)) for v, k, d in rows]
+
+    def seat_of(self, token: str) -> tuple[str, int] | None:
+        row = self.db.execute("SELECT table_id, seat FROM seats WHERE token = ?", (token,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def unfinished(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created_at")]
+
+    def finish(self, table_id: str) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error), with autocommit otherwise off."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        return False

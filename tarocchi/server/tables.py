@@ -1,0 +1,213 @@
+"""A table: the match, its seats and its version, rebuilt from its stream of events.
+
+``Table`` is plain state with no I/O: ``check_*`` methods say why a request is refused (or
+None), ``apply_event`` applies one stored event. The hub writes an event to the store first
+and only then applies it, and a restart replays the same events through the same
+``apply_event``, so a table after a restart is exactly the table before it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tarocchi.engine.cards import card, code
+from tarocchi.engine.match import Match
+from tarocchi.engine.sicilian import PLAY, Deal, IllegalAction, Options
+
+ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
+COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
+CHAT_LIMIT = 300
+
+WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between", "over"
+
+# Refusals of table requests (the engine gives the reasons of game actions).
+NOT_STARTED = "the deal has not started"
+NOT_BETWEEN = "there is no deal to wait for now"
+MATCH_OVER = "the match is over"
+ONLY_HOST_STARTS = "only the host may start the room"
+ALREADY_STARTED = "the room has already started"
+START_WITH_THREE = "a four-seat room starts early only with three seats joined (R17)"
+CHAT_EMPTY = "say something"
+CHAT_LONG = f"a chat line is at most {CHAT_LIMIT} characters"
+
+
+def shuffled_deck(rng: random.Random) -> list[str]:
+    deck = list(range(63))
+    rng.shuffle(deck)
+    return [code(c) for c in deck]
+
+
+class Table:
+    def __init__(self, table_id: str, created: dict):
+        self.id = table_id
+        self.kind: str = created["kind"]  # "computer" or "room"
+        self.seats: int = created["seats"]
+        self.names: list[str] = list(created["names"])
+        # Who acts for each seat: None for a human, else the bot level. The one place that says it.
+        self.bots: list[str | None] = list(created["bots"])
+        self.options = Options.from_json(created.get("options"))
+        self.joined = [b is not None for b in self.bots]  # bots sit down at once
+        self.ready = [False] * self.seats
+        # Room seat -> playing seat; a seat left out when a four-seat room starts with three
+        # maps to None (R17).
+        self.seat_map: list[int | None] = list(range(self.seats))
+        self.match: Match | None = None
+        self.version = 1
+        self.log: list[tuple[int, dict]] = []  # (version, public engine event)
+        self.chat: list[dict] = []
+        self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
+        self._logged = 0  # how many of the current deal's events are in ``log``
+
+    # --- what the table is ----------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.match.current if self.match else None
+
+    @property
+    def status(self) -> str:
+        if self.match is None or self.deal is None:
+            return WAITING
+        if not self.deal.done:
+            return PLAYING
+        return OVER if self.match.over else BETWEEN
+
+    def bot_level(self, seat: int) -> str | None:
+        return self.bots[seat]
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat the game waits for now, if any."""
+        deal = self.deal
+        if self.status == PLAYING and deal.to_act is not None and self.bots[deal.to_act]:
+            return deal.to_act
+        return None
+
+    def trick_just_closed(self) -> bool:
+        """A trick was just gathered and nobody has led since: it stays shown a moment."""
+        deal = self.deal
+        return deal is not None and deal.phase == PLAY and not deal.trick and deal.last_trick is not None
+
+    def all_ready(self) -> bool:
+        return all(self.ready[s] or self.bots[s] for s in range(self.seats))
+
+    def summary(self, seat: int, connected: list[bool]) -> dict:
+        match = self.match
+        return {
+            "id": self.id, "kind": self.kind, "seats": self.seats, "status": self.status,
+            "names": self.names, "joined": self.joined, "connected": connected,
+            "bots": [b is not None for b in self.bots],
+            "deal_number": len(match.deals) if match else 0,
+            "deals_in_match": match.length if match else self.seats,
+            "totals": match.totals if match else [0] * self.seats,
+            "ready": [self.ready[s] or self.bots[s] is not None for s in range(self.seats)],
+            "winners": match.winners() if match and match.over else None,
+            "you": seat,
+        }
+
+    def state(self, seat: int, since: int, connected: list[bool]) -> dict:
+        """All that ``seat`` may know after this version: the engine's projection for that
+        seat, and the public events after ``since``."""
+        deal = self.deal
+        return {
+            "type": "state", "version": self.version,
+            "table": self.summary(seat, connected),
+            "view": deal.view(seat) if deal else None,
+            "events": [e for v, e in self.log if v > since],
+        }
+
+    # --- why a request is refused (None: accepted) ------------------------------------------
+
+    def check_act(self, seat: int, action: str) -> str | None:
+        if self.status in (WAITING,):
+            return NOT_STARTED
+        return self.deal.refusal(seat, action)
+
+    def check_next(self, seat: int) -> str | None:
+        if self.status == OVER:
+            return MATCH_OVER
+        if self.status != BETWEEN:
+            return NOT_BETWEEN
+        return None
+
+    def check_start(self, seat: int) -> str | None:
+        if self.kind != "room" or seat != 0:
+            return ONLY_HOST_STARTS
+        if self.status != WAITING:
+            return ALREADY_STARTED
+        if self.seats != 4 or sum(self.joined) != 3:
+            return START_WITH_THREE
+        return None
+
+    @staticmethod
+    def check_chat(text: str) -> str | None:
+        if not text.strip():
+            return CHAT_EMPTY
+        if len(text) > CHAT_LIMIT:
+            return CHAT_LONG
+        return None
+
+    # --- applying stored events -------------------------------------------------------------
+
+    def apply_event(self, version: int, kind: str, data: dict) -> None:
+        """Apply one event of the stream; ``version`` must be the next one."""
+        if version != self.version + 1:
+            raise ValueError(f"table {self.id}: event {version} after version {self.version}")
+        handler = getattr(self, "_on_" + kind)
+        handler(data)
+        self.version = version
+        self._collect_engine_events()
+
+    def _on_join(self, data: dict) -> None:
+        self.joined[data["seat"]] = True
+
+    def _on_start(self, data: dict) -> None:
+        """A four-seat room starts with the three seats that joined, renumbered 0..2 (R17)."""
+        keep = [s for s in range(self.seats) if self.joined[s]]
+        self.seat_map = [keep.index(s) if s in keep else None for s in range(self.seats)]
+        self.names = [self.names[s] for s in keep]
+        self.bots = [self.bots[s] for s in keep]
+        self.joined = [True] * len(keep)
+        self.seats = len(keep)
+        self.ready = [False] * self.seats
+
+    def _on_match(self, data: dict) -> None:
+        self.match = Match(self.seats, data["first_dealer"], self.options)
+
+    def _on_deal(self, data: dict) -> None:
+        self.match.start_deal(deck=[card(c) for c in data["deck"]])
+        self.ready = [False] * self.seats
+        self._logged = 0
+
+    def _on_act(self, data: dict) -> None:
+        try:
+            self.deal.apply(data["action"], data["seat"])
+        except IllegalAction as e:  # only a corrupt stream gets here: checked before storing
+            raise ValueError(f"table {self.id}: stored action refused: {e.reason}") from None
+        if data.get("id") is not None:
+            self.action_ids.add((data["seat"], str(data["id"])))
+
+    def _on_chat(self, data: dict) -> None:
+        self.chat.append({"seat": data["seat"], "name": self.names[data["seat"]],
+                          "text": data["text"], "version": self.version + 1})
+
+    def _on_next(self, data: dict) -> None:
+        self.ready[data["seat"]] = True
+
+    def _collect_engine_events(self) -> None:
+        deal = self.deal
+        if deal is None or deal.events is None:
+            return
+        for event in deal.events[self._logged:]:
+            self.log.append((self.version, event))
+        self._logged = len(deal.events)
+
+
+def replay(table_id: str, events: list[tuple[int, str, dict]]) -> Table:
+    """The table as its stream leaves it."""
+    (v, kind, created), *rest = events
+    if (v, kind) != (1, "created"):
+        raise ValueError(f"table {table_id}: the stream does not start with its creation")
+    table = Table(table_id, created)
+    for version, kind, data in rest:
+        table.apply_event(version, kind, data)
+    return table
