@@ -27,7 +27,8 @@ def nth_bit(mask: int, k: int) -> int:
 
 
 def random_card(mask: int, rng: random.Random) -> int:
-    return nth_bit(mask, rng.randrange(mask.bit_count()))
+    # rng.random() is several times cheaper than randrange on this hot path.
+    return nth_bit(mask, int(rng.random() * mask.bit_count()))
 
 
 def random_discard(deal: Deal, rng: random.Random) -> int:
@@ -55,7 +56,10 @@ def random_action(deal: Deal, rng: random.Random) -> int:
 
 
 def play_out(deal: Deal, rng: random.Random) -> Deal:
-    """Play random legal actions until the deal is done."""
+    """Play random legal actions until the deal is done (the tricks by ``Deal.rollout``)."""
     while deal.phase != "done":
-        deal.apply(random_action(deal, rng))
+        if deal.phase == PLAY:
+            deal.rollout(rng)
+        else:
+            deal.apply(random_action(deal, rng))
     return deal

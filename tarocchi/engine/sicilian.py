@@ -92,6 +92,13 @@ def discard_refusal(hand: int, cards: int) -> str | None:
     return None
 
 
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A uniformly shuffled deck order: the cards sorted by independent random keys (a
+    uniform permutation, and several times cheaper than ``rng.shuffle``)."""
+    rand = rng.random
+    return sorted(range(DECK_SIZE), key=lambda _: rand())
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
 
@@ -149,11 +156,11 @@ class Count:
     stata: bool = False
     sides: dict[str, list[int]] = field(default_factory=dict)
     card_points: dict[str, int] = field(default_factory=dict)
-    piles: dict[str, list[str]] = field(default_factory=dict)
+    piles: dict[str, int] = field(default_factory=dict)  # card masks; codes in to_json
     jochi: list[Jocu] = field(default_factory=list)
     net: int = 0
     stake: int = 1
-    discard: list[str] = field(default_factory=list)
+    discard: int = 0  # the bidder's discard, a card mask
     called: str | None = None
     pago: list[int] = field(default_factory=list)
     prendo: int | None = None
@@ -165,12 +172,13 @@ class Count:
         return {
             "abandoned": False, "bidder": self.bidder, "partner": self.partner,
             "alone": self.alone, "stata": self.stata, "called": self.called,
-            "sides": self.sides, "card_points": self.card_points, "piles": self.piles,
+            "sides": self.sides, "card_points": self.card_points,
+            "piles": {side: codes(m) for side, m in self.piles.items()},
             "jochi": [j.to_json() for j in self.jochi],
             "totals": {side: sum(j.value for j in self.jochi if j.side == side)
                        for side in ("bidder", "others")},
             "net": self.net, "stake": self.stake, "payments": self.payments,
-            "discard": self.discard,
+            "discard": codes(self.discard),
         }
 
 
@@ -238,9 +246,8 @@ class Deal:
     @classmethod
     def shuffled(cls, seats: int, dealer: int, rng: random.Random, options: Options | None = None,
                  **kw) -> Deal:
-        deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
-        return cls(seats, dealer, deck, options, **kw)
+        """A deal from a shuffled deck: chance is explicit, and seeded by ``rng``."""
+        return cls(seats, dealer, shuffled_deck(rng), options, **kw)
 
     @classmethod
     def from_seed(cls, seats: int, dealer: int, seed: int | str, options: Options | None = None) -> Deal:
@@ -269,10 +276,8 @@ class Deal:
         deck = self.deck
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            m = 0
-            for c in deck[self.dealt:self.dealt + PACKET]:
-                m |= 1 << c
-            self.hands[seat] |= m
+            a, b, c, d, e = deck[self.dealt:self.dealt + PACKET]
+            self.hands[seat] |= (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
             self.dealt += PACKET
         self._log({"type": "dealt", "cards": self.dealt // n})
 
@@ -431,8 +436,8 @@ class Deal:
         # R11: the monte is turned up for everyone, unless the dealer who looked goes solo.
         unseen = kind == "solo" and bidder == self.dealer and self.dealer_looked
         self.monte_up = not unseen
-        self._log({"type": "monte", "seat": bidder,
-                   "cards": None if unseen else codes(self.monte)})
+        if self.events is not None:
+            self._log({"type": "monte", "seat": bidder, "cards": None if unseen else codes(self.monte)})
         self.hands[bidder] |= self.monte
         self.phase = DISCARD_PHASE
         self.to_act = bidder
@@ -499,41 +504,44 @@ class Deal:
 
     def legal_cards(self) -> int:
         """The mask of cards the seat to act may play (R13)."""
-        hand = self.hands[self.to_act]
-        if not self.trick:
-            return hand if hand == FOOL_BIT else hand & ~FOOL_BIT
-        return tricks.legal_cards(hand, follow=tricks.suit_to_follow(self.trick))
+        return tricks.legal_cards(self.hands[self.to_act], self.trick)
 
     def _apply_card(self, seat: int, c: int) -> None:
         bit = 1 << c
         self.hands[seat] ^= bit
         self.played[seat] |= bit
-        trick = self.trick
-        trick.append(c)
+        self.trick.append(c)
         if self.events is not None:
-            self.events.append({"type": "play", "seat": seat, "card": CODES[c]})
-            if c == self.called and self.partner is not None:
-                self.events.append({"type": "partner", "seat": seat})
+            self._log_play(seat, c)
         if c == self.called:
             self.partner_known = True
-        if c == FOOL:
+        elif c == FOOL:
             self.fool_by = seat
-        n = self.seats
-        if len(trick) < n:
-            self.to_act = (seat + 1) % n
-            return
-        # The trick is complete: the highest trump, else the highest of the suit led.
-        idx = tricks.trick_winner(trick)
-        winner = (self.leader + idx) % n
+        if len(self.trick) < self.seats:
+            self.to_act = (seat + 1) % self.seats
+        else:
+            self._close_trick()
+
+    def _log_play(self, seat: int, c: int) -> None:
+        self.events.append({"type": "play", "seat": seat, "card": CODES[c]})
+        if c == self.called and self.partner is not None:
+            self.events.append({"type": "partner", "seat": seat})
+
+    def _close_trick(self) -> None:
+        """The trick is complete: the highest trump wins, else the highest of the suit led (R13)."""
+        trick = self.trick
+        winner = (self.leader + tricks.trick_winner(trick)) % self.seats
         m = 0
         for x in trick:
             m |= 1 << x
-        self.won[winner] |= m & ~FOOL_BIT
-        self.tricks_won[winner] += 1
         if m & FOOL_BIT:
+            m ^= FOOL_BIT  # the Fool stays beside its seat until the count (R14)
             self.fool_trick_winner = winner
+        self.won[winner] |= m
+        self.tricks_won[winner] += 1
         self.last_trick = (self.leader, trick, winner)
-        self._log({"type": "trick", "winner": winner, "cards": [CODES[x] for x in trick]})
+        if self.events is not None:
+            self.events.append({"type": "trick", "winner": winner, "cards": [CODES[x] for x in trick]})
         self.trick = []
         self.leader = winner
         self.to_act = winner
@@ -541,6 +549,49 @@ class Deal:
         if not self.tricks_left:
             self.last_winner = winner
             self._count()
+
+    def rollout(self, rng: random.Random) -> None:
+        """Play the rest of the tricks with uniformly random legal cards, then count.
+
+        The same moves as ``apply`` with random legal cards, in one tight loop: the random
+        playouts of search and of the benchmark spend their time here."""
+        if self.phase != PLAY:
+            raise ValueError("a rollout plays cards: finish the speaking, discard and announcements first")
+        rand = rng.random
+        hands, played, history, n = self.hands, self.played, self.history, self.seats
+        called, log = self.called, self.events is not None
+        while self.tricks_left:
+            trick = self.trick
+            seat = self.to_act
+            while len(trick) < n:
+                hand = hands[seat]
+                # R13, as in tricks.legal_cards, written inline: this loop is the hot path.
+                if not trick:
+                    legal = hand if hand == FOOL_BIT else hand & ~FOOL_BIT
+                else:
+                    lead = trick[0] if trick[0] != FOOL else (trick[1] if len(trick) > 1 else -1)
+                    if lead < 0:
+                        legal = hand
+                    else:
+                        legal = hand & SUIT_MASK_OF[lead] or hand & TRUMPS or hand
+                        if legal != hand:
+                            legal |= hand & FOOL_BIT
+                for _ in range(int(rand() * legal.bit_count())):
+                    legal &= legal - 1  # drop the lowest card: the k-th card is chosen
+                bit = legal & -legal
+                c = bit.bit_length() - 1
+                hands[seat] = hand ^ bit
+                played[seat] |= bit
+                trick.append(c)
+                history.append((seat, c))
+                if log:
+                    self._log_play(seat, c)
+                if c == called:
+                    self.partner_known = True
+                elif c == FOOL:
+                    self.fool_by = seat
+                seat = seat + 1 if seat + 1 < n else 0
+            self._close_trick()
 
     # --- the count (R14, R15) -----------------------------------------------------------
 
@@ -580,10 +631,10 @@ class Deal:
                 jochi.append(Jocu("arie", side, 1))
                 if pile >> 20 & 1:
                     jochi.append(Jocu("arie_20", side, 1))
-        for t in cards_in(PIGLIATA_TRUMPS):  # R15: played by one side, won by the other
-            for side, other in (("bidder", "others"), ("others", "bidder")):
-                if played[side] >> t & 1 and piles[other] >> t & 1:
-                    jochi.append(Jocu("pigliata", other, 1, CODES[t]))
+        for side, other in (("bidder", "others"), ("others", "bidder")):
+            # R15: a counting trump played by one side and won by the other
+            for t in cards_in(played[other] & piles[side] & PIGLIATA_TRUMPS):
+                jochi.append(Jocu("pigliata", side, 1, CODES[t]))
         if self.scommessa:
             made = piles["bidder"] & BIG_TRUMPS == BIG_TRUMPS
             jochi.append(Jocu("scommessa", "bidder" if made else "others", 1))
@@ -600,13 +651,14 @@ class Deal:
         self.count = Count(
             payments=payments, bidder=self.bidder, partner=self.partner, alone=alone,
             stata=self.stata, sides={"bidder": bidder_seats, "others": other_seats},
-            card_points=card_points, piles={k: codes(v) for k, v in piles.items()},
-            jochi=jochi, net=net, stake=stake, discard=codes(self.discarded),
+            card_points=card_points, piles=piles,
+            jochi=jochi, net=net, stake=stake, discard=self.discarded,
             called=CODES[self.called] if self.called is not None else None,
         )
         self.phase = DONE
         self.to_act = None
-        self._log({"type": "count", "count": self.count.to_json()})
+        if self.events is not None:
+            self._log({"type": "count", "count": self.count.to_json()})
 
     # --- the state API ------------------------------------------------------------------
 
@@ -636,9 +688,7 @@ class Deal:
         if phase == PLAY:
             if not 0 <= action < DECK_SIZE:
                 return PLAY_NOW
-            if not self.trick:
-                return tricks.refusal(self.hands[seat], action, lead=None)
-            return tricks.refusal(self.hands[seat], action, follow=tricks.suit_to_follow(self.trick))
+            return tricks.refusal(self.hands[seat], action, self.trick)
         if phase == SPEAK:
             if action not in (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO):
                 return SPEAK_NOW
@@ -664,11 +714,12 @@ class Deal:
         if seat is None:
             seat = actor
         # The hot path: a legal card in play needs one mask test.
-        if self.phase == PLAY and seat == actor and 0 <= action < DECK_SIZE and self.legal_cards() >> action & 1:
+        if (self.phase == PLAY and seat == actor and type(action) is int and 0 <= action < DECK_SIZE
+                and self.legal_cards() >> action & 1):
             self.history.append((seat, action))
             self._apply_card(seat, action)
             return
-        if not isinstance(action, int) or isinstance(action, bool):
+        if type(action) is not int:
             raise IllegalAction(NOT_NOW, seat, repr(action))
         reason = self.refusal(seat, action)
         if reason is not None:

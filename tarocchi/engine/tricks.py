@@ -1,22 +1,24 @@
 """Trick play with trumps and the Fool as an excuse (R13), shared by the tarot games.
 
-Cards are ints and sets are masks (see ``cards``). Refusals are plain words a player
-understands, exactly the rules text's: "follow the suit", "play a trump", "the Fool cannot lead".
+Cards are ints and sets are masks (see ``cards``); a trick is the list of cards played to it
+so far, in order. Refusals are the rules text's own words: "follow the suit", "play a trump",
+"the Fool cannot lead".
 
->>> from tarocchi.engine.cards import card, mask_of
+>>> from tarocchi.engine.cards import card, codes, mask_of
 >>> hand = mask_of(["9C", "3", "F"])
->>> legal = legal_cards(hand, lead=card("7C"))   # cups led: follow the suit, or the Fool
->>> sorted(legal_codes(legal))
+>>> codes(legal_cards(hand, [card("7C")]))     # cups led: follow the suit, or the Fool
 ['9C', 'F']
->>> refusal(hand, card("3"), lead=card("7C"))
+>>> refusal(hand, card("3"), [card("7C")])
 'follow the suit'
+>>> refusal(hand, card("F"), [])
+'the Fool cannot lead'
 >>> trick_winner([card("7C"), card("9C"), card("3")])   # index of the winning card
 2
 """
 
 from __future__ import annotations
 
-from .cards import CODES, FOOL, FOOL_BIT, SUIT_MASK_OF, TRUMPS, cards_in
+from .cards import FOOL, FOOL_BIT, SUIT_MASK_OF, TRUMPS
 
 FOLLOW_SUIT = "follow the suit"
 PLAY_TRUMP = "play a trump"
@@ -24,33 +26,18 @@ FOOL_CANNOT_LEAD = "the Fool cannot lead"
 NOT_IN_HAND = "that card is not in your hand"
 
 
-def legal_codes(mask: int) -> list[str]:
-    return [CODES[c] for c in cards_in(mask)]
-
-
-def suit_to_follow(trick: list[int]) -> int:
-    """The mask of the suit a trick must follow: the first card that is not the Fool fixes
-    it (R13: a Fool led in the last trick lets the second card fix the suit). 0 = not fixed."""
-    for c in trick:
-        if c != FOOL:
-            return SUIT_MASK_OF[c]
-    return 0
-
-
-def legal_cards(hand: int, lead: int | None = None, follow: int | None = None) -> int:
-    """The cards of ``hand`` that may be played (R13).
-
-    ``lead`` is the first card of the trick (None when this seat leads); or pass ``follow``,
-    the mask from ``suit_to_follow`` (0 when the suit is not fixed yet)."""
-    if follow is None:
-        if lead is None:
-            # The Fool cannot lead, except as the last card of the hand (the last trick).
-            return hand if hand == FOOL_BIT else hand & ~FOOL_BIT
-        follow = SUIT_MASK_OF[lead] if lead != FOOL else 0
-    if not follow:
-        return hand
-    same = hand & follow
-    if same:
+def legal_cards(hand: int, trick: list[int]) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (R13). This is the engine's
+    hot path, so it is written flat."""
+    if not trick:  # the Fool cannot lead, except as the last card of the hand
+        return hand if hand == FOOL_BIT else hand & ~FOOL_BIT
+    lead = trick[0]
+    if lead == FOOL:
+        if len(trick) == 1:  # a Fool led: the second card fixes the suit
+            return hand
+        lead = trick[1]
+    same = hand & SUIT_MASK_OF[lead]
+    if same:  # the Fool may always be played instead, and never counts as holding a suit
         return same | (hand & FOOL_BIT)
     trumps = hand & TRUMPS
     if trumps:
@@ -58,29 +45,26 @@ def legal_cards(hand: int, lead: int | None = None, follow: int | None = None) -
     return hand
 
 
-def refusal(hand: int, c: int, lead: int | None = None, follow: int | None = None) -> str | None:
-    """Why card ``c`` may not be played now, or None when it may."""
+def refusal(hand: int, c: int, trick: list[int]) -> str | None:
+    """Why card ``c`` may not be played to ``trick`` now, or None when it may."""
     if not hand >> c & 1:
         return NOT_IN_HAND
-    legal = legal_cards(hand, lead, follow)
-    if legal >> c & 1:
+    if legal_cards(hand, trick) >> c & 1:
         return None
-    if follow is None and lead is None:
+    if not trick:
         return FOOL_CANNOT_LEAD
-    if follow is None:
-        follow = SUIT_MASK_OF[lead] if lead != FOOL else 0
-    return FOLLOW_SUIT if hand & follow else PLAY_TRUMP
+    lead = trick[0] if trick[0] != FOOL else trick[1]
+    return FOLLOW_SUIT if hand & SUIT_MASK_OF[lead] else PLAY_TRUMP
 
 
 def trick_winner(trick: list[int]) -> int:
-    """Index in ``trick`` of the winning card: the highest trump, else the highest card of
-    the suit led; the Fool never wins (R13)."""
-    trumps = 0
-    for c in trick:
-        if c < FOOL:
-            trumps |= 1 << c
-    if trumps:
-        return trick.index(trumps.bit_length() - 1)
-    follow = suit_to_follow(trick)
-    best = (sum(1 << c for c in trick) & follow).bit_length() - 1
-    return trick.index(best)
+    """Index in a complete ``trick`` of the winning card: the highest trump, else the highest
+    card of the suit led; the Fool never wins (R13)."""
+    m = 0
+    for x in trick:
+        m |= 1 << x
+    best = m & TRUMPS
+    if not best:
+        lead = trick[0] if trick[0] != FOOL else trick[1]
+        best = m & SUIT_MASK_OF[lead]
+    return trick.index(best.bit_length() - 1)
