@@ -1,0 +1,646 @@
+// The Tarocchi client: the lobby at "/" and the table at "/t/<token>" (docs/protocol.md).
+// The server decides every rule; this page only shows the seat's view and asks.
+// User text (chat, names) is always set with textContent, never parsed as HTML.
+
+import { t, lang, setLang, reason, seatName } from "./i18n.js";
+import { cardSvg, cardLabel, cardName, miniCard, SUITS, SUIT_RANKS, TRUMP_CODES } from "./cards.js";
+
+const root = document.getElementById("app");
+const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
+const MAX_LINES = 4;
+const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
+
+const state = {
+  table: null,
+  view: null,
+  version: 0,
+  events: [],        // recent public events, formatted at render time (language can change)
+  chat: [],          // {version, seat, name, text}
+  chatDraft: "",
+  selected: new Set(), // cards chosen for the discard
+  note: null,        // {text, version}: a refusal or the reason of a dimmed card
+  conn: "connecting",
+  badLink: false,
+  pending: null,     // the act sent and not yet answered: resent after a reconnect
+  lobby: { levels: ["random"], seats: 3, roomSeats: 3, level: "random", room: null, error: "", busy: false },
+};
+
+// --- small DOM helpers ----------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function nameOf(seat) {
+  const names = state.table?.names;
+  const raw = names?.[seat] ?? `#${seat}`;
+  return seatName(raw);
+}
+
+function whoLabel(seat) {
+  const mine = seat === state.table?.you && state.table?.names?.[seat] !== "you";
+  return mine ? `${nameOf(seat)} (${t("name.you")})` : nameOf(seat);
+}
+
+// Re-render keeps keyboard focus on the element with the same data-focus key.
+function render() {
+  const focusKey = document.activeElement?.dataset?.focus;
+  document.documentElement.lang = lang();
+  document.title = t("app.title");
+  root.replaceChildren(token ? tablePage() : lobbyPage());
+  if (focusKey) {
+    const again = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+function langButton() {
+  return h("button", {
+    class: "lang", type: "button", "data-focus": "lang", lang: lang() === "en" ? "it" : "en",
+    "aria-label": t("lang.switch.label"),
+    onclick: () => { setLang(lang() === "en" ? "it" : "en"); render(); },
+  }, t("lang.switch"));
+}
+
+// --- the lobby ------------------------------------------------------------------------
+
+async function loadLevels() {
+  try {
+    const res = await fetch("/api/levels");
+    if (!res.ok) return;
+    const body = await res.json();
+    if (Array.isArray(body.levels) && body.levels.length) {
+      state.lobby.levels = body.levels.map(String);
+      if (!state.lobby.levels.includes(state.lobby.level)) state.lobby.level = state.lobby.levels[0];
+      render();
+    }
+  } catch { /* an older server: "random" only */ }
+}
+
+async function post(path, body) {
+  state.lobby.busy = true; state.lobby.error = ""; render();
+  try {
+    const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    return data;
+  } catch (e) {
+    state.lobby.error = t("lobby.error", { reason: reason(e.message) });
+    return null;
+  } finally {
+    state.lobby.busy = false; render();
+  }
+}
+
+function seatsPicker(name, value, onpick) {
+  return h("fieldset", { class: "seats-pick" },
+    h("legend", { text: t("lobby.seats") }),
+    [3, 4].map((n) => h("label", { class: "pill" },
+      h("input", { type: "radio", name, value: n, checked: value === n, "data-focus": `${name}-${n}`, onchange: () => onpick(n) }),
+      h("span", { text: t("lobby.seats.n", { n }) }))));
+}
+
+function levelName(level) {
+  const key = `level.${level}`;
+  const text = t(key);
+  return text === key ? level : text;
+}
+
+function absolute(link) { return new URL(link, location.origin).href; }
+
+async function copyLink(url, button) {
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    const area = h("textarea", { class: "offscreen" }); area.value = url;
+    document.body.append(area); area.select(); document.execCommand("copy"); area.remove();
+  }
+  button.textContent = t("lobby.copied");
+  button.classList.add("done");
+}
+
+function linkRow(link, seat, names) {
+  const url = absolute(link);
+  const name = seatName(names[seat]);
+  return h("li", { class: "link-row" },
+    h("span", { class: "link-name", text: t("lobby.room.link", { name }) }),
+    h("input", { class: "link-url", readonly: true, value: url, "aria-label": t("lobby.room.link", { name }), onfocus: (e) => e.target.select() }),
+    h("button", { type: "button", class: "copy", "data-focus": `copy-${seat}`, "aria-label": t("lobby.copy.label", { name }),
+      onclick: (e) => copyLink(url, e.currentTarget) }, t("lobby.copy")));
+}
+
+function roomLinks(links) {
+  const names = ["host", "guest 1", "guest 2", "guest 3"];
+  return h("div", { class: "room-links" },
+    h("p", { class: "host-link" },
+      h("a", { class: "button primary", href: links[0], "data-focus": "open-host" },
+        t("lobby.room.open"), " — ", t("lobby.room.yours", { name: seatName("host") }))),
+    h("ul", {}, links.slice(1).map((link, i) => linkRow(link, i + 1, names))),
+    h("p", { class: "note", text: t("lobby.room.note") }));
+}
+
+function lobbyPage() {
+  const L = state.lobby;
+  const computer = h("section", { class: "panel lobby-card" },
+    h("h2", { text: t("lobby.computer.title") }),
+    h("p", { text: t("lobby.computer.help") }),
+    seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; render(); }),
+    h("label", { class: "level" }, h("span", { text: t("lobby.level") }),
+      h("select", { "data-focus": "level", onchange: (e) => { L.level = e.target.value; } },
+        L.levels.map((lv) => h("option", { value: lv, selected: lv === L.level }, levelName(lv))))),
+    h("button", { type: "button", class: "primary", id: "sit-down", "data-focus": "sit", disabled: L.busy,
+      onclick: async () => {
+        const data = await post("/api/computer", { seats: L.seats, level: L.level });
+        if (data?.link) location.assign(data.link);
+      } }, t("lobby.sit")));
+  const room = h("section", { class: "panel lobby-card" },
+    h("h2", { text: t("lobby.room.title") }),
+    h("p", { text: t("lobby.room.help") }),
+    seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; render(); }),
+    h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
+      onclick: async () => {
+        const data = await post("/api/rooms", { seats: L.roomSeats });
+        if (data?.links) {
+          L.room = data.links;
+          // The host can see the guests' links again from the table while the room waits.
+          try { localStorage.setItem(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links)); } catch { /* private mode */ }
+          render();
+        }
+      } }, t("lobby.room.create")),
+    L.room ? roomLinks(L.room) : null);
+  return h("div", { class: "lobby" },
+    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), langButton()),
+    h("p", { class: "tagline", text: t("app.tagline") }),
+    L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
+    h("div", { class: "lobby-grid" }, computer, room));
+}
+
+// --- the connection -------------------------------------------------------------------
+
+let socket = null;
+let retries = 0;
+let actCounter = 0;
+
+function storedVersion() {
+  try { return Number(sessionStorage.getItem(`tarocchi.version.${token}`)) || 0; } catch { return 0; }
+}
+
+function connect() {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${token}`;
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onopen = () => {
+    retries = 0;
+    ws.send(JSON.stringify({ type: "hello", since: state.version || storedVersion(), lang: lang() }));
+    if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    onMessage(msg);
+  };
+  ws.onclose = (e) => {
+    if (socket !== ws) return;
+    if (e.code === 4404) { state.badLink = true; render(); return; }
+    state.conn = "lost"; render();
+    const wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    retries += 1;
+    setTimeout(connect, wait);
+  };
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function act(action) {
+  if (state.pending) return; // one action at a time; the answer clears it
+  const id = `${Date.now().toString(36)}-${++actCounter}`;
+  const mine = (state.view?.actions || []).filter((a) => a.seat === state.table?.you).length;
+  state.pending = { id, message: { type: "act", action, id }, mine, deal: state.table?.deal_number };
+  send(state.pending.message);
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
+    state.conn = "ok";
+    state.table = msg.table;
+    state.view = msg.view;
+    if (typeof msg.version === "number") {
+      state.version = msg.version;
+      try { sessionStorage.setItem(`tarocchi.version.${token}`, String(msg.version)); } catch { /* private mode */ }
+    }
+    if (newDeal) { state.events = []; state.selected.clear(); }
+    if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-MAX_LINES * 4);
+    if (state.pending) {
+      const mine = (msg.view?.actions || []).filter((a) => a.seat === msg.table?.you).length;
+      if (mine > state.pending.mine || msg.table?.deal_number !== state.pending.deal) state.pending = null;
+    }
+    if (state.view?.phase !== "discard" || state.view?.turn !== state.table?.you) state.selected.clear();
+    render();
+  } else if (msg.type === "refused") {
+    if (state.pending && (!msg.id || msg.id === state.pending.id)) state.pending = null;
+    state.note = { text: t("status.refused", { reason: reason(msg.reason) }), version: state.version };
+    render();
+  } else if (msg.type === "chat") {
+    if (!state.chat.some((c) => c.version === msg.version && msg.version !== undefined)) {
+      state.chat.push({ version: msg.version, seat: msg.seat, name: msg.name, text: String(msg.text ?? "") });
+      state.chat = state.chat.slice(-100);
+      render();
+    }
+  } else if (msg.type === "error") {
+    state.note = { text: reason(msg.reason), version: state.version };
+    render();
+  }
+}
+
+// --- the table ------------------------------------------------------------------------
+
+function myTurn() {
+  const v = state.view;
+  return !!v && v.turn === state.table?.you && v.phase !== "done";
+}
+
+function statusText() {
+  const v = state.view;
+  const T = state.table;
+  if (!v || !T) return t("conn.connecting");
+  if (T.status === "waiting") return t("table.waiting");
+  if (v.phase === "done") return t("status.done");
+  if (myTurn()) {
+    const base = t(`status.${v.phase === "announce" ? "answer" : v.phase}`);
+    if (v.phase === "play") {
+      const why = [...new Set(v.choices.filter((c) => c.reason).map((c) => reason(c.reason)))];
+      if (why.length) return `${base} ${t("status.dimmed", { reasons: why.join("; ") })}`;
+    }
+    return base;
+  }
+  return t(`status.wait.${v.phase === "announce" ? "answer" : v.phase}`, { name: whoLabel(v.turn) });
+}
+
+function seatPanel(seat) {
+  const v = state.view;
+  const T = state.table;
+  const classes = ["seat"];
+  if (v && v.turn === seat && v.phase !== "done") classes.push("turn");
+  if (seat === T.you) classes.push("me");
+  const tags = [];
+  if (v && v.dealer === seat) tags.push(h("span", { class: "tag dealer", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer.mark")));
+  if (v && v.bidder === seat) tags.push(h("span", { class: "tag bidder", text: v.contract === "solo" ? "vado solo" : "chiamo" }));
+  if (v && v.partner === seat && v.partner !== null) tags.push(h("span", { class: "tag partner", text: t("table.partner") }));
+  if (T.bots?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.bot") }));
+  else if (T.joined && !T.joined[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.notjoined") }));
+  else if (T.connected && !T.connected[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.offline") }));
+  if ((T.status === "between" || T.status === "over") && T.ready?.[seat]) tags.push(h("span", { class: "tag ready", text: t("count.ready") }));
+  const cards = v?.hand_counts?.[seat] ?? 0;
+  const tricks = v?.tricks?.[seat] ?? 0;
+  const captured = v?.captured?.[seat] ?? [];
+  const fool = v && v.fool === seat && v.phase !== "done";
+  return h("section", { class: classes.join(" "), "data-seat": seat, "aria-label": whoLabel(seat) },
+    h("div", { class: "seat-head" },
+      h("strong", { class: "seat-name", text: whoLabel(seat) }), ...tags),
+    h("div", { class: "seat-stats" },
+      h("span", { class: "stat jochi", text: t("table.jochi", { n: T.totals?.[seat] ?? 0 }) }),
+      h("span", { class: "stat", text: cards === 1 ? t("table.cards.one") : t("table.cards", { n: cards }) }),
+      h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) })),
+    captured.length || fool ? h("div", { class: "captured", "aria-label": t("table.captured") },
+      fool ? h("span", { class: "fool-beside", title: t("table.fool") }, miniCard("F", "face-up")) : null,
+      captured.map((c) => miniCard(c))) : null);
+}
+
+function seatOrder() {
+  const n = state.table.seats;
+  const me = state.table.you ?? 0;
+  return Array.from({ length: n }, (_, i) => (me + 1 + i) % n); // the others in play order, you last
+}
+
+function playedCard(seat, code, extra = "") {
+  return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat },
+    h("div", { class: "card-box", role: "img", "aria-label": cardLabel(code) }, cardSvg(code)),
+    h("figcaption", { text: whoLabel(seat) }));
+}
+
+function centerArea() {
+  const v = state.view;
+  if (v.phase === "done" && v.count) return countPanel();
+  if (v.phase === "play" && v.trick.length) {
+    return h("section", { class: "center trick", "aria-label": t("center.trick") },
+      v.trick.map((p) => playedCard(p.seat, p.card)));
+  }
+  if (v.phase === "play" && v.last_trick) {
+    return h("section", { class: "center trick last", "aria-label": t("center.trick") },
+      h("p", { class: "center-note", text: t("center.last", { name: whoLabel(v.last_trick.winner) }) }),
+      h("div", { class: "trick-cards" }, v.last_trick.cards.map((p) => playedCard(p.seat, p.card, p.seat === v.last_trick.winner ? "winner" : ""))));
+  }
+  if (v.monte && (v.phase === "discard" || v.phase === "announce")) {
+    return h("section", { class: "center monte", "aria-label": t("info.monte") },
+      h("p", { class: "center-note", text: t("info.monte") }),
+      h("div", { class: "trick-cards" }, v.monte.map((c) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(c) }, cardSvg(c)))));
+  }
+  const note = v.phase === "play" && v.leader !== null ? t("center.lead", { name: whoLabel(v.leader) }) : t("center.empty");
+  return h("section", { class: "center empty" }, h("p", { class: "center-note", text: note }));
+}
+
+function eventLine(e) {
+  const name = (s) => whoLabel(s);
+  switch (e.type) {
+    case "dealt": return t("ev.dealt", { n: e.cards });
+    case "look": return t("ev.look", { name: name(e.seat) });
+    case "bid": return t("ev.bid", { name: name(e.seat), word: e.bid });
+    case "contract":
+      if (e.contract === "solo") return t(e.stata ? "ev.contract.stata" : "ev.contract.solo", { name: name(e.seat) });
+      if (e.contract === "chiamo") return t("ev.contract.chiamo", { name: name(e.seat), card: e.called });
+      return t("ev.contract.forced", { name: name(e.seat) });
+    case "monte": return e.cards ? t("ev.monte", { cards: e.cards.map(cardName).join(", ") }) : t("ev.monte.unseen", { name: name(e.seat) });
+    case "discard": return t("ev.discard", { name: name(e.seat) });
+    case "call": return t("ev.call", { name: name(e.seat), card: e.called });
+    case "announce": return t(`ev.announce.${e.announce}`, { name: name(e.seat) });
+    case "play": return t("ev.play", { name: name(e.seat), card: cardName(e.card) });
+    case "partner": return t("ev.partner", { name: name(e.seat) });
+    case "trick": return t("ev.trick", { name: name(e.winner) });
+    case "count": return t("ev.count");
+    case "abandoned": return t("ev.abandoned", { reason: reason(e.reason) });
+    default: return null; // table events of the server: not a line above the cards
+  }
+}
+
+function linesArea() {
+  const lines = state.events.map(eventLine).filter(Boolean).slice(-MAX_LINES);
+  return h("section", { class: "lines", "aria-label": t("lines.title") },
+    h("ol", { "aria-live": "polite" }, lines.map((line, i) => h("li", { class: i === lines.length - 1 ? "latest" : "", text: line }))));
+}
+
+function choiceOf(action) {
+  return state.view.choices.find((c) => c.action === action);
+}
+
+function actionsArea() {
+  const v = state.view;
+  if (!myTurn()) return null;
+  if (v.phase === "speak") {
+    return h("section", { class: "actions speak", "aria-label": t("speak.title") },
+      h("h2", { class: "visually-hidden", text: t("speak.title") }),
+      h("div", { class: "bid-buttons" }, v.choices.map((c) => h("div", { class: "bid" + (c.reason ? " refused" : "") },
+        h("button", { type: "button", class: "word", "data-action": c.action, "data-focus": `bid-${c.action}`, disabled: !!c.reason,
+          "aria-describedby": c.reason ? `why-${c.action.replace(" ", "-")}` : null,
+          onclick: () => act(c.action) },
+          h("span", { class: "word-main", text: c.action }),
+          h("small", { text: t(`hint.${c.action}`) })),
+        c.reason ? h("span", { class: "why", id: `why-${c.action.replace(" ", "-")}`, text: reason(c.reason) }) : null))));
+  }
+  if (v.phase === "discard") {
+    const n = state.selected.size;
+    return h("section", { class: "actions discard", "aria-label": t("discard.title") },
+      h("span", { class: "discard-count", text: t("discard.count", { n }) }),
+      h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== 3,
+        onclick: () => act(`discard ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
+  }
+  if (v.phase === "announce") {
+    const word = v.choices.find((c) => c.action !== "no")?.action ?? "rivanto";
+    const yes = choiceOf(word);
+    return h("section", { class: "actions ask", role: "group", "aria-label": t(`ask.${word}`) },
+      h("p", { class: "question", text: t(`ask.${word}`) }),
+      h("div", { class: "bid-buttons" },
+        h("div", { class: "bid" + (yes?.reason ? " refused" : "") },
+          h("button", { type: "button", class: "word", "data-action": word, "data-focus": "ask-yes", disabled: !!yes?.reason,
+            "aria-describedby": yes?.reason ? "why-yes" : null, onclick: () => act(word) },
+            h("span", { class: "word-main", text: t("ask.yes", { word: word === "scommessa" ? "Scommessa" : "Rivanto" }) })),
+          yes?.reason ? h("span", { class: "why", id: "why-yes", text: reason(yes.reason) }) : null),
+        h("div", { class: "bid" },
+          h("button", { type: "button", class: "word", "data-action": "no", "data-focus": "ask-no", onclick: () => act("no") },
+            h("span", { class: "word-main", text: t("ask.no") })))));
+  }
+  return null;
+}
+
+function onCardPress(code) {
+  const v = state.view;
+  const choice = v.choices.find((c) => c.action === code);
+  if (!myTurn() || !choice) {
+    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason("it is not your turn") }), version: state.version };
+    render();
+    return;
+  }
+  if (choice.reason) {
+    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason(choice.reason) }), version: state.version };
+    render();
+    return;
+  }
+  if (v.phase === "play") { act(code); return; }
+  if (v.phase === "discard") {
+    if (state.selected.has(code)) state.selected.delete(code);
+    else if (state.selected.size < 3) state.selected.add(code);
+    state.note = null;
+    render();
+  }
+}
+
+function handArea() {
+  const v = state.view;
+  const choices = new Map((myTurn() ? v.choices : []).map((c) => [c.action, c.reason]));
+  const discarding = myTurn() && v.phase === "discard";
+  return h("section", { class: "hand" + (discarding ? " discarding" : ""), "aria-label": "hand" },
+    v.hand.map((code) => {
+      const why = choices.get(code);
+      const selected = state.selected.has(code);
+      let label = cardLabel(code);
+      if (why) label += `; ${t("card.dimmed", { reason: reason(why) })}`;
+      if (selected) label += `; ${t("card.selected")}`;
+      return h("button", {
+        type: "button", class: "card" + (why ? " dimmed" : "") + (code === "F" ? " apart" : "") + (selected ? " selected" : ""),
+        "data-card": code, "data-focus": `card-${code}`, "aria-label": label,
+        "aria-disabled": why ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
+        title: why ? reason(why) : cardName(code),
+        onclick: () => onCardPress(code),
+      }, cardSvg(code));
+    }));
+}
+
+function infoPanel() {
+  const v = state.view;
+  const rows = [];
+  const contract = v.bidder === null ? t("info.contract.none")
+    : v.contract === "solo" ? t("info.contract.solo", { name: whoLabel(v.bidder) })
+      : t(v.contract === "forced" ? "info.contract.forced" : "info.contract.chiamo", { name: whoLabel(v.bidder), card: v.called ?? "?" });
+  rows.push(h("dt", { text: t("info.contract") }), h("dd", { class: "contract", text: contract }));
+  if (v.stata) rows.push(h("dt", { text: "stata" }), h("dd", { text: t("info.stata") }));
+  if (v.called) {
+    rows.push(h("dt", { text: t("info.called") }), h("dd", {}, miniCard(v.called)));
+    if (v.partner !== null && v.partner !== undefined) rows.push(h("dt", { text: "" }), h("dd", { text: t("info.partner", { name: whoLabel(v.partner) }) }));
+    else if (v.phase === "done" && v.count && v.count.alone) rows.push(h("dt", { text: "" }), h("dd", { text: t("info.partner.alone", { name: whoLabel(v.bidder) }) }));
+  }
+  if (v.monte) rows.push(h("dt", { text: t("info.monte") }), h("dd", { class: "monte-cards" }, v.monte.map((c) => miniCard(c))));
+  if (v.discard && v.phase !== "done") rows.push(h("dt", { text: t("info.discard") }), h("dd", {}, v.discard.map((c) => miniCard(c))));
+  if (v.scommessa) rows.push(h("dt", { text: "Scommessa" }), h("dd", { text: t("info.scommessa", { name: whoLabel(v.bidder) }) }));
+  if (v.rivanto !== null && v.rivanto !== undefined) rows.push(h("dt", { text: "Rivanto" }), h("dd", { text: t("info.rivanto", { name: whoLabel(v.rivanto) }) }));
+  return h("section", { class: "panel info", "aria-label": t("info.title") },
+    h("h2", { text: t("info.title") }),
+    v.i_am_partner && v.partner === null ? h("p", { class: "secret", text: t("info.i_am_partner") }) : null,
+    h("dl", {}, rows));
+}
+
+function announcementsLog() {
+  const v = state.view;
+  const items = v.bids.map((b) => t("log.bid", { name: whoLabel(b.seat), word: b.bid, cards: b.cards }));
+  if (v.contract === "forced") items.push(t("ev.contract.forced", { name: whoLabel(v.bidder) }));
+  if (v.called && v.contract) items.push(t("ev.call", { name: whoLabel(v.bidder), card: v.called }));
+  for (const a of v.actions || []) {
+    if (a.action === "scommessa" || a.action === "rivanto" || a.action === "no") {
+      items.push(t(`ev.announce.${a.action}`, { name: whoLabel(a.seat) }));
+    }
+  }
+  return h("section", { class: "panel log", "aria-label": t("log.title") },
+    h("h2", { text: t("log.title") }),
+    items.length ? h("ol", {}, items.map((text) => h("li", { text }))) : h("p", { class: "quiet", text: t("log.empty") }));
+}
+
+function playedPanel() {
+  const v = state.view;
+  const by = new Map();
+  (v.played || []).forEach((cards, seat) => cards.forEach((c) => by.set(c, seat)));
+  const row = (title, codes) => h("div", { class: "played-row" },
+    h("span", { class: "row-title", text: title }),
+    h("span", { class: "row-cards" }, codes.map((c) => {
+      const seat = by.get(c);
+      const chip = miniCard(c, seat === undefined ? "unplayed" : "was-played");
+      chip.title = `${cardName(c)}: ${seat === undefined ? t("played.not") : t("played.by", { name: whoLabel(seat) })}`;
+      chip.setAttribute("aria-label", chip.title);
+      return chip;
+    })));
+  return h("section", { class: "panel played-panel", "aria-label": t("played.title") },
+    h("h2", { text: t("played.title") }),
+    row(t("played.trumps"), TRUMP_CODES.concat(["0"]).filter((c, i, all) => all.indexOf(c) === i)),
+    SUITS.map((s) => row(t(`played.${s}`), SUIT_RANKS[s].map((r) => r + s))),
+    row(t("played.fool"), ["F"]));
+}
+
+function chatPanel() {
+  const list = h("ol", { class: "chat-lines", "aria-live": "polite" },
+    state.chat.map((c) => h("li", {},
+      h("b", { text: `${seatName(c.name ?? state.table?.names?.[c.seat] ?? "")}: ` }),
+      h("span", { class: "chat-text", text: c.text }))));
+  const input = h("input", {
+    type: "text", maxlength: 300, id: "chat-input", "data-focus": "chat-input", autocomplete: "off",
+    placeholder: t("chat.placeholder"), "aria-label": t("chat.label"),
+    oninput: (e) => { state.chatDraft = e.target.value; },
+  });
+  input.value = state.chatDraft;
+  const form = h("form", { class: "chat-form", onsubmit: (e) => {
+    e.preventDefault();
+    const text = state.chatDraft.trim();
+    if (!text) return;
+    send({ type: "chat", text: text.slice(0, 300) });
+    state.chatDraft = "";
+    render();
+  } }, input, h("button", { type: "submit", "data-focus": "chat-send" }, t("chat.send")));
+  queueMicrotask(() => { list.scrollTop = list.scrollHeight; });
+  return h("section", { class: "panel chat", "aria-label": t("chat.title") }, h("h2", { text: t("chat.title") }), list, form);
+}
+
+function countPanel() {
+  const v = state.view;
+  const T = state.table;
+  const c = v.count;
+  const parts = [h("h2", { text: t("count.title") })];
+  if (c.abandoned) {
+    parts.push(h("p", { text: t("count.abandoned", { reason: reason(c.reason) }) }));
+    if (c.prendo !== null && c.prendo !== undefined && c.pago?.length) {
+      for (const p of c.pago) parts.push(h("p", { text: t("count.pago", { name: whoLabel(p), prendo: whoLabel(c.prendo) }) }));
+    } else parts.push(h("p", { text: t("count.nopay") }));
+  } else {
+    const sideName = (side) => `${t(`count.side.${side}`)} (${(c.sides[side] || []).map(whoLabel).join(", ")})`;
+    parts.push(h("table", { class: "jochi" },
+      h("thead", {}, h("tr", {}, h("th", { text: t("count.jocu") }), h("th", { text: t("count.side") }), h("th", { class: "num", text: t("count.jochi") }))),
+      h("tbody", {}, c.jochi.map((j) => h("tr", { class: `side-${j.side}` },
+        h("td", { text: t(`jocu.${j.name}`, { card: j.card ? cardName(j.card) : "" }) }),
+        h("td", { text: t(`count.side.${j.side}`) }),
+        h("td", { class: "num", text: String(j.value) })))),
+      h("tfoot", {},
+        ["bidder", "others"].map((side) => h("tr", {},
+          h("th", { text: `${t("count.total")}: ${sideName(side)}` }),
+          h("td", { text: `${t("count.points")}: ${c.card_points[side]}` }),
+          h("td", { class: "num", text: String(c.totals?.[side] ?? "") }))))));
+    parts.push(h("p", { class: "net" },
+      `${t("count.net")}: `, h("b", { text: String(c.net) }), " · ",
+      `${t("count.stake")} `, h("b", { text: t(c.stake === 2 ? "count.stake.stata" : "count.stake.one") })));
+    parts.push(h("div", { class: "count-discard" }, h("span", { text: `${t("count.discard")}: ` }), (c.discard || []).map((x) => miniCard(x))));
+  }
+  parts.push(h("h3", { text: t("count.payments") }));
+  parts.push(h("ul", { class: "payments" }, c.payments.map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
+    h("span", { text: whoLabel(seat) }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
+  if (T.status === "over") {
+    const winners = T.winners || [];
+    const names = winners.map(whoLabel).join(", ");
+    parts.push(h("div", { class: "result", role: "status" },
+      h("h2", { text: t("result.title") }),
+      h("p", { class: "winners", text: t(winners.length > 1 ? "result.winners" : "result.winner", { names }) }),
+      h("p", { text: `${t("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${x > 0 ? "+" + x : x}`).join(" · ") }),
+      h("a", { class: "button primary", href: "/", "data-focus": "again" }, t("result.again"))));
+  } else {
+    const ready = T.ready?.[T.you];
+    parts.push(h("div", { class: "next" },
+      h("button", { type: "button", class: "primary", id: "next-deal", "data-focus": "next", disabled: !!ready,
+        onclick: () => send({ type: "next" }) }, t("count.next")),
+      ready ? h("span", { class: "quiet", text: t("count.waitnext") }) : null));
+  }
+  return h("section", { class: "center count", "aria-label": t("count.title") }, parts);
+}
+
+function waitingRoom() {
+  const T = state.table;
+  const joined = (T.joined || []).filter(Boolean).length;
+  let links = null;
+  try { links = JSON.parse(localStorage.getItem(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
+  return h("section", { class: "center waiting" },
+    h("p", { text: t("table.waiting") }),
+    h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
+      h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
+    T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
+    T.you === 0 && T.seats === 4 && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
+}
+
+function tablePage() {
+  const T = state.table;
+  const v = state.view;
+  const top = h("header", { class: "topbar" },
+    h("a", { class: "home", href: "/", text: t("app.title") }),
+    T && T.deal_number ? h("span", { class: "deal-no", text: t("table.deal", { n: T.deal_number, m: T.deals_in_match }) }) : null,
+    h("span", { class: `conn ${state.conn}`, role: "status", text: t(state.conn === "ok" ? "conn.ok" : state.conn === "lost" ? "conn.lost" : "conn.connecting") }),
+    langButton());
+  if (state.badLink) {
+    return h("div", { class: "table-page" }, top,
+      h("p", { class: "error", role: "alert", text: t("conn.badlink") }), h("a", { class: "button", href: "/" }, t("conn.lobby")));
+  }
+  if (!T) return h("div", { class: "table-page" }, top, h("p", { class: "status", text: t("conn.connecting") }));
+  const note = state.note && state.note.version === state.version ? state.note.text : "";
+  const status = h("p", { class: "status" + (myTurn() ? " yours" : ""), id: "status", role: "status", "aria-live": "polite" },
+    h("span", { class: "status-turn", text: statusText() }),
+    note ? h("span", { class: "status-note", text: note }) : null);
+  const seats = h("div", { class: "seats" }, seatOrder().map(seatPanel));
+  if (T.status === "waiting" || !v) {
+    return h("div", { class: "table-page" }, top, seats, waitingRoom(), status, chatPanel());
+  }
+  const main = h("div", { class: "board" }, seats, centerArea(), linesArea(), status, actionsArea(), handArea());
+  const side = h("aside", { class: "side" }, infoPanel(), announcementsLog(), playedPanel(), chatPanel());
+  return h("div", { class: `table-page phase-${v.phase}` }, top, h("div", { class: "layout" }, main, side));
+}
+
+// --- start ----------------------------------------------------------------------------
+
+setLang(lang());
+render();
+if (token) connect();
+else loadLevels();
