@@ -72,6 +72,10 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         table_id, tokens = hub().new_room(body.seats)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
 
+    async def levels(request: Request):
+        from tarocchi.bots import LEVELS  # the lobby's level picker offers what the server accepts
+        return JSONResponse({"levels": list(LEVELS)})
+
     async def table_socket(websocket: WebSocket):
         await websocket.accept()
         await serve_socket(hub(), websocket, websocket.path_params["token"])
@@ -81,6 +85,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/t/{token}", index),
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
+        Route("/api/levels", levels),
         WebSocketRoute("/ws/{token}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
