@@ -20,7 +20,8 @@ Or as a context manager, e.g. to restart on the same database::
         ...
 
 ``running_server`` keywords: ``db`` (default: a new temp file), ``bot_delay``,
-``trick_pause`` (both 0.05 s by default), ``bot_level_default`` ("random"). The
+``trick_pause`` (both 0.05 s by default), ``bot_level_default`` ("random"), ``bot_processes``
+(0: bots think in a thread pool; above 0, in that many worker processes). The
 ``live_server`` fixture has function scope: every test gets a fresh server and database.
 """
 
@@ -58,12 +59,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_pause: float = 0.05,
-                   bot_level_default: str = "random") -> Iterator[LiveServer]:
+                   bot_level_default: str = "random", bot_processes: int = 0) -> Iterator[LiveServer]:
     tmpdir = None
     if db is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="tarocchi-live-")
         db = os.path.join(tmpdir.name, "tables.sqlite3")
-    app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default)
+    app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
+                     bot_processes=bot_processes)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
                             ws_max_size=MAX_FRAME * 16, timeout_graceful_shutdown=2)

@@ -93,3 +93,11 @@ def test_the_page_is_served_for_the_lobby_and_for_a_seat_link(live_server):
     assert lobby.status_code == seat.status_code == (200 if INDEX.exists() else 503)
     assert lobby.content == seat.content
     assert httpx.get(live_server.url + "/api/rooms").status_code == 405  # no listing of rooms
+
+
+def test_levels_lists_what_the_computer_table_accepts(live_server):
+    levels = httpx.get(live_server.url + "/api/levels").json()["levels"]
+    assert "random" in levels
+    for level in levels:
+        r = httpx.post(live_server.url + "/api/computer", json={"seats": 3, "level": level})
+        assert r.status_code == 200, (level, r.text)

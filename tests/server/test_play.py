@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
@@ -92,7 +93,8 @@ def test_a_four_seat_room_started_with_three_plays_as_three_seats(live_server):
         # The seat left out cannot come in any more.
         import websockets
         async with websockets.connect(f"{live_server.ws_url}/ws/{tokens[2]}") as ws:
-            await ws.send('{"type": "hello"}')
+            error = json.loads(await ws.recv())
+            assert error["type"] == "error" and "without this one" in error["reason"]
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 while True:
                     await ws.recv()
