@@ -2,7 +2,7 @@
 // The server decides every rule; this page only shows the seat's view and asks.
 // User text (chat, names) is always set with textContent, never parsed as HTML.
 
-import { t, lang, setLang, reason, seatName } from "./i18n.js";
+import { t, has, lang, setLang, reason, seatName } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, miniCard, SUITS, SUIT_RANKS, TRUMP_CODES } from "./cards.js";
 
 const root = document.getElementById("app");
@@ -193,17 +193,15 @@ let socket = null;
 let retries = 0;
 let actCounter = 0;
 
-function storedVersion() {
-  try { return Number(sessionStorage.getItem(`tarocchi.version.${token}`)) || 0; } catch { return 0; }
-}
-
 function connect() {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${token}`;
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
     retries = 0;
-    ws.send(JSON.stringify({ type: "hello", since: state.version || storedVersion(), lang: lang() }));
+    // A reconnect asks only for what it missed; a fresh page (version 0) gets the chat and
+    // the events from the start, so a reload comes back exactly where it was.
+    ws.send(JSON.stringify({ type: "hello", since: state.version, lang: lang() }));
     if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
   };
   ws.onmessage = (e) => {
@@ -239,10 +237,7 @@ function onMessage(msg) {
     state.conn = "ok";
     state.table = msg.table;
     state.view = msg.view;
-    if (typeof msg.version === "number") {
-      state.version = msg.version;
-      try { sessionStorage.setItem(`tarocchi.version.${token}`, String(msg.version)); } catch { /* private mode */ }
-    }
+    if (typeof msg.version === "number") state.version = msg.version;
     if (newDeal) { state.events = []; state.selected.clear(); }
     if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-MAX_LINES * 4);
     if (state.pending) {
@@ -342,7 +337,7 @@ function centerArea() {
   }
   if (v.phase === "play" && v.last_trick) {
     return h("section", { class: "center trick last", "aria-label": t("center.trick") },
-      h("p", { class: "center-note", text: t("center.last", { name: whoLabel(v.last_trick.winner) }) }),
+      h("p", { class: "center-note", text: tSeat("center.last", v.last_trick.winner) }),
       h("div", { class: "trick-cards" }, v.last_trick.cards.map((p) => playedCard(p.seat, p.card, p.seat === v.last_trick.winner ? "winner" : ""))));
   }
   if (v.monte && (v.phase === "discard" || v.phase === "announce")) {
@@ -354,23 +349,30 @@ function centerArea() {
   return h("section", { class: "center empty" }, h("p", { class: "center-note", text: note }));
 }
 
+// The line for an event; the seat's own lines say "you" ("You play the Fool.").
+function tSeat(key, seat, params = {}) {
+  const yours = key.replace(/^(ev|center)\./, "$1.you.");
+  if (seat === state.table?.you && has(yours)) return t(yours, params);
+  return t(key, { name: whoLabel(seat), ...params });
+}
+
 function eventLine(e) {
   const name = (s) => whoLabel(s);
   switch (e.type) {
     case "dealt": return t("ev.dealt", { n: e.cards });
-    case "look": return t("ev.look", { name: name(e.seat) });
+    case "look": return tSeat("ev.look", e.seat);
     case "bid": return t("ev.bid", { name: name(e.seat), word: e.bid });
     case "contract":
-      if (e.contract === "solo") return t(e.stata ? "ev.contract.stata" : "ev.contract.solo", { name: name(e.seat) });
-      if (e.contract === "chiamo") return t("ev.contract.chiamo", { name: name(e.seat), card: e.called });
-      return t("ev.contract.forced", { name: name(e.seat) });
-    case "monte": return e.cards ? t("ev.monte", { cards: e.cards.map(cardName).join(", ") }) : t("ev.monte.unseen", { name: name(e.seat) });
-    case "discard": return t("ev.discard", { name: name(e.seat) });
+      if (e.contract === "solo") return tSeat(e.stata ? "ev.contract.stata" : "ev.contract.solo", e.seat);
+      if (e.contract === "chiamo") return tSeat("ev.contract.chiamo", e.seat, { card: e.called });
+      return tSeat("ev.contract.forced", e.seat);
+    case "monte": return e.cards ? t("ev.monte", { cards: e.cards.map(cardName).join(", ") }) : tSeat("ev.monte.unseen", e.seat);
+    case "discard": return tSeat("ev.discard", e.seat);
     case "call": return t("ev.call", { name: name(e.seat), card: e.called });
-    case "announce": return t(`ev.announce.${e.announce}`, { name: name(e.seat) });
-    case "play": return t("ev.play", { name: name(e.seat), card: cardName(e.card) });
-    case "partner": return t("ev.partner", { name: name(e.seat) });
-    case "trick": return t("ev.trick", { name: name(e.winner) });
+    case "announce": return tSeat(`ev.announce.${e.announce}`, e.seat);
+    case "play": return tSeat("ev.play", e.seat, { card: cardName(e.card) });
+    case "partner": return tSeat("ev.partner", e.seat);
+    case "trick": return tSeat("ev.trick", e.winner);
     case "count": return t("ev.count");
     case "abandoned": return t("ev.abandoned", { reason: reason(e.reason) });
     default: return null; // table events of the server: not a line above the cards
@@ -622,7 +624,9 @@ function tablePage() {
     langButton());
   if (state.badLink) {
     return h("div", { class: "table-page" }, top,
-      h("p", { class: "error", role: "alert", text: t("conn.badlink") }), h("a", { class: "button", href: "/" }, t("conn.lobby")));
+      h("p", { class: "error", role: "alert", text: t("conn.badlink") }),
+      state.note ? h("p", { class: "quiet", text: state.note.text }) : null,
+      h("a", { class: "button", href: "/" }, t("conn.lobby")));
   }
   if (!T) return h("div", { class: "table-page" }, top, h("p", { class: "status", text: t("conn.connecting") }));
   const note = state.note && state.note.version === state.version ? state.note.text : "";
@@ -631,11 +635,11 @@ function tablePage() {
     note ? h("span", { class: "status-note", text: note }) : null);
   const seats = h("div", { class: "seats" }, seatOrder().map(seatPanel));
   if (T.status === "waiting" || !v) {
-    return h("div", { class: "table-page" }, top, seats, waitingRoom(), status, chatPanel());
+    return h("div", { class: "table-page", "data-version": state.version, "data-status": T.status }, top, seats, waitingRoom(), status, chatPanel());
   }
   const main = h("div", { class: "board" }, seats, centerArea(), linesArea(), status, actionsArea(), handArea());
   const side = h("aside", { class: "side" }, infoPanel(), announcementsLog(), playedPanel(), chatPanel());
-  return h("div", { class: `table-page phase-${v.phase}` }, top, h("div", { class: "layout" }, main, side));
+  return h("div", { class: `table-page phase-${v.phase}`, "data-version": state.version, "data-status": T.status }, top, h("div", { class: "layout" }, main, side));
 }
 
 // --- start ----------------------------------------------------------------------------

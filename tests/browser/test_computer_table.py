@@ -1,0 +1,80 @@
+"""A whole deal at the computer table, played by clicking, at three and at four seats."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, shot
+from .driver import deal_over, payments, phase, play_deal, seat_totals
+
+pytestmark = pytest.mark.browser
+
+
+def sit_down(page, base: str, seats: int) -> None:
+    page.goto(base + "/")
+    page.locator(f"input[name='computer-seats'][value='{seats}']").check()
+    # The level picker offers the levels the server accepts (GET /api/levels).
+    page.wait_for_function("() => document.querySelectorAll('select option').length >= 1")
+    assert "random" in [o.get_attribute("value") for o in page.locator("select option").all()]
+    page.click("#sit-down")
+    page.wait_for_url("**/t/**")
+    page.locator(".hand .card").first.wait_for()
+
+
+def check_count(page, seats: int) -> None:
+    """The count is itemised jocu by jocu, pays to zero, shows the discards, and the seats'
+    running totals take the payments (R15, R16)."""
+    count = page.locator(".center.count")
+    if page.locator(".jochi").count():
+        names = count.locator(".jochi tbody td:first-child").all_inner_texts()
+        assert any("Rimatura" in n for n in names) and any("Vanto" in n for n in names)  # R15: every hand
+        assert count.locator(".count-discard .mini").count() == 3  # the bidder's discards, shown
+    paid = payments(page)
+    assert len(paid) == seats and sum(paid) == 0
+    assert list(seat_totals(page).get(str(s)) for s in range(seats)) == paid
+
+
+@pytest.mark.parametrize("seats,size", [(3, DESKTOP), (4, PHONE)], ids=["three-desktop", "four-phone"])
+def test_whole_deal_at_the_computer_table(live_server, new_page, seats, size):
+    page = new_page(size)
+    tag = f"computer{seats}-{'phone' if size is PHONE else 'desktop'}"
+    sit_down(page, live_server.url, seats)
+    assert page.locator(".seats .seat").count() == seats
+    assert page.locator(".seat .tag.dealer").count() == 1
+
+    # Announcements are buttons; the refused ones are switched off with the reason beside.
+    page.wait_for_function("() => document.querySelector('.status.yours') || document.querySelector('.center.count')")
+    if phase(page) == "speak":
+        shot(page, f"{tag}-speak")
+        for bid in page.locator(".actions .bid.refused").all():
+            assert bid.locator("button").is_disabled()
+            assert bid.locator(".why").inner_text().strip()
+        if seats == 3 and page.locator(".hand .card").count() == 5:
+            pago = page.locator(".actions button[data-action='pago']")
+            assert pago.is_disabled()  # R5: no pago at five cards
+            assert "pago and prendo come at 10 cards and later" in page.locator(".actions").inner_text()
+
+    dimmed_checked: list = []
+    shots = {"discard": False, "play": False}
+
+    def on_turn(p, taken):
+        now = phase(p)
+        if now in shots and not shots[now] and (now != "play" or p.locator(".center.trick:not(.last) .played").count()):
+            shots[now] = True
+            shot(p, f"{tag}-{now}")
+
+    taken = play_deal(page, check_dimmed=dimmed_checked, on_turn=on_turn)
+    assert deal_over(page)
+    shot(page, f"{tag}-count")
+    if seats == 3:
+        # The human prefers vado solo, so every three-seat deal is played out to the count.
+        assert any(a.startswith("discard") for a in taken) or page.locator(".jochi").count()
+        assert dimmed_checked, "a dimmed card showed its reason in the status line"
+    check_count(page, seats)
+    assert page.locator(".lines li").count() >= 1
+    assert page.locator(".log li").count() >= 1  # the announcements of the deal
+    assert page.errors == []
+
+    page.click("#next-deal")
+    page.wait_for_function("() => /Deal 2 of/.test(document.querySelector('.deal-no')?.textContent || '')")
+    assert page.locator(".center.count").count() == 0
