@@ -47,7 +47,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             yield
         finally:
             await state["hub"].stop()
-            executor.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
             store.close()
 
     async def index(request: Request):
