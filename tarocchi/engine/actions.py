@@ -15,7 +15,7 @@ notation is what records, logs and the wire use:
 
 from __future__ import annotations
 
-from .cards import DECK_SIZE, CardError, card, codes, mask_of
+from .cards import CODES, DECK_SIZE, CardError, card, codes, mask_of
 
 PASSO = 100
 ALTRE_CINQUE = 101
@@ -61,7 +61,7 @@ def discard(cards_mask: int) -> int:
 
 def action_text(action: int) -> str:
     if 0 <= action < DECK_SIZE:
-        return codes(1 << action)[0]
+        return CODES[action]  # the code itself: views spell out every action, so keep it cheap
     if action >= DISCARD:
         return "discard " + " ".join(codes(action & ~DISCARD))
     try:

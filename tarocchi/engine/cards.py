@@ -125,13 +125,17 @@ def count(mask: int) -> int:
 def display_order(mask: int) -> list[int]:
     """The order a hand is shown in: trumps high to low, then cups, coins, swords, batons
     (each high to low), the Fool last, set apart."""
-    out = [c for c in range(20, -1, -1) if mask >> c & 1]
-    for s in range(4):
-        suit = mask & SUIT_MASKS[s]
-        out.extend(c for c in range(62, 21, -1) if suit >> c & 1)
-    if mask & FOOL_BIT:
-        out.append(FOOL)
+    out = []
+    for group in _DISPLAY_GROUPS:  # each group high to low: one step per card held
+        m = mask & group
+        while m:
+            c = m.bit_length() - 1
+            out.append(c)
+            m ^= 1 << c
     return out
+
+
+_DISPLAY_GROUPS = (TRUMPS, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3], FOOL_BIT)
 
 
 def codes(mask: int) -> list[str]:
