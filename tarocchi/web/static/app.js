@@ -272,12 +272,12 @@ function myTurn() {
 function statusText() {
   const v = state.view;
   const T = state.table;
+  if (T?.status === "waiting") return t("table.waiting");
   if (!v || !T) return t("conn.connecting");
-  if (T.status === "waiting") return t("table.waiting");
   if (v.phase === "done") return t("status.done");
   if (myTurn()) {
     const base = t(`status.${v.phase === "announce" ? "answer" : v.phase}`);
-    if (v.phase === "play") {
+    if (v.phase === "play" || v.phase === "discard") {
       const why = [...new Set(v.choices.filter((c) => c.reason).map((c) => reason(c.reason)))];
       if (why.length) return `${base} ${t("status.dimmed", { reasons: why.join("; ") })}`;
     }
@@ -607,7 +607,6 @@ function waitingRoom() {
   let links = null;
   try { links = JSON.parse(localStorage.getItem(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
   return h("section", { class: "center waiting" },
-    h("p", { text: t("table.waiting") }),
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
@@ -635,7 +634,8 @@ function tablePage() {
     note ? h("span", { class: "status-note", text: note }) : null);
   const seats = h("div", { class: "seats" }, seatOrder().map(seatPanel));
   if (T.status === "waiting" || !v) {
-    return h("div", { class: "table-page", "data-version": state.version, "data-status": T.status }, top, seats, waitingRoom(), status, chatPanel());
+    return h("div", { class: "table-page", "data-version": state.version, "data-status": T.status }, top,
+      h("div", { class: "board" }, seats, status, waitingRoom()), h("div", { class: "side" }, chatPanel()));
   }
   const main = h("div", { class: "board" }, seats, centerArea(), linesArea(), status, actionsArea(), handArea());
   const side = h("aside", { class: "side" }, infoPanel(), announcementsLog(), playedPanel(), chatPanel());
