@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seats", type=int, choices=(3, 4), default=3)
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    d.add_argument("--mirror", action="store_true", help="also rotate B among As")
     d.add_argument("bots", nargs=2, metavar="BOT")
     d.set_defaults(func=cmd_duel)
     return p

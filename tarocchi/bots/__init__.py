@@ -1,7 +1,7 @@
 """Computer players. Each decides from one seat's view (``Deal.view(seat)``) alone and
 answers with an action in the text notation.
 
-``make_player(level)`` gives a callable ``view -> action text``.
+``make_player(level, seed)`` gives a callable ``view -> action text``.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import random
 from collections.abc import Callable
 
 from .random_bot import RandomBot
+from .rule_bot import RuleBot
 
 Player = Callable[[dict], str]
-LEVELS = {"random": RandomBot}
+LEVELS = {"random": RandomBot, "rule": RuleBot}
 
 
 def make_player(level: str, seed: int | None = None) -> Player:

@@ -1,0 +1,165 @@
+"""Duplicate matches between two bot levels: ``tarocchi duel --seats 3 --deals 1000 --seed S A B``.
+
+Each duplicate deal is one deck order (and dealer) played ``seats`` times: bot A sits in each
+seat in turn with B in every other seat, so every hand of the deck is played once by A against
+the same field. With ``--mirror`` the deck is also played with B rotated among As. Luck cancels:
+a deal's payments sum to zero (R15), so a seat's cards help A exactly as often as they help B.
+
+Printed: each bot's mean jochi per deal (per seat it sat in) with a 95% interval, the
+difference A - B with its interval (over duplicate deals, which are independent), how often
+each bot became the bidder and how often its contracts succeeded (net > 0), and its time per
+decision (median, p95, max).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import random
+import statistics
+import sys
+import time
+
+from tarocchi.engine.cards import DECK_SIZE
+from tarocchi.engine.sicilian import Deal
+
+from . import LEVELS, make_player
+
+
+def deck_for(seed: int, index: int) -> list[int]:
+    deck = list(range(DECK_SIZE))
+    random.Random(f"duel:{seed}:{index}").shuffle(deck)
+    return deck
+
+
+def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed: int) -> dict:
+    players = [make_player(lv, seed=seed * 8 + s) for s, lv in enumerate(levels)]
+    deal = Deal(seats, dealer, deck, log=False)
+    times: list[list[float]] = [[] for _ in range(seats)]
+    while not deal.done:
+        s = deal.to_act
+        view = deal.view(s)
+        t = time.perf_counter()
+        action = players[s](view)
+        times[s].append(time.perf_counter() - t)
+        deal.apply(action, s)
+    c = deal.count
+    return {"payments": c.payments, "bidder": c.bidder, "net": c.net, "times": times,
+            "abandoned": c.abandoned}
+
+
+def duplicate_deal(job: tuple) -> dict:
+    """Play one deck with A rotated through the seats (and B too, if mirrored)."""
+    seats, seed, index, a, b, mirror = job
+    deck = deck_for(seed, index)
+    dealer = index % seats
+    out = {"a_pay": [], "b_pay": [], "bids": {a: [0, 0, 0], b: [0, 0, 0]}, "times": {a: [], b: []}}
+    if a == b:  # a bot against itself: keep the two names apart
+        out["bids"] = {"A": [0, 0, 0], "B": [0, 0, 0]}
+        out["times"] = {"A": [], "B": []}
+    names = ("A", "B") if a == b else (a, b)
+    arrangements = [(i, 0) for i in range(seats)] + ([(i, 1) for i in range(seats)] if mirror else [])
+    for g, (lone, flip) in enumerate(arrangements):
+        who = [1 - flip if s != lone else flip for s in range(seats)]  # 0 = A, 1 = B
+        levels = [(a, b)[w] for w in who]
+        r = play_game(seats, dealer, deck, levels, seed=hash((seed, index, g)) & 0xFFFFFFF)
+        for s in range(seats):
+            name = names[who[s]]
+            (out["a_pay"] if who[s] == 0 else out["b_pay"]).append(r["payments"][s])
+            out["times"][name].extend(r["times"][s])
+            stats = out["bids"][name]
+            stats[0] += 1  # seat-deals
+            if r["bidder"] == s:
+                stats[1] += 1
+                stats[2] += r["net"] > 0
+    return out
+
+
+def interval(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation)."""
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror: bool = False,
+        progress: bool = False) -> dict:
+    work = [(seats, seed, i, a, b, mirror) for i in range(deals)]
+    results = []
+    if jobs > 1:
+        with mp.get_context("spawn").Pool(jobs) as pool:
+            for k, r in enumerate(pool.imap(duplicate_deal, work, chunksize=1)):
+                results.append(r)
+                if progress and (k + 1) % 50 == 0:
+                    print(f"  {k + 1}/{deals} duplicate deals", file=sys.stderr, flush=True)
+    else:
+        for k, w in enumerate(work):
+            results.append(duplicate_deal(w))
+            if progress and (k + 1) % 50 == 0:
+                print(f"  {k + 1}/{deals} duplicate deals", file=sys.stderr, flush=True)
+    names = ("A", "B") if a == b else (a, b)
+    per_deal_a = [statistics.fmean(r["a_pay"]) for r in results]
+    per_deal_b = [statistics.fmean(r["b_pay"]) for r in results]
+    diff = [x - y for x, y in zip(per_deal_a, per_deal_b)]
+    report = {"seats": seats, "deals": deals, "seed": seed, "mirror": mirror, "bots": {}}
+    for name, per_deal in zip(names, (per_deal_a, per_deal_b)):
+        seat_deals = sum(r["bids"][name][0] for r in results)
+        bids = sum(r["bids"][name][1] for r in results)
+        wins = sum(r["bids"][name][2] for r in results)
+        times = [t for r in results for t in r["times"][name]]
+        report["bots"][name] = {
+            "mean": interval(per_deal), "seat_deals": seat_deals,
+            "bid_rate": bids / seat_deals if seat_deals else 0.0,
+            "success": wins / bids if bids else float("nan"), "contracts": bids,
+            "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
+            "p95_ms": percentile(times, 0.95) * 1000, "max_ms": max(times, default=float("nan")) * 1000,
+        }
+    report["diff"] = interval(diff)
+    return report
+
+
+def format_report(rep: dict, command: str = "") -> str:
+    lines = []
+    if command:
+        lines.append(f"`{command}`")
+        lines.append("")
+    lines.append(f"{rep['seats']} seats, {rep['deals']} duplicate deals"
+                 f"{' (mirrored)' if rep['mirror'] else ''}, seed {rep['seed']}")
+    lines.append("")
+    lines.append("| bot | mean jochi/deal (95% CI) | bids | contracts won (net > 0) | decisions | median ms | p95 ms | max ms |")
+    lines.append("|---|---|---|---|---|---|---|---|")
+    for name, s in rep["bots"].items():
+        m, h = s["mean"]
+        lines.append(f"| {name} | {m:+.3f} ± {h:.3f} | {s['bid_rate']:.1%} ({s['contracts']}) | "
+                     f"{s['success']:.1%} | {s['decisions']} | {s['median_ms']:.2f} | "
+                     f"{s['p95_ms']:.2f} | {s['max_ms']:.1f} |")
+    m, h = rep["diff"]
+    names = list(rep["bots"])
+    lines.append("")
+    lines.append(f"difference {names[0]} - {names[1]}: {m:+.3f} ± {h:.3f} jochi/deal "
+                 f"(95% CI {m - h:+.3f} .. {m + h:+.3f})")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    a, b = args.bots
+    for name in (a, b):
+        if name not in LEVELS:
+            print(f"tarocchi duel: unknown bot {name!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
+            return 2
+    jobs = getattr(args, "jobs", 1) or 1
+    mirror = getattr(args, "mirror", False)
+    rep = run(args.seats, args.deals, args.seed, a, b, jobs=jobs, mirror=mirror, progress=True)
+    cmd = (f"tarocchi duel --seats {args.seats} --deals {args.deals} --seed {args.seed}"
+           f"{f' --jobs {jobs}' if jobs > 1 else ''}{' --mirror' if mirror else ''} {a} {b}")
+    print(format_report(rep, cmd))
+    return 0

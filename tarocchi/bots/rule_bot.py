@@ -1,0 +1,101 @@
+"""The rule bot: fast, sensible play from the seat's view alone.
+
+Bids by hand strength and position, discards points safely, tracks played cards and the voids
+each seat has shown, keeps the Fool for when it saves points, and plays for its side.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tarocchi.engine.cards import CODES, LOW_TRUMPS, NEVER_DISCARD, TRUMPS, codes, mask_of
+
+from .knowledge import Seen, read_view
+from .policy import HIGH_TRUMPS, choose_card, choose_discard, hand_strength
+
+# Hand-strength thresholds (policy.hand_strength), tuned by simulation with rule play
+# (bench/duel_bench.py calibrate); "full" is the strength scaled to a full hand.
+SOLO_20 = 18.0      # three seats, 20 cards: a single-stake solo pays from here
+SOLO_EARLY = 21.0   # three seats, 10 or 15 cards (scaled to 20): surer, the rest is unseen
+STATA_5 = 10.5      # a solo on five cards (stata, R5, R7) needs this much in five cards
+ALTRE = 14.0        # three seats (scaled to 20): worth seeing five more
+CALL_15 = 8.0       # four seats: chiamo pays from here
+SOLO_15 = 19.0      # four seats: vado solo beats a call from here
+
+
+def allowed(view: dict) -> list[str]:
+    return [c["action"] for c in view["choices"] if c["reason"] is None]
+
+
+def discardable(hand: int) -> int:
+    """R11, as Deal.discardable(): free cards, or with low trumps when short of them."""
+    free = hand & ~NEVER_DISCARD
+    return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
+
+
+class RuleBot:
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)  # kept for ties; decisions are deterministic per view
+
+    def __call__(self, view: dict) -> str:
+        phase = view["phase"]
+        ok = allowed(view)
+        if phase == "speak":
+            return self.speak(view, ok)
+        seen = read_view(view)
+        if phase == "discard":
+            return "discard " + " ".join(codes(choose_discard(seen.hand, discardable(seen.hand))))
+        if phase == "announce":
+            return self.announce(seen, ok)
+        return CODES[self.play(seen, ok)]
+
+    # --- speaking (R5-R10) ----------------------------------------------------------------
+
+    def speak(self, view: dict, ok: list[str]) -> str:
+        hand = mask_of(view["hand"])
+        n = view["seats"]
+        k = hand.bit_count()
+        s = hand_strength(hand, n)
+        if n == 3:
+            full = s * 20 / k
+            if k == 5:
+                if s >= STATA_5 and "vado solo" in ok:
+                    return "vado solo"
+            elif k == 20:
+                if s >= SOLO_20 and "vado solo" in ok:
+                    return "vado solo"
+            elif full >= SOLO_EARLY and "vado solo" in ok:
+                return "vado solo"
+            if full >= ALTRE and "altre cinque" in ok:
+                return "altre cinque"
+            if "prendo" in ok:
+                return "prendo"  # a pago to take, and no hand worth going on with
+            return "passo"
+        if k == 5:
+            return "vado solo" if s >= STATA_5 and "vado solo" in ok else "passo"
+        if s >= SOLO_15 and "vado solo" in ok:
+            return "vado solo"
+        if s >= CALL_15 and "chiamo" in ok:
+            return "chiamo"
+        return "passo"
+
+    # --- Scommessa and Rivanto (R12) ------------------------------------------------------
+
+    def announce(self, seen: Seen, ok: list[str]) -> str:
+        trumps = seen.hand & TRUMPS
+        if "scommessa" in ok and (trumps >> 1 & 1) and trumps.bit_count() >= 9:
+            return "scommessa"  # holds the 20, the Fool and the 1, and trumps to guard it
+        if "rivanto" in ok and trumps.bit_count() >= (8 if seen.seats == 3 else 6) \
+                and (trumps & HIGH_TRUMPS).bit_count() >= 2:
+            return "rivanto"
+        return "no"
+
+    # --- the cards (R13) -----------------------------------------------------------------
+
+    def play(self, seen: Seen, ok: list[str]) -> int:
+        legal = mask_of(ok)
+        friends, foes = seen.sides()
+        may = [seen.may_hold(s) for s in range(seen.seats)]
+        return choose_card(seen.hand, legal, seen.trick, seen.trick_seats, seen.me, seen.seats,
+                           friends, foes, may, seen.tricks_left)
+
