@@ -56,12 +56,12 @@ def check_dimmed_reason(page) -> bool:
     return True
 
 
-def take_turn(page, *, check_dimmed: list | None = None) -> str:
+def take_turn(page, *, check_dimmed: list | None = None, prefer: str = "vado solo") -> str:
     """One action for this page's seat, by clicking; returns what was done."""
     before = version(page)
     now = phase(page)
     if now in ("speak", "announce"):
-        solo = page.locator(".actions button[data-action='vado solo']:not([disabled])")
+        solo = page.locator(f".actions button[data-action='{prefer}']:not([disabled])")
         button = solo.first if solo.count() else page.locator(".actions button.word:not([disabled])").first
         done = button.get_attribute("data-action")
         button.click()
@@ -89,7 +89,8 @@ def take_turn(page, *, check_dimmed: list | None = None) -> str:
     return done
 
 
-def play_deal(page, *, check_dimmed: list | None = None, on_turn=None, timeout: float = 90) -> list[str]:
+def play_deal(page, *, check_dimmed: list | None = None, on_turn=None, timeout: float = 90,
+              prefer: str = "vado solo") -> list[str]:
     """Play this page's seat until the count shows; returns the actions taken."""
     taken = []
     deadline = time.monotonic() + timeout
@@ -99,7 +100,7 @@ def play_deal(page, *, check_dimmed: list | None = None, on_turn=None, timeout: 
             return taken
         if on_turn:
             on_turn(page, taken)
-        taken.append(take_turn(page, check_dimmed=check_dimmed))
+        taken.append(take_turn(page, check_dimmed=check_dimmed, prefer=prefer))
     raise AssertionError("the deal did not finish in time")
 
 

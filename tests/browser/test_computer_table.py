@@ -21,7 +21,7 @@ def sit_down(page, base: str, seats: int) -> None:
     page.locator(".hand .card").first.wait_for()
 
 
-def check_count(page, seats: int) -> None:
+def check_count(page, seats: int, before: list[int] | None = None) -> list[int]:
     """The count is itemised jocu by jocu, pays to zero, shows the discards, and the seats'
     running totals take the payments (R15, R16)."""
     count = page.locator(".center.count")
@@ -31,7 +31,10 @@ def check_count(page, seats: int) -> None:
         assert count.locator(".count-discard .mini").count() == 3  # the bidder's discards, shown
     paid = payments(page)
     assert len(paid) == seats and sum(paid) == 0
-    assert list(seat_totals(page).get(str(s)) for s in range(seats)) == paid
+    before = before or [0] * seats
+    totals = [seat_totals(page).get(str(s)) for s in range(seats)]
+    assert totals == [b + p for b, p in zip(before, paid)]
+    return totals
 
 
 @pytest.mark.parametrize("seats,size", [(3, DESKTOP), (4, PHONE)], ids=["three-desktop", "four-phone"])
@@ -78,3 +81,30 @@ def test_whole_deal_at_the_computer_table(live_server, new_page, seats, size):
     page.click("#next-deal")
     page.wait_for_function("() => /Deal 2 of/.test(document.querySelector('.deal-no')?.textContent || '')")
     assert page.locator(".center.count").count() == 0
+
+
+def test_match_ends_on_the_result(live_server, new_page):
+    """Deal after deal with Next deal until the last, which ends on the result: the highest
+    total wins, a tie at the top shared (R4, R16). The human passes, so deals go quickly."""
+    page = new_page(PHONE)
+    sit_down(page, live_server.url, 3)
+    totals = [0, 0, 0]
+    for deal in range(1, 4):
+        page.wait_for_function("n => (document.querySelector('.deal-no')?.textContent || '').includes(`Deal ${n} of 3`)", arg=deal)
+        play_deal(page, prefer="passo")
+        totals = check_count(page, 3, totals)
+        if deal < 3:
+            assert page.locator(".result").count() == 0
+            page.click("#next-deal")
+    result = page.locator(".result")
+    result.wait_for()
+    totals = seat_totals(page)
+    assert sum(totals.values()) == 0
+    top = max(totals.values())
+    winners = result.locator(".winners").inner_text()
+    for seat, total in totals.items():
+        name = page.locator(f".seats .seat[data-seat='{seat}'] .seat-name").inner_text()
+        assert (name in winners) == (total == top), (name, winners, totals)
+    assert page.locator("#next-deal").count() == 0
+    shot(page, "computer3-phone-result")
+    assert page.errors == []

@@ -309,8 +309,8 @@ function seatPanel(seat) {
       h("strong", { class: "seat-name", text: whoLabel(seat) }), ...tags),
     h("div", { class: "seat-stats" },
       h("span", { class: "stat jochi", text: t("table.jochi", { n: T.totals?.[seat] ?? 0 }) }),
-      h("span", { class: "stat", text: cards === 1 ? t("table.cards.one") : t("table.cards", { n: cards }) }),
-      h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) })),
+      v ? h("span", { class: "stat", text: cards === 1 ? t("table.cards.one") : t("table.cards", { n: cards }) }) : null,
+      v ? h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) }) : null),
     captured.length || fool ? h("div", { class: "captured", "aria-label": t("table.captured") },
       fool ? h("span", { class: "fool-beside", title: t("table.fool") }, miniCard("F", "face-up")) : null,
       captured.map((c) => miniCard(c))) : null);
