@@ -190,7 +190,7 @@ const en = {
   "jocu.kings": "all four Kings",
   "jocu.arie": "arie: 16, 17, 18 and 19",
   "jocu.arie_20": "arie with the 20",
-  "jocu.pigliata": "pigliata: the {card} captured",
+  "jocu.pigliata": "pigliata: {card} captured",
   "jocu.scommessa": "Scommessa",
 
   "result.title": "The match is over",
