@@ -1,0 +1,102 @@
+"""The ``tarocchi`` command line, run as a real process: simulate and replay."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def tarocchi(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tarocchi.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_simulate_writes_n_records_deterministic_for_a_seed(seats):
+    first = tarocchi("simulate", "--seats", str(seats), "--deals", "5", "--seed", "7")
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert len(lines) == 5
+    for line in lines:
+        r = json.loads(line)
+        assert r["game"] == "sicilian" and r["seats"] == seats and len(r["deck"]) == 63
+        assert r["actions"] and all(set(a) == {"seat", "action"} for a in r["actions"])
+    assert tarocchi("simulate", "--seats", str(seats), "--deals", "5", "--seed", "7").stdout == first.stdout
+    assert tarocchi("simulate", "--seats", str(seats), "--deals", "5", "--seed", "8").stdout != first.stdout
+
+
+def test_simulate_to_a_file_and_replay_it(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    assert tarocchi("simulate", "--seats", "4", "--deals", "6", "--seed", "2", "--out", str(out)).returncode == 0
+    done = tarocchi("replay", str(out))
+    assert done.returncode == 0, done.stderr
+    counts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [c["record"] for c in counts] == [1, 2, 3, 4, 5, 6]
+    for c in counts:
+        assert len(c["payments"]) == 4 and all(isinstance(p, int) for p in c["payments"])
+        assert sum(c["payments"]) == 0
+        assert "jochi" in c or c["abandoned"]
+
+
+def test_replay_reads_stdin_with_a_dash():
+    records = tarocchi("simulate", "--seats", "3", "--deals", "4", "--seed", "3").stdout
+    done = tarocchi("replay", "-", stdin=records)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 4
+    assert all(len(json.loads(line)["payments"]) == 3 for line in done.stdout.splitlines())
+
+
+def test_throw_in_option_is_recorded():
+    out = tarocchi("simulate", "--seats", "4", "--deals", "2", "--seed", "1", "--throw-in").stdout
+    assert all(json.loads(line)["options"] == {"forced_call": False} for line in out.splitlines())
+
+
+def simulated(n: int = 3) -> list[dict]:
+    out = tarocchi("simulate", "--seats", "3", "--deals", str(n), "--seed", "5").stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_replay_stops_at_an_illegal_action_naming_record_index_and_why():
+    records = simulated()
+    bad = records[1]
+    bad["actions"][2]["seat"] = (bad["actions"][2]["seat"] + 1) % 3
+    text = "\n".join(json.dumps(r) for r in records) + "\n"
+    done = tarocchi("replay", "-", stdin=text)
+    assert done.returncode != 0
+    assert len(done.stdout.splitlines()) == 1  # the first record's count came out
+    assert "record 2" in done.stderr and "action 2" in done.stderr
+    assert "it is not your turn" in done.stderr
+
+
+def test_replay_refuses_an_unknown_card_code():
+    records = simulated(1)
+    records[0]["actions"][-1]["action"] = "ZZ"
+    done = tarocchi("replay", "-", stdin=json.dumps(records[0]))
+    assert done.returncode != 0
+    assert f"action {len(records[0]['actions']) - 1}" in done.stderr and "'ZZ' is not an action" in done.stderr
+
+
+@pytest.mark.parametrize("line, why", [
+    ("{not json", "is not JSON"),
+    ("[1, 2]", "a record is a JSON object"),
+    ('{"game": "sicilian"}', "a record needs"),
+])
+def test_replay_refuses_a_malformed_record(line, why):
+    done = tarocchi("replay", "-", stdin=line + "\n")
+    assert done.returncode != 0 and why in done.stderr
+    assert "record 1" in done.stderr or "line 1" in done.stderr
+
+
+def test_replay_refuses_an_unfinished_deal():
+    r = simulated(1)[0]
+    r["actions"] = r["actions"][:2]
+    done = tarocchi("replay", "-", stdin=json.dumps(r))
+    assert done.returncode != 0 and "record 1" in done.stderr and "not finished" in done.stderr
+
+
+def test_replay_of_a_missing_file_says_so():
+    done = tarocchi("replay", "/nonexistent/deals.jsonl")
+    assert done.returncode != 0 and "No such file" in done.stderr
