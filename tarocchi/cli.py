@@ -40,10 +40,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             try:
                 deal = replay(record)
             except RecordError as e:
-                where = f"record {n} (line {line})"
-                if e.action_index is not None:
-                    where += f", action {e.action_index}"
-                print(f"tarocchi replay: {where}: {e}", file=sys.stderr)
+                # the message names the action index itself: "action 5 (seat 1, 'KC'): ..."
+                print(f"tarocchi replay: record {n} (line {line}): {e}", file=sys.stderr)
                 return 1
             if not deal.done:
                 print(f"tarocchi replay: record {n} (line {line}): the deal is not finished "

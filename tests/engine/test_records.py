@@ -146,3 +146,14 @@ def test_a_record_that_is_not_json_names_its_line():
 def test_new_deal_checks_everything_but_the_actions():
     d = new_deal(good())
     assert d.history == [] and d.phase == "speak"
+
+
+def test_the_example_in_docs_records_md_replays_to_the_count_it_shows():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    blocks = [b.split("```", 1)[0].strip() for b in text.split("```json")[1:]]
+    record, shown = json.loads(blocks[0]), json.loads(blocks[1])
+    deal = replay(record)
+    assert {"record": 1, **deal.count.to_json()} == shown
+    assert shown["payments"] == [-3, -3, 6]
