@@ -8,7 +8,6 @@ import httpx
 import pytest
 
 from tarocchi.server.app import INDEX
-from tests.server.live import live_server  # noqa: F401  (fixture)
 from tests.server.seat import Seat, new_computer, new_room
 
 

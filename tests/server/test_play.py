@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from tests.server.live import live_server  # noqa: F401  (fixture)
 from tests.server.seat import Seat, new_computer, new_room, play_computer_deal, play_room_deal
 
 

@@ -7,7 +7,7 @@ import os
 import random
 import tempfile
 
-from tests.server.live import live_server, running_server  # noqa: F401  (fixture)
+from tests.server.live import running_server
 from tests.server.seat import (
     Seat, new_computer, new_room, pick_action, play_computer_deal, play_room_deal,
 )

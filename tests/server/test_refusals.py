@@ -9,13 +9,12 @@ import pytest
 import websockets
 
 from tarocchi.engine import sicilian, tricks
-from tests.server.live import live_server  # noqa: F401  (fixture)
 from tests.server.seat import Seat, new_room
 
 
-async def open_room(live_server, seats: int = 3) -> list[Seat]:
-    tokens = new_room(live_server.url, seats)
-    out = [await Seat.open(live_server.ws_url, t) for t in tokens]
+async def open_room(server, seats: int = 3) -> list[Seat]:
+    tokens = new_room(server.url, seats)
+    out = [await Seat.open(server.ws_url, t) for t in tokens]
     for s in out:
         await s.wait_state(lambda st: st["table"]["status"] == "playing")
     return out
