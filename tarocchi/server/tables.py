@@ -13,6 +13,7 @@ import random
 from tarocchi.engine.cards import card, code
 from tarocchi.engine.match import Match
 from tarocchi.engine.sicilian import PLAY, Deal, IllegalAction, Options
+from tarocchi.engine.sicilian import shuffled_deck as engine_shuffled_deck
 
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
@@ -32,9 +33,8 @@ CHAT_LONG = f"a chat line is at most {CHAT_LIMIT} characters"
 
 
 def shuffled_deck(rng: random.Random) -> list[str]:
-    deck = list(range(63))
-    rng.shuffle(deck)
-    return [code(c) for c in deck]
+    """A deck order as the 63 codes the stream stores (R3)."""
+    return [code(c) for c in engine_shuffled_deck(rng)]
 
 
 class Table:
