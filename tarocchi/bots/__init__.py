@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
+from .search_bot import SearchBot
 
 Player = Callable[[dict], str]
-LEVELS = {"random": RandomBot, "rule": RuleBot}
+LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}
 
 
 def make_player(level: str, seed: int | None = None) -> Player:

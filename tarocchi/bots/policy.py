@@ -113,7 +113,10 @@ def choose_card(hand: int, legal: int, trick: list[int], trick_seats: list[int],
     def safe(c: int, top: int) -> bool:
         return not any(can_overtake(may_hold[s], top, follow or SUIT_MASK_OF[c]) for s in later_foes)
 
-    fool_late = legal & FOOL_BIT and tricks_left <= 2  # R13: do not keep the Fool too long
+    if legal & FOOL_BIT and tricks_left <= 3:
+        # R13: do not keep the Fool too long, or it must lead the last trick and lose it.
+        return FOOL
+    fool_late = False
     if friends[winner] and safe(best, best):
         # A friend holds the trick: feed it points (R2), never waste a trump on it.
         if fool_late:
@@ -271,3 +274,41 @@ def hand_strength(hand: int, seats: int) -> float:
         elif k == 1:
             s += 0.7
     return s
+
+
+# Hand-strength thresholds (policy.hand_strength), tuned by simulation with rule play
+# (bench/duel_bench.py calibrate); "full" is the strength scaled to a full hand.
+SOLO_20 = 18.0      # three seats, 20 cards: a single-stake solo pays from here
+SOLO_EARLY = 21.0   # three seats, 10 or 15 cards (scaled to 20): surer, the rest is unseen
+STATA_5 = 10.5      # a solo on five cards (stata, R5, R7) needs this much in five cards
+ALTRE = 14.0        # three seats (scaled to 20): worth seeing five more
+CALL_15 = 8.0       # four seats: chiamo pays from here
+SOLO_15 = 19.0      # four seats: vado solo beats a call from here
+
+
+def bid_by_strength(hand: int, seats: int, ok) -> str:
+    """The rule bot's word (R5-R8) from its hand and the words allowed now (``ok``)."""
+    k = hand.bit_count()
+    s = hand_strength(hand, seats)
+    if seats == 3:
+        full = s * 20 / k
+        if k == 5:
+            if s >= STATA_5 and "vado solo" in ok:
+                return "vado solo"
+        elif k == 20:
+            if s >= SOLO_20 and "vado solo" in ok:
+                return "vado solo"
+        elif full >= SOLO_EARLY and "vado solo" in ok:
+            return "vado solo"
+        if full >= ALTRE and "altre cinque" in ok:
+            return "altre cinque"
+        if "prendo" in ok:
+            return "prendo"  # a pago to take, and no hand worth going on with
+        return "passo"
+    if k == 5:
+        return "vado solo" if s >= STATA_5 and "vado solo" in ok else "passo"
+    if s >= SOLO_15 and "vado solo" in ok:
+        return "vado solo"
+    if s >= CALL_15 and "chiamo" in ok:
+        return "chiamo"
+    return "passo"

@@ -11,16 +11,7 @@ import random
 from tarocchi.engine.cards import CODES, LOW_TRUMPS, NEVER_DISCARD, TRUMPS, codes, mask_of
 
 from .knowledge import Seen, read_view
-from .policy import HIGH_TRUMPS, choose_card, choose_discard, hand_strength
-
-# Hand-strength thresholds (policy.hand_strength), tuned by simulation with rule play
-# (bench/duel_bench.py calibrate); "full" is the strength scaled to a full hand.
-SOLO_20 = 18.0      # three seats, 20 cards: a single-stake solo pays from here
-SOLO_EARLY = 21.0   # three seats, 10 or 15 cards (scaled to 20): surer, the rest is unseen
-STATA_5 = 10.5      # a solo on five cards (stata, R5, R7) needs this much in five cards
-ALTRE = 14.0        # three seats (scaled to 20): worth seeing five more
-CALL_15 = 8.0       # four seats: chiamo pays from here
-SOLO_15 = 19.0      # four seats: vado solo beats a call from here
+from .policy import HIGH_TRUMPS, bid_by_strength, choose_card, choose_discard
 
 
 def allowed(view: dict) -> list[str]:
@@ -52,32 +43,7 @@ class RuleBot:
     # --- speaking (R5-R10) ----------------------------------------------------------------
 
     def speak(self, view: dict, ok: list[str]) -> str:
-        hand = mask_of(view["hand"])
-        n = view["seats"]
-        k = hand.bit_count()
-        s = hand_strength(hand, n)
-        if n == 3:
-            full = s * 20 / k
-            if k == 5:
-                if s >= STATA_5 and "vado solo" in ok:
-                    return "vado solo"
-            elif k == 20:
-                if s >= SOLO_20 and "vado solo" in ok:
-                    return "vado solo"
-            elif full >= SOLO_EARLY and "vado solo" in ok:
-                return "vado solo"
-            if full >= ALTRE and "altre cinque" in ok:
-                return "altre cinque"
-            if "prendo" in ok:
-                return "prendo"  # a pago to take, and no hand worth going on with
-            return "passo"
-        if k == 5:
-            return "vado solo" if s >= STATA_5 and "vado solo" in ok else "passo"
-        if s >= SOLO_15 and "vado solo" in ok:
-            return "vado solo"
-        if s >= CALL_15 and "chiamo" in ok:
-            return "chiamo"
-        return "passo"
+        return bid_by_strength(mask_of(view["hand"]), view["seats"], ok)
 
     # --- Scommessa and Rivanto (R12) ------------------------------------------------------
 
