@@ -54,8 +54,10 @@ def test_whole_deal_at_the_computer_table(live_server, new_page, seats, size):
             assert bid.locator(".why").inner_text().strip()
         if seats == 3 and page.locator(".hand .card").count() == 5:
             pago = page.locator(".actions button[data-action='pago']")
-            assert pago.is_disabled()  # R5: no pago at five cards
-            assert "pago and prendo come at 10 cards and later" in page.locator(".actions").inner_text()
+            assert pago.is_disabled()  # R5: no pago at five cards; after a solo only passo
+            solo_said = "vado solo" in page.locator(".log").inner_text()
+            why = "after a vado solo only passo" if solo_said else "pago and prendo come at 10 cards and later"
+            assert page.locator(".actions .bid.refused:has([data-action='pago']) .why").inner_text() == why
 
     dimmed_checked: list = []
     shots = {"discard": False, "play": False}

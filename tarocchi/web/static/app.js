@@ -146,7 +146,7 @@ function roomLinks(links) {
   return h("div", { class: "room-links" },
     h("p", { class: "host-link" },
       h("a", { class: "button primary", href: links[0], "data-focus": "open-host" },
-        t("lobby.room.open"), " — ", t("lobby.room.yours", { name: seatName("host") }))),
+        `${t("lobby.room.open")} (${seatName("host")})`)),
     h("ul", {}, links.slice(1).map((link, i) => linkRow(link, i + 1, names))),
     h("p", { class: "note", text: t("lobby.room.note") }));
 }
