@@ -42,10 +42,10 @@ def new_deal(record: object) -> Deal:
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
         raise RecordError(f"unknown fields {', '.join(sorted(unknown))}")
-    if record["game"] not in GAMES:
+    if not isinstance(record["game"], str) or record["game"] not in GAMES:
         raise RecordError(f"unknown game {record['game']!r}; known: {', '.join(GAMES)}")
     seats, dealer = record["seats"], record["dealer"]
-    if seats not in (3, 4) or isinstance(seats, bool):
+    if type(seats) is not int or seats not in (3, 4):  # not 3.0, not True
         raise RecordError("seats is 3 or 4")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
         raise RecordError(f"dealer is a seat number 0..{seats - 1}")

@@ -83,6 +83,8 @@ def changed(**fields) -> dict:
     (changed(seats=5), "seats is 3 or 4"),
     (changed(seats="3"), "seats is 3 or 4"),
     (changed(seats=True), "seats is 3 or 4"),
+    (changed(seats=3.0), "seats is 3 or 4"),
+    (changed(game=["sicilian"]), "unknown game ['sicilian']"),
     (changed(dealer=3), "dealer is a seat number 0..2"),
     (changed(dealer="0"), "dealer is a seat number"),
     (changed(deck="KC QC"), "deck is a list of the 63 card codes"),
