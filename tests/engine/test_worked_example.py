@@ -134,3 +134,17 @@ def test_last_trick_only_while_losing_the_points_pays_nobody_R15():
     assert jochi(deal) == [("bidder", "vanto", 1, None), ("others", "rimatura", 1, None)]
     assert c.card_points["others"] >= 55 and deal.last_winner == 0
     assert c.net == 0 and c.payments == [0, 0, 0]
+
+
+def test_the_partner_is_known_to_all_once_the_called_trump_is_played_R9():
+    deal = deal_from_tricks(4, 3, 0, PARTNERS_AT_FOUR, MONTE, MONTE)
+    say(deal, "passo", "passo", "passo", "passo", "chiamo", "passo", "passo", "passo")
+    answer_no(deal, 4)
+    play(deal, PARTNERS_AT_FOUR[:12])
+    say(deal, "15")  # trick 13: seat 0 leads, seat 1 holds the 20
+    assert [deal.view(s)["partner"] for s in range(4)] == [None] * 4  # the caller is not told either
+    assert deal.view(1).get("i_am_partner") and not deal.view(0).get("i_am_partner")
+    say(deal, "20")
+    assert deal.public_events()[-2:] == [{"type": "play", "seat": 1, "card": "20"},
+                                          {"type": "partner", "seat": 1}]
+    assert [deal.view(s)["partner"] for s in range(4)] == [1] * 4
