@@ -94,23 +94,33 @@ def percentile(xs: list[float], q: float) -> float:
 def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror: bool = False,
         progress: bool = False) -> dict:
     work = [(seats, seed, i, a, b, mirror) for i in range(deals)]
-    results = []
+    results: list[dict] = []
+
+    def note(k: int) -> None:
+        # A long run can be stopped at any time: every 50 deals the table so far goes to stderr.
+        if progress and k % 50 == 0:
+            print(f"after {k}/{deals} duplicate deals:\n"
+                  + format_report(summarise(results, seats, seed, a, b, mirror)),
+                  file=sys.stderr, flush=True)
+
     if jobs > 1:
         with mp.get_context("spawn").Pool(jobs) as pool:
-            for k, r in enumerate(pool.imap(duplicate_deal, work, chunksize=1)):
+            for r in pool.imap(duplicate_deal, work, chunksize=1):
                 results.append(r)
-                if progress and (k + 1) % 50 == 0:
-                    print(f"  {k + 1}/{deals} duplicate deals", file=sys.stderr, flush=True)
+                note(len(results))
     else:
-        for k, w in enumerate(work):
+        for w in work:
             results.append(duplicate_deal(w))
-            if progress and (k + 1) % 50 == 0:
-                print(f"  {k + 1}/{deals} duplicate deals", file=sys.stderr, flush=True)
+            note(len(results))
+    return summarise(results, seats, seed, a, b, mirror)
+
+
+def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror: bool) -> dict:
     names = ("A", "B") if a == b else (a, b)
     per_deal_a = [statistics.fmean(r["a_pay"]) for r in results]
     per_deal_b = [statistics.fmean(r["b_pay"]) for r in results]
     diff = [x - y for x, y in zip(per_deal_a, per_deal_b)]
-    report = {"seats": seats, "deals": deals, "seed": seed, "mirror": mirror, "bots": {}}
+    report = {"seats": seats, "deals": len(results), "seed": seed, "mirror": mirror, "bots": {}}
     for name, per_deal in zip(names, (per_deal_a, per_deal_b)):
         seat_deals = sum(r["bids"][name][0] for r in results)
         bids = sum(r["bids"][name][1] for r in results)
