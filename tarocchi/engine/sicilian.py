@@ -520,20 +520,21 @@ class Deal:
         if len(self.trick) < self.seats:
             self.to_act = (seat + 1) % self.seats
         else:
-            self._close_trick()
+            m = 0
+            for x in self.trick:
+                m |= 1 << x
+            self._close_trick(m)
 
     def _log_play(self, seat: int, c: int) -> None:
         self.events.append({"type": "play", "seat": seat, "card": CODES[c]})
         if c == self.called and self.partner is not None:
             self.events.append({"type": "partner", "seat": seat})
 
-    def _close_trick(self) -> None:
-        """The trick is complete: the highest trump wins, else the highest of the suit led (R13)."""
+    def _close_trick(self, m: int) -> None:
+        """The trick (``m``, its cards as a mask) is complete: the highest trump wins, else the
+        highest of the suit led (R13)."""
         trick = self.trick
-        winner = (self.leader + tricks.trick_winner(trick)) % self.seats
-        m = 0
-        for x in trick:
-            m |= 1 << x
+        winner = (self.leader + trick.index(tricks.winning_card(trick, m))) % self.seats
         if m & FOOL_BIT:
             m ^= FOOL_BIT  # the Fool stays beside its seat until the count (R14)
             self.fool_trick_winner = winner
@@ -563,6 +564,9 @@ class Deal:
         while self.tricks_left:
             trick = self.trick
             seat = self.to_act
+            m = 0
+            for x in trick:  # a rollout may start in the middle of a trick
+                m |= 1 << x
             while len(trick) < n:
                 hand = hands[seat]
                 # R13, as in tricks.legal_cards, written inline: this loop is the hot path.
@@ -582,6 +586,7 @@ class Deal:
                 c = bit.bit_length() - 1
                 hands[seat] = hand ^ bit
                 played[seat] |= bit
+                m |= bit
                 trick.append(c)
                 history.append((seat, c))
                 if log:
@@ -591,7 +596,7 @@ class Deal:
                 elif c == FOOL:
                     self.fool_by = seat
                 seat = seat + 1 if seat + 1 < n else 0
-            self._close_trick()
+            self._close_trick(m)
 
     # --- the count (R14, R15) -----------------------------------------------------------
 

@@ -57,14 +57,19 @@ def refusal(hand: int, c: int, trick: list[int]) -> str | None:
     return FOLLOW_SUIT if hand & SUIT_MASK_OF[lead] else PLAY_TRUMP
 
 
+def winning_card(trick: list[int], mask: int) -> int:
+    """The card that wins a complete trick (its cards in order, and as a mask): the highest
+    trump, else the highest card of the suit led; the Fool never wins (R13)."""
+    best = mask & TRUMPS
+    if not best:
+        lead = trick[0] if trick[0] != FOOL else trick[1]
+        best = mask & SUIT_MASK_OF[lead]
+    return best.bit_length() - 1
+
+
 def trick_winner(trick: list[int]) -> int:
-    """Index in a complete ``trick`` of the winning card: the highest trump, else the highest
-    card of the suit led; the Fool never wins (R13)."""
+    """Index in a complete ``trick`` of the winning card (R13)."""
     m = 0
     for x in trick:
         m |= 1 << x
-    best = m & TRUMPS
-    if not best:
-        lead = trick[0] if trick[0] != FOOL else trick[1]
-        best = m & SUIT_MASK_OF[lead]
-    return trick.index(best.bit_length() - 1)
+    return trick.index(winning_card(trick, m))
