@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 
-from tarocchi.engine.actions import DISCARD, NO, WORDS, parse_action
+from tarocchi.engine.actions import CHIAMO, DISCARD, NO, VADO_SOLO, WORDS, parse_action
 from tarocchi.engine.cards import CARD_OF, CODES, cards_in
 from tarocchi.engine.sicilian import ANNOUNCE, DISCARD_PHASE, PLAY, SPEAK, Deal
 
@@ -31,9 +31,10 @@ MIN_WORLDS = 8
 BID_WORLDS = 16
 EXACT_CARDS = {3: 9, 4: 8}  # cards left in all hands, at most: solve exactly
 EXACT_WORLDS = 12
-PLAY_MARGIN = 0.3  # jochi: what a card must gain over the rule bot's card in rollouts
-EXACT_MARGIN = 0.05  # ... and in exactly solved endgames
-BID_MARGIN = 0.25  # a contract must beat the best quiet word by this much (noise)
+PLAY_MARGIN = 0.1  # jochi: what a card must gain over the rule bot's card in rollouts
+EXACT_MARGIN = 0.0  # ... and in exactly solved endgames
+BID_MARGIN = 0.0  # a contract must gain this much over the best quiet word
+CONFIDENCE = 1.64  # standard errors: how sure a gain must be before the search acts on it
 TIME_LIMIT = 0.6  # seconds: stop sampling more worlds after this (a safety net under load)
 
 
@@ -114,12 +115,12 @@ class SearchBot:
             return self.play(view, seen, ok, rng)
         return self.speak(view, seen, ok, rng)
 
-    def _evaluate(self, seen, options: list[int], worlds: int, rng: random.Random, exact: bool) -> dict[int, float]:
-        """Mean payment to this seat of each option over sampled worlds (common worlds for
-        all options, so their difference is measured more sharply than their level)."""
+    def _evaluate(self, seen, options: list[int], worlds: int, rng: random.Random,
+                  exact: bool) -> dict[int, list[float]]:
+        """This seat's payment for each option in each sampled world (the same worlds for all
+        options, so that options are compared world by world)."""
         log = parse_log(seen)
-        totals = dict.fromkeys(options, 0.0)
-        done = 0
+        values: dict[int, list[float]] = {a: [] for a in options}
         start = time.perf_counter()
         for _ in range(worlds):
             world = sample_world(seen, rng, log)
@@ -128,13 +129,10 @@ class SearchBot:
             for a in options:
                 d = world.copy()
                 d.apply(a)
-                totals[a] += solve(d, seen.me, -1e9, 1e9) if exact else rollout(d).count.payments[seen.me]
-            done += 1
+                values[a].append(solve(d, seen.me, -1e9, 1e9) if exact else rollout(d).count.payments[seen.me])
             if self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
-        if not done:
-            return {}
-        return {a: t / done for a, t in totals.items()}
+        return values
 
     def play(self, view: dict, seen, ok: list[str], rng: random.Random) -> str:
         options = [CARD_OF[c] for c in ok]
@@ -143,28 +141,43 @@ class SearchBot:
         worlds = EXACT_WORLDS if exact else max(MIN_WORLDS, self.rollouts // len(options))
         values = self._evaluate(seen, options, worlds, rng, exact)
         preferred = self.rule(view)
-        if not values:
-            return preferred
-        best = max(options, key=lambda a: values[a])
-        # Keep the rule bot's card unless the search finds it clearly worse: sampled worlds
-        # and rollouts are noisy, an exact endgame much less so.
+        # Keep the rule bot's card unless the search is confident another is better: sampled
+        # worlds and rollouts are noisy, an exact endgame less so.
         margin = EXACT_MARGIN if exact else PLAY_MARGIN
-        if values.get(CARD_OF[preferred], -1e9) >= values[best] - margin:
-            return preferred
-        return CODES[best]
+        choice = better_than(values, CARD_OF[preferred], margin)
+        return preferred if choice is None else CODES[choice]
 
     def speak(self, view: dict, seen, ok: list[str], rng: random.Random) -> str:
         words = [w for w in ok if w != "pago"]  # a pago can only cost (R6)
-        quiet = self.rule(view)
         if len(words) == 1:
             return words[0]
         options = [parse_action(w) for w in words]
         values = self._evaluate(seen, options, self.bid_worlds, rng, exact=False)
-        if not values:
-            return quiet
-        value = {WORDS[a]: v for a, v in values.items()}
-        best_quiet = max((w for w in words if w not in ("vado solo", "chiamo")), key=lambda w: value[w])
-        best = max(words, key=lambda w: value[w])
-        if best in ("vado solo", "chiamo") and value[best] > value[best_quiet] + BID_MARGIN:
-            return best
-        return best_quiet
+        if not any(values.values()):
+            return self.rule(view)
+        quiet = [a for a in options if a not in (VADO_SOLO, CHIAMO)]
+        best_quiet = max(quiet, key=lambda a: mean(values[a]))
+        # A contract only on a confident gain over staying quiet (R6-R8: passing costs nothing).
+        choice = better_than(values, best_quiet, BID_MARGIN)
+        return WORDS[best_quiet if choice is None else choice]
+
+
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else -1e9
+
+
+def better_than(values: dict[int, list[float]], base: int, margin: float) -> int | None:
+    """The option whose mean gain over ``base``, world by world, is largest among those
+    clearly above ``margin`` (by 1.64 standard errors); None if none is."""
+    ref = values.get(base) or []
+    best, best_gain = None, 0.0
+    for a, xs in values.items():
+        if a == base or len(xs) != len(ref) or len(xs) < 2:
+            continue
+        diffs = [x - y for x, y in zip(xs, ref)]
+        m = sum(diffs) / len(diffs)
+        var = sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1)
+        se = (var / len(diffs)) ** 0.5
+        if m - CONFIDENCE * se > margin and m > best_gain:
+            best, best_gain = a, m
+    return best
