@@ -63,7 +63,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.app import serve
 
-    serve(host=args.host, port=args.port, db=args.db)
+    serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
+          trick_pause=args.trick_pause, bot_processes=args.bot_processes,
+          away_timeout=args.away_timeout)
     return 0
 
 
@@ -94,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--host", default="127.0.0.1")
     v.add_argument("--port", type=int, default=8000)
     v.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file")
+    v.add_argument("--bot-delay", type=float, default=1.0, help="seconds a computer player waits before it acts")
+    v.add_argument("--trick-pause", type=float, default=1.0, help="extra seconds a finished trick stays shown")
+    v.add_argument("--bot-processes", type=int, default=None,
+                   help="worker processes for computer players (default: up to 2; 0: threads)")
+    v.add_argument("--away-timeout", type=float, default=60.0,
+                   help="seconds a room seat must be away before the others may let the computer play it")
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

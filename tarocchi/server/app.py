@@ -18,8 +18,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Connection, Hub
-from .messages import MAX_FRAME, BadMessage, NewComputer, NewRoom, decode
+from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
+from .messages import (
+    BURST, CLOSE_TOO_MANY, MAX_FRAME, PER_SECOND, TOO_MANY, BadMessage, Budget, NewComputer, NewRoom,
+    decode,
+)
 from .store import SqliteStore
 
 log = logging.getLogger("tarocchi.server")
@@ -28,9 +31,13 @@ INDEX = STATIC / "index.html"
 
 
 def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
-               bot_level_default: str = "random", bot_processes: int = 0) -> Starlette:
+               bot_level_default: str = "random", bot_processes: int = 0,
+               away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
+               chance: Chance | None = None) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
-    ``bot_processes`` worker processes when it is above zero (strong bots need the cores)."""
+    ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
+    ``budget``: each socket's message budget (a burst, then so many a second). ``chance``:
+    the first dealers and deck orders (tests only; the server draws them from SystemRandom)."""
     state: dict = {}
 
     def hub() -> Hub:
@@ -41,7 +48,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         executor = make_executor(bot_processes)
         store = SqliteStore(db)
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
-                           bot_level_default=bot_level_default)
+                           bot_level_default=bot_level_default, away_timeout=away_timeout,
+                           chance=chance)
         state["hub"].start()
         try:
             yield
@@ -78,7 +86,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
 
     async def table_socket(websocket: WebSocket):
         await websocket.accept()
-        await serve_socket(hub(), websocket, websocket.path_params["token"])
+        await serve_socket(hub(), websocket, websocket.path_params["token"], Budget(*budget))
 
     routes = [
         Route("/", index),
@@ -107,8 +115,10 @@ async def read_body(request: Request, kind: type):
         return JSONResponse({"error": f"bad request: {e}"}, status_code=400)
 
 
-async def serve_socket(hub: Hub, websocket: WebSocket, token: str) -> None:
-    """One seat's socket, from the token to the close. Garbage gets an error, never a crash."""
+async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budget | None = None) -> None:
+    """One seat's socket, from the token to the close. Garbage gets an error, never a crash;
+    a socket over its message budget gets an error and is closed (4429)."""
+    budget = budget or Budget()
     found = hub.find(token)
     reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
     if reason:
@@ -125,6 +135,12 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str) -> None:
                 break
             if writer.done():
                 break  # the writer closed the socket or lost it
+            if not budget.spend(asyncio.get_running_loop().time()):
+                conn.send({"type": "error", "reason": TOO_MANY})
+                conn.close(CLOSE_TOO_MANY, TOO_MANY)
+                with contextlib.suppress(Exception):  # let the writer say it, then go
+                    await asyncio.wait_for(asyncio.shield(writer), 5)
+                break
             raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
             try:
                 message = decode(raw or "")
@@ -145,9 +161,14 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str) -> None:
             await writer
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3") -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3", *,
+          bot_delay: float = 1.0, trick_pause: float = 1.0, bot_processes: int | None = None,
+          away_timeout: float = 60.0) -> None:
     import uvicorn
 
-    app = create_app(db, bot_processes=min(2, os.cpu_count() or 1))
+    if bot_processes is None:
+        bot_processes = min(2, os.cpu_count() or 1)
+    app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
+                     away_timeout=away_timeout)
     print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16)

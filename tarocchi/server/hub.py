@@ -19,10 +19,11 @@ from tarocchi.bots import LEVELS, make_player
 from tarocchi.engine.actions import action_text
 from tarocchi.engine.playout import random_action
 
-from .messages import Act, Chat, Hello, Message, Next, Start
+from .messages import Act, Chat, Hello, Message, Next, Start, Takeover
 from .store import Store
 from .tables import (
-    BETWEEN, COMPUTER_NAMES, OVER, ROOM_NAMES, WAITING, Table, replay, shuffled_deck,
+    BETWEEN, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table, replay,
+    shuffled_deck,
 )
 
 log = logging.getLogger("tarocchi.server")
@@ -91,29 +92,54 @@ class Connection:
                 await self.websocket.send_json(item)
 
 
+class Chance:
+    """Where the tables' luck comes from: each match's first dealer (R4) and each deck order
+    (R3). The server draws from SystemRandom; a test may pass a seeded or scripted one to
+    ``create_app`` (its only use)."""
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng or random.SystemRandom()
+
+    def first_dealer(self, table: Table) -> int:
+        return self.rng.randrange(table.seats)
+
+    def deck(self, table: Table) -> list[str]:
+        return shuffled_deck(self.rng)
+
+
 class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
-                 trick_pause: float = 1.0, bot_level_default: str = "random"):
+                 trick_pause: float = 1.0, bot_level_default: str = "random",
+                 away_timeout: float = 60.0, chance: Chance | None = None):
         self.store = store
         self.executor = executor
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
         self.bot_level_default = bot_level_default
-        self.rng = random.SystemRandom()
+        self.chance = chance or Chance()
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, list[Connection]] = {}
         self.bot_tasks: dict[str, asyncio.Task] = {}
+        # A room seat away this long (seconds) may be handed to the computer by the others.
+        self.away_timeout = away_timeout
+        self.standin_level = "rule" if "rule" in LEVELS else bot_level_default
+        self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
+        self.away_timers: dict[str, asyncio.TimerHandle] = {}
+        self.started_at = 0.0
 
     # --- start and stop ---------------------------------------------------------------------
 
     def start(self) -> None:
         """Rebuild every unfinished table from its stream, and let its bots carry on."""
+        self.started_at = asyncio.get_running_loop().time()  # nobody is here yet: away since now
         for table_id in self.store.unfinished():
             table = self._load(table_id)
             self._advance(table)
             self._wake_bots(table)
 
     async def stop(self) -> None:
+        for timer in self.away_timers.values():
+            timer.cancel()
         tasks = [t for t in self.bot_tasks.values() if not t.done()]
         for task in tasks:
             task.cancel()
@@ -166,11 +192,15 @@ class Hub:
         if conn in conns:
             conns.remove(conn)
             if conn.greeted:
+                seat = conn.seat
+                if seat is not None and not self._connected(conn.table)[seat]:
+                    self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
 
     def state_of(self, conn: Connection) -> dict:
         table = conn.table
-        return table.state(conn.seat, conn.sent_version, self._connected(table))
+        connected = self._connected(table)
+        return table.state(conn.seat, conn.sent_version, connected, self._takeover_open(table, connected))
 
     def _connected(self, table: Table) -> list[bool]:
         out = [False] * table.seats
@@ -183,6 +213,42 @@ class Hub:
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
+        self._arm_away_timer(table)
+
+    # --- away seats ---------------------------------------------------------------------------------
+
+    def _away_for(self, table: Table, seat: int, connected: list[bool]) -> float | None:
+        """How long the human of a room seat has been away, or None (here, or not a human's)."""
+        if table.kind != "room" or connected[seat] or table.bots[seat] is not None:
+            return None
+        since = self.away_since.get((table.id, seat), self.started_at)
+        return asyncio.get_running_loop().time() - since
+
+    def _takeover_open(self, table: Table, connected: list[bool]) -> list[bool]:
+        """The seats the others may now hand to the computer (away for the room's time)."""
+        if table.kind != "room" or table.status not in (PLAYING, BETWEEN):
+            return [False] * table.seats
+        out = []
+        for s in range(table.seats):
+            away = self._away_for(table, s, connected)
+            out.append(away is not None and away >= self.away_timeout)
+        return out
+
+    def _arm_away_timer(self, table: Table) -> None:
+        """Tell the seats again when an away seat's time runs out (its button appears)."""
+        if table.kind != "room" or table.status not in (PLAYING, BETWEEN):
+            return
+        connected = self._connected(table)
+        if not any(connected):
+            return
+        left = [self.away_timeout - a for s in range(table.seats)
+                if (a := self._away_for(table, s, connected)) is not None and a < self.away_timeout]
+        timer = self.away_timers.get(table.id)
+        if not left or (timer is not None and not timer.cancelled()
+                        and timer.when() >= asyncio.get_running_loop().time()):
+            return
+        self.away_timers[table.id] = asyncio.get_running_loop().call_later(
+            min(left) + 0.01, self._tell_all, table)
 
     # --- messages ---------------------------------------------------------------------------------
 
@@ -211,6 +277,14 @@ class Hub:
             if not table.ready[seat]:
                 self._write(table, "next", {"seat": seat})
             return self._changed(table)
+        if isinstance(message, Takeover):
+            connected = self._connected(table)
+            away = message.seat < table.seats and self._takeover_open(table, connected)[message.seat]
+            reason = table.check_takeover(seat, message.seat, away)
+            if reason:
+                return self._refuse(conn, None, reason)
+            self._write(table, "takeover", {"seat": message.seat, "level": self.standin_level, "by": seat})
+            return self._changed(table)
         if isinstance(message, Start):
             reason = table.check_start(conn.room_seat)
             if reason:
@@ -227,8 +301,11 @@ class Hub:
         conn.sent_version = min(hello.since, table.version)
         if not conn.greeted:
             conn.greeted = True
+            self.away_since.pop((table.id, seat), None)
             if not table.joined[seat]:
                 self._write(table, "join", {"seat": seat})
+            if table.standin[seat]:
+                self._write(table, "return", {"seat": seat})  # back: the human plays again
         # The chat lines this socket missed, then the state (with the events it missed).
         for line in table.chat:
             if line["version"] > conn.sent_version:
@@ -240,7 +317,7 @@ class Hub:
         table, seat = conn.table, conn.seat
         if act.id is not None and (seat, str(act.id)) in table.action_ids:
             return conn.push_state()  # a resent action: applied once, answered with the state
-        reason = table.check_act(seat, act.action)
+        reason = COMPUTER_PLAYS if table.bots[seat] is not None else table.check_act(seat, act.action)
         if reason:
             return self._refuse(conn, act.id, reason)
         self._write(table, "act", {"seat": seat, "action": act.action, "id": act.id})
@@ -270,10 +347,10 @@ class Hub:
         while True:
             if table.status == WAITING and all(table.joined):
                 if table.match is None:
-                    self._write(table, "match", {"first_dealer": self.rng.randrange(table.seats)})  # R4
-                self._write(table, "deal", {"deck": shuffled_deck(self.rng)})
+                    self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})  # R4
+                self._write(table, "deal", {"deck": self.chance.deck(table)})
             elif table.status == BETWEEN and table.all_ready():
-                self._write(table, "deal", {"deck": shuffled_deck(self.rng)})
+                self._write(table, "deal", {"deck": self.chance.deck(table)})
             else:
                 return
 
@@ -301,8 +378,8 @@ class Hub:
                 log.exception("bot %s failed at table %s", level, table.id)
                 action = None
             await asyncio.sleep(max(0.0, beat - (loop.time() - began)))
-            if table.deal is not deal or len(deal.history) != moves:
-                continue  # the table moved on meanwhile; think again
+            if table.deal is not deal or len(deal.history) != moves or table.bot_to_act() != seat:
+                continue  # the table moved on meanwhile (or the human came back); think again
             if not isinstance(action, str) or table.check_act(seat, action) is not None:
                 log.error("bot %s gave %r at table %s; playing a random legal action", level, action, table.id)
                 action = action_text(random_action(deal.copy(), random.Random()))

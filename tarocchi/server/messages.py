@@ -10,6 +10,29 @@ from .tables import CHAT_LIMIT
 
 MAX_FRAME = 4096  # bytes; no valid message comes near it
 
+# Each socket's message budget, a token bucket: a burst of BURST messages, then PER_SECOND a
+# second. A socket over it gets an error and is closed with CLOSE_TOO_MANY (docs/protocol.md).
+BURST, PER_SECOND = 100, 30.0
+CLOSE_TOO_MANY = 4429
+TOO_MANY = f"too many messages: at most {BURST} at once, then {PER_SECOND:g} a second"
+
+
+class Budget:
+    """A token bucket: ``spend`` takes one message's token, False once the bucket is empty."""
+
+    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND):
+        self.burst, self.per_second = burst, per_second
+        self.tokens, self.at = float(burst), None
+
+    def spend(self, now: float) -> bool:
+        if self.at is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
 ClientId = Annotated[str, msgspec.Meta(max_length=64)] | Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
@@ -36,7 +59,12 @@ class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
     pass
 
 
-Message = Hello | Act | Chat | Next | Start
+class Takeover(msgspec.Struct, tag="takeover", forbid_unknown_fields=True):
+    """Let the computer play for a seat that has been away for the room's time."""
+    seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
+Message = Hello | Act | Chat | Next | Start | Takeover
 _decoder = msgspec.json.Decoder(Message)
 
 

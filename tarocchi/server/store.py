@@ -7,7 +7,8 @@ win (optimistic concurrency). ``append`` returns only once the event is committe
 acknowledges or broadcasts nothing before that.
 
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
-``act``, ``chat``, ``next``.
+``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
+(the human is back).
 """
 
 from __future__ import annotations

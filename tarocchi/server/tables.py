@@ -30,6 +30,12 @@ ALREADY_STARTED = "the room has already started"
 START_WITH_THREE = "a four-seat room starts early only with three seats joined (R17)"
 CHAT_EMPTY = "say something"
 CHAT_LONG = f"a chat line is at most {CHAT_LIMIT} characters"
+TAKEOVER_ROOM = "only a room lets the computer play for an away seat"
+TAKEOVER_HUMAN = "a computer already plays that seat"
+TAKEOVER_OWN = "you cannot hand your own seat to the computer"
+TAKEOVER_NOT_NOW = "a seat is handed to the computer only during a match"
+TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
+COMPUTER_PLAYS = "a computer plays this seat now"
 
 
 def shuffled_deck(rng: random.Random) -> list[str]:
@@ -45,6 +51,9 @@ class Table:
         self.names: list[str] = list(created["names"])
         # Who acts for each seat: None for a human, else the bot level. The one place that says it.
         self.bots: list[str | None] = list(created["bots"])
+        # A computer standing in for the human of a room seat who is away (``bots`` says it
+        # acts; this says the seat is the human's again when they come back).
+        self.standin = [False] * self.seats
         self.options = Options.from_json(created.get("options"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
@@ -96,6 +105,7 @@ class Table:
             "id": self.id, "kind": self.kind, "seats": self.seats, "status": self.status,
             "names": self.names, "joined": self.joined, "connected": connected,
             "bots": [b is not None for b in self.bots],
+            "standin": self.standin,
             "deal_number": len(match.deals) if match else 0,
             "deals_in_match": match.length if match else self.seats,
             "totals": match.totals if match else [0] * self.seats,
@@ -104,13 +114,16 @@ class Table:
             "you": seat,
         }
 
-    def state(self, seat: int, since: int, connected: list[bool]) -> dict:
+    def state(self, seat: int, since: int, connected: list[bool], takeover: list[bool] | None = None) -> dict:
         """All that ``seat`` may know after this version: the engine's projection for that
-        seat, and the public events after ``since``."""
+        seat, and the public events after ``since``. ``takeover``: the away seats the others
+        may now hand to the computer."""
         deal = self.deal
+        table = self.summary(seat, connected)
+        table["takeover"] = takeover or [False] * self.seats
         return {
             "type": "state", "version": self.version,
-            "table": self.summary(seat, connected),
+            "table": table,
             "view": deal.view(seat) if deal else None,
             "events": [e for v, e in self.log if v > since],
         }
@@ -136,6 +149,23 @@ class Table:
             return ALREADY_STARTED
         if self.seats != 4 or sum(self.joined) != 3:
             return START_WITH_THREE
+        return None
+
+    def check_takeover(self, by: int, seat: object, away: bool) -> str | None:
+        """Why seat ``by`` may not hand ``seat`` to the computer; ``away``: the seat has been
+        away for the room's time."""
+        if self.kind != "room":
+            return TAKEOVER_ROOM
+        if self.status not in (PLAYING, BETWEEN):
+            return TAKEOVER_NOT_NOW
+        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+            return TAKEOVER_AWAY
+        if seat == by:
+            return TAKEOVER_OWN
+        if self.bots[seat] is not None:
+            return TAKEOVER_HUMAN
+        if not away:
+            return TAKEOVER_AWAY
         return None
 
     @staticmethod
@@ -166,6 +196,7 @@ class Table:
         self.seat_map = [keep.index(s) if s in keep else None for s in range(self.seats)]
         self.names = [self.names[s] for s in keep]
         self.bots = [self.bots[s] for s in keep]
+        self.standin = [self.standin[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
         self.ready = [False] * self.seats
@@ -192,6 +223,16 @@ class Table:
 
     def _on_next(self, data: dict) -> None:
         self.ready[data["seat"]] = True
+
+    def _on_takeover(self, data: dict) -> None:
+        """A computer plays for the away human of ``seat`` (pressed by seat ``by``)."""
+        self.bots[data["seat"]] = data["level"]
+        self.standin[data["seat"]] = True
+
+    def _on_return(self, data: dict) -> None:
+        """The human of ``seat`` is back and plays it again."""
+        self.bots[data["seat"]] = None
+        self.standin[data["seat"]] = False
 
     def _collect_engine_events(self) -> None:
         deal = self.deal

@@ -296,9 +296,10 @@ function seatPanel(seat) {
   if (v && v.dealer === seat) tags.push(h("span", { class: "tag dealer", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer.mark")));
   if (v && v.bidder === seat) tags.push(h("span", { class: "tag bidder", text: v.contract === "solo" ? "vado solo" : "chiamo" }));
   if (v && v.partner === seat && v.partner !== null) tags.push(h("span", { class: "tag partner", text: t("table.partner") }));
-  if (T.bots?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.bot") }));
+  if (T.standin?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.standin") }));
+  else if (T.bots?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.bot") }));
   else if (T.joined && !T.joined[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.notjoined") }));
-  else if (T.connected && !T.connected[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.offline") }));
+  else if (T.connected && !T.connected[seat]) tags.push(h("span", { class: "tag quiet away", text: t("table.away") }));
   if ((T.status === "between" || T.status === "over") && T.ready?.[seat]) tags.push(h("span", { class: "tag ready", text: t("count.ready") }));
   const cards = v?.hand_counts?.[seat] ?? 0;
   const tricks = v?.tricks?.[seat] ?? 0;
@@ -313,7 +314,13 @@ function seatPanel(seat) {
       v ? h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) }) : null),
     captured.length || fool ? h("div", { class: "captured", "aria-label": t("table.captured") },
       fool ? h("span", { class: "fool-beside", title: t("table.fool") }, miniCard("F", "face-up")) : null,
-      captured.map((c) => miniCard(c))) : null);
+      captured.map((c) => miniCard(c))) : null,
+    // A room seat away for the room's time may be handed to the computer by the others.
+    T.takeover?.[seat] && seat !== T.you ? h("button", {
+      type: "button", class: "takeover", "data-focus": `takeover-${seat}`,
+      "aria-label": t("table.takeover.label", { name: whoLabel(seat) }),
+      onclick: () => send({ type: "takeover", seat }),
+    }, t("table.takeover")) : null);
 }
 
 function seatOrder() {
