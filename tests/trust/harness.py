@@ -1,0 +1,239 @@
+"""Shared pieces of the trust tests: a real server with options, scripted luck, rooms whose
+every seat is a recorded test socket, a lockstep driver and the true state replayed from the
+store.
+
+``running(**options)`` starts uvicorn in a thread like ``tests/server/live.py``, but passes
+any ``create_app`` option (``budget``, ``chance``...) through. ``Scripted`` is a ``Chance``
+(the server's first dealers and deck orders) that a test fills per table id before the deal
+starts. ``replay_stream`` rebuilds the table version by version from the SQLite stream, which
+the server writes before it tells anyone (so the test's truth is the server's own record).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import uvicorn
+
+from tarocchi.engine.cards import CODES, codes
+from tarocchi.server.app import create_app
+from tarocchi.server.hub import Chance
+from tarocchi.server.messages import MAX_FRAME
+from tarocchi.server.tables import Table
+from tests.server.live import free_port
+from tests.server.seat import Seat, new_room  # noqa: F401  (re-exported for the tests)
+
+CODE_SET = frozenset(CODES)
+
+
+@dataclass
+class Server:
+    url: str
+    ws_url: str
+    db: str
+    chance: Scripted
+
+
+class Scripted(Chance):
+    """Seeded luck, with per-table overrides: ``dealers[table_id]`` and ``decks[table_id]``
+    (a list of deck orders, one per deal, as 63 codes)."""
+
+    def __init__(self, seed: int = 0):
+        super().__init__(random.Random(seed))
+        self.dealers: dict[str, int] = {}
+        self.decks: dict[str, list[list[str]]] = {}
+
+    def first_dealer(self, table: Table) -> int:
+        if table.id in self.dealers:
+            return self.dealers[table.id]
+        return super().first_dealer(table)
+
+    def deck(self, table: Table) -> list[str]:
+        scripted = self.decks.get(table.id)
+        if scripted:
+            return list(scripted.pop(0))
+        return super().deck(table)
+
+
+@contextlib.contextmanager
+def running(seed: int = 0, **options) -> Iterator[Server]:
+    """A live server (bots fast) on a fresh database; ``options`` go to ``create_app``."""
+    with tempfile.TemporaryDirectory(prefix="tarocchi-trust-") as tmp:
+        db = os.path.join(tmp, "tables.sqlite3")
+        chance = options.pop("chance", None) or Scripted(seed)
+        options.setdefault("bot_delay", 0.01)
+        options.setdefault("trick_pause", 0.0)
+        app = create_app(db, chance=chance, **options)
+        port = free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
+                                ws_max_size=MAX_FRAME * 16, timeout_graceful_shutdown=2)
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, name=f"uvicorn-trust-{port}", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 15
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        try:
+            yield Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", db, chance)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=15)
+
+
+def new_room_ids(base: str, seats: int) -> tuple[str, list[str]]:
+    """A room: (table id, seat tokens)."""
+    import httpx
+
+    r = httpx.post(f"{base}/api/rooms", json={"seats": seats})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    return body["table"], [link.removeprefix("/t/") for link in body["links"]]
+
+
+async def open_all(ws_url: str, tokens: list[str]) -> list[Seat]:
+    """Open every seat in order (deterministic), and wait for the deal to start."""
+    seats = []
+    for t in tokens:
+        seats.append(await Seat.open(ws_url, t))
+    for s in seats:
+        await s.wait_state(lambda st: st["view"] is not None)
+    return seats
+
+
+async def drain(seats: list[Seat], seconds: float = 0.1) -> None:
+    for s in seats:
+        await s.quiet(seconds)
+
+
+async def play_deal(seats: list[Seat], policy: Callable[[dict], str],
+                    stop: Callable[[Seat], bool] = lambda actor: False) -> None:
+    """Lockstep: every seat has seen the last version before the seat to act acts (from its
+    own socket, with the policy's choice from its own view). ``stop(actor)`` ends it early."""
+    while True:
+        version = max(s.state["version"] for s in seats)
+        for s in seats:
+            await s.wait_state(lambda st: st["version"] >= version)
+        if seats[0].view["phase"] == "done":
+            return
+        actor = next(s for s in seats if s.my_turn())
+        if stop(actor):
+            return
+        await actor.act(policy(actor.view), f"v{version}")
+        for s in seats:
+            await s.wait_state(lambda st: st["version"] > version)
+
+
+async def next_deal(seats: list[Seat]) -> bool:
+    """Everybody presses Next deal; False when the match is over."""
+    if seats[0].state["table"]["status"] == "over":
+        return False
+    number = seats[0].state["table"]["deal_number"]
+    for s in seats:
+        await s.send({"type": "next"})
+    for s in seats:
+        await s.wait_state(lambda st: st["table"]["deal_number"] > number)
+    return True
+
+
+# --- the truth, from the store ----------------------------------------------------------------
+
+def stream(db: str, table_id: str) -> list[tuple[int, str, dict]]:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute("SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version",
+                            (table_id,)).fetchall()
+    return [(v, k, json.loads(d)) for v, k, d in rows]
+
+
+@dataclass
+class Truth:
+    """What the replayed table was at each version: every seat's view, what each seat may
+    know of the cards of the deal then (``known``), and facts for the structural checks."""
+    table: Table
+    views: dict[tuple[int, int], dict] = field(default_factory=dict)    # (version, seat) -> view
+    known: dict[tuple[int, int], frozenset] = field(default_factory=dict)  # (version, seat) -> codes
+    facts: dict[int, dict] = field(default_factory=dict)                 # version -> facts
+    log: list[tuple[int, dict]] = field(default_factory=list)            # (version, public event)
+    deals: list = field(default_factory=list)                            # the engine's deals
+
+
+def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:
+    """Replay the stream one event at a time with the server's own ``Table`` and the engine,
+    keeping, after each version, each seat's view and the cards it may know: its hands in
+    this deal, every card played, the monte once turned up (or for the dealer who looked,
+    R11), the called trump's name (not where it is), and the discard once counted."""
+    (_, _, created), *rest = events
+    table = Table(table_id, created)
+    truth = Truth(table)
+    known: list[set[str]] = []
+    deal = None
+    for version, kind, data in rest:
+        table.apply_event(version, kind, data)
+        d = table.deal
+        if d is None:
+            continue
+        if d is not deal:
+            deal = d
+            truth.deals.append(d)
+            known = [set() for _ in range(d.seats)]
+        for s in range(d.seats):
+            k = known[s]
+            k.update(codes(d.hands[s]))
+            for p in d.played:
+                k.update(codes(p))
+            k.update(CODES[c] for c in d.trick)
+            if d.monte_up or (s == d.dealer and d.dealer_looked):
+                k.update(codes(d.monte))
+            if d.called is not None:
+                k.add(CODES[d.called])
+            if d.done:
+                k.update(codes(d.discarded))
+            truth.views[(version, s)] = d.view(s)
+            truth.known[(version, s)] = frozenset(k)
+        truth.facts[version] = {
+            "deal": len(truth.deals) - 1, "phase": d.phase, "dealer": d.dealer, "bidder": d.bidder,
+            "monte_up": d.monte_up, "dealer_looked": d.dealer_looked, "partner": d.partner,
+            "partner_known": d.partner_known, "called": d.called, "done": d.done,
+            "holder": next((h for h in range(d.seats) if d.called is not None and h != d.bidder
+                            and d.hands[h] >> d.called & 1), None),
+        }
+    truth.log = list(table.log)
+    return truth
+
+
+def strings(x, out: list[str] | None = None) -> list[str]:
+    """Every string anywhere in a JSON value, keys included."""
+    out = [] if out is None else out
+    if isinstance(x, str):
+        out.append(x)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            out.append(k)
+            strings(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            strings(v, out)
+    return out
+
+
+def card_codes(x) -> set[str]:
+    """Every card code a JSON value names: a string that is a code, or a code inside a
+    discard action (``"discard 5C 6O MB"``)."""
+    found = set()
+    for s in strings(x):
+        if s in CODE_SET:
+            found.add(s)
+        elif s.startswith("discard "):
+            found.update(w for w in s.split()[1:] if w in CODE_SET)
+    return found
