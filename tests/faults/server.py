@@ -89,3 +89,24 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def run(coro) -> None:
+    """``asyncio.run`` in a thread of its own: a worker that already drove Playwright's sync
+    API has an event loop running in the main thread."""
+    import asyncio
+    import threading
+
+    failure: list[BaseException] = []
+
+    def main():
+        try:
+            asyncio.run(coro)
+        except BaseException as e:  # noqa: BLE001  (re-raised in the test's thread)
+            failure.append(e)
+
+    thread = threading.Thread(target=main, name="fault-test")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]

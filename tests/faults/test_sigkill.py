@@ -12,7 +12,7 @@ import random
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.faults.server import ServerProcess
+from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat, new_computer, new_room, pick_action
 
 HIDE = ("connected", "takeover")  # who is connected is not part of the table's state
@@ -135,7 +135,7 @@ def test_sigkill_at_every_phase_then_the_match_plays_to_its_end(tmp_path, n):
         assert "Traceback" not in server.errors()
 
     with ServerProcess(str(tmp_path / "kill.sqlite3"), bot_delay=0.0) as server:
-        asyncio.run(body(server))
+        run(body(server))
 
 
 def test_sigkill_while_bots_play_and_an_action_is_in_flight(tmp_path):
@@ -180,4 +180,4 @@ def test_sigkill_while_bots_play_and_an_action_is_in_flight(tmp_path):
         assert "Traceback" not in server.errors()
 
     with ServerProcess(str(tmp_path / "flight.sqlite3"), bot_delay=0.0) as server:
-        asyncio.run(body(server))
+        run(body(server))
