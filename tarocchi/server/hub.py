@@ -165,9 +165,10 @@ class Hub:
         """A room: every seat human, one link each. (table id, tokens by seat)."""
         return self._create("room", ROOM_NAMES[:seats], [None] * seats)
 
-    def _create(self, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str]]:
+    def _create(self, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str | None]]:
         table_id = secrets.token_urlsafe(9)
-        tokens = [secrets.token_urlsafe(24) for _ in names]  # 192 bits: a capability
+        # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
+        tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
         created = {"kind": kind, "seats": len(names), "names": names, "bots": bots,
                    "options": {"forced_call": True}}
         self.store.create_table(table_id, kind, tokens, created)
@@ -182,7 +183,10 @@ class Hub:
         if found is None:
             return None
         table_id, room_seat = found
-        return self._load(table_id), room_seat
+        table = self._load(table_id)
+        if table.kind == "computer" and room_seat != 0:
+            return None  # a bot's token from an older database: it opens nothing
+        return table, room_seat
 
     def attach(self, conn: Connection) -> None:
         self.connections.setdefault(conn.table.id, []).append(conn)

@@ -24,8 +24,9 @@ class VersionConflict(RuntimeError):
 
 
 class Store(Protocol):
-    def create_table(self, table_id: str, kind: str, tokens: list[str], created: dict) -> None:
-        """A new table with its seat tokens and its first event (version 1, ``created``)."""
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
+        """A new table with its seat tokens (None: a seat without a link, a bot's) and its
+        first event (version 1, ``created``)."""
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         """Commit one event; raise VersionConflict if ``version`` is taken."""
@@ -81,13 +82,13 @@ class SqliteStore:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
 
-    def create_table(self, table_id: str, kind: str, tokens: list[str], created: dict) -> None:
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()
         with self._transaction():
             self.db.execute("INSERT INTO tables (id, kind, created_at) VALUES (?, ?, ?)",
                             (table_id, kind, now))
             self.db.executemany("INSERT INTO seats (token, table_id, seat) VALUES (?, ?, ?)",
-                                [(t, table_id, s) for s, t in enumerate(tokens)])
+                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None])
             self.db.execute("INSERT INTO events VALUES (?, 1, 'created', ?, ?)",
                             (table_id, json.dumps(created), now))
 

@@ -1,0 +1,172 @@
+"""Who may act: a seat link acts for its own seat at its own table, and nothing else.
+
+Wrong and guessed tokens are closed with 4404; a token of one room never touches another;
+there is no field to claim another seat, and acting out of turn or handing a present seat to
+the computer is refused with a reason and changes nothing; rooms cannot be listed; the bot
+seats of a computer table have no token at all (and a stray one from an old database opens
+nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import sqlite3
+import contextlib
+
+import httpx
+import pytest
+import websockets
+
+from tarocchi.engine.sicilian import NOT_YOUR_TURN
+from tests.server.seat import Seat, new_computer
+from tests.trust.harness import new_room_ids, open_all, running
+
+UNKNOWN = {"type": "error", "reason": "unknown link: this seat does not exist"}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running(seed=7) as s:
+        yield s
+
+
+async def closed_with_4404(ws_url: str, token: str) -> None:
+    async with websockets.connect(f"{ws_url}/ws/{token}") as ws:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 5)) == UNKNOWN
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 5)
+        assert closed.value.rcvd.code == 4404 and "unknown link" in closed.value.rcvd.reason
+
+
+def seat_tokens(db: str, table_id: str) -> dict[int, str]:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        return {s: t for t, s in conn.execute("SELECT token, seat FROM seats WHERE table_id = ?", (table_id,))}
+
+
+def test_tokens_are_long_random_capabilities_and_guesses_get_4404(server):
+    table_id, tokens = new_room_ids(server.url, 4)
+    other_id, other = new_room_ids(server.url, 3)
+    everything = tokens + other
+    assert len(set(everything)) == len(everything)
+    for t in everything:
+        assert len(base64.urlsafe_b64decode(t + "=" * (-len(t) % 4))) * 8 >= 128
+    real = tokens[1]
+    flipped = real[:-1] + ("A" if real[-1] != "A" else "B")
+    guesses = [flipped, real[:-1], real + "x", real.upper() if real.upper() != real else real.lower(),
+               table_id, other_id, "0", "host", "a" * 32]
+
+    async def body():
+        for guess in guesses:
+            await closed_with_4404(server.ws_url, guess)
+    asyncio.run(body())
+    # The page at /t/<anything> is the same static app: it tells nothing about the token.
+    pages = {httpx.get(f"{server.url}/t/{t}").text for t in (real, flipped, "nothing")}
+    assert len(pages) == 1
+
+
+def test_rooms_cannot_be_listed(server):
+    new_room_ids(server.url, 3)
+    for path in ("/api/rooms", "/api/computer", "/api/tables", "/api/rooms/list", "/t/", "/ws/",
+                 "/api", "/static/"):
+        r = httpx.get(f"{server.url}{path}")
+        assert r.status_code in (404, 405), (path, r.status_code)
+        assert "/t/" not in r.text
+    # The HTTP routes are the documented ones; none of them answers a list.
+    from tarocchi.server.app import create_app
+    paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
+    assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/ws/{token}", "/static"}
+
+
+def test_a_token_opens_its_own_table_and_seat_only(server):
+    async def body():
+        a_id, a_tokens = new_room_ids(server.url, 3)
+        b_id, b_tokens = new_room_ids(server.url, 3)
+        a = await open_all(server.ws_url, a_tokens)
+        b = await open_all(server.ws_url, b_tokens)
+        for seat, s in enumerate(a):
+            assert s.state["table"]["id"] == a_id and s.you == seat
+        for seat, s in enumerate(b):
+            assert s.state["table"]["id"] == b_id and s.you == seat
+        # The seat to act at A acts: only A moves; B hears nothing.
+        b_version = b[0].state["version"]
+        actor = next(s for s in a if s.my_turn())
+        version = actor.state["version"]
+        await actor.act("passo", "a1")
+        for s in a:
+            await s.wait_state(lambda st: st["version"] == version + 1)
+        for s in b:
+            assert await s.quiet(0.2) == []
+            assert s.state["version"] == b_version
+        # A second socket on the same link is the same seat, never another one.
+        again = await Seat.open(server.ws_url, a_tokens[2])
+        assert again.you == 2 and again.view["hand"] == a[2].view["hand"]
+        for s in a + b + [again]:
+            await s.close()
+    asyncio.run(body())
+
+
+def test_no_message_acts_for_another_seat(server):
+    """The act has no seat field (an extra field is refused); acting out of turn is refused
+    with the engine's reason; handing a present seat, or one's own, to the computer is
+    refused. None of it changes the table or reaches the other seats."""
+    async def body():
+        _, tokens = new_room_ids(server.url, 3)
+        seats = await open_all(server.ws_url, tokens)
+        actor = next(s for s in seats if s.my_turn())
+        idle = [s for s in seats if s is not actor]
+        version = actor.state["version"]
+        before = [s.state for s in seats]
+        attempts = [
+            (idle[0], {"type": "act", "action": "passo", "id": "x", "seat": actor.you}, "error", "bad message"),
+            (idle[0], {"type": "act", "action": "passo", "id": "y", "as": actor.you}, "error", "bad message"),
+            (idle[0], {"type": "hello", "since": 0, "seat": actor.you}, "error", "bad message"),
+            (idle[0], {"type": "act", "action": "passo", "id": "z"}, "refused", NOT_YOUR_TURN),
+            (idle[1], {"type": "act", "action": "vado solo", "id": 5}, "refused", NOT_YOUR_TURN),
+            (idle[0], {"type": "takeover", "seat": actor.you}, "refused", "not away"),
+            (idle[0], {"type": "takeover", "seat": idle[0].you}, "refused", "your own seat"),
+            (idle[0], {"type": "takeover", "seat": 3}, "refused", "not away"),
+            (next(s for s in seats if s.you != 0), {"type": "start"}, "refused", "only the host"),
+        ]
+        for who, message, kind, words in attempts:
+            await who.send(message)
+            answer = await who.until(lambda m: True, timeout=5)
+            assert answer["type"] == kind and words in answer["reason"], (message, answer)
+            if kind == "refused":
+                assert answer["version"] == version
+        for s in seats:
+            assert await s.quiet(0.2) == []
+        # Nothing changed: a fresh hello gets the same state back.
+        for s, old in zip(seats, before):
+            await s.send({"type": "hello", "since": version})
+            st = await s.until(lambda m: m["type"] == "state", timeout=5)
+            assert st["version"] == version and st["view"] == old["view"] and st["events"] == []
+        for s in seats:
+            await s.close()
+    asyncio.run(body())
+
+
+def test_the_bots_of_a_computer_table_have_no_token(server):
+    """Only the human's seat of a computer table has a link; a bot seat's token does not
+    exist, so nobody can act for the computer from outside."""
+    token = new_computer(server.url, 4)
+    with contextlib.closing(sqlite3.connect(server.db)) as conn:
+        (table_id,) = conn.execute("SELECT table_id FROM seats WHERE token = ?", (token,)).fetchone()
+    assert seat_tokens(server.db, table_id) == {0: token}
+
+
+def test_a_stray_bot_token_from_an_old_database_opens_nothing(server):
+    """Defence in depth: a bot seat's token left in the store (as older versions wrote them)
+    is refused like an unknown link."""
+    token = new_computer(server.url, 3)
+    with contextlib.closing(sqlite3.connect(server.db)) as conn:
+        (table_id,) = conn.execute("SELECT table_id FROM seats WHERE token = ?", (token,)).fetchone()
+        with conn:
+            conn.execute("INSERT INTO seats (token, table_id, seat) VALUES (?, ?, 1)", ("stray-bot-token-" + "x" * 20, table_id))
+
+    async def body():
+        await closed_with_4404(server.ws_url, "stray-bot-token-" + "x" * 20)
+        human = await Seat.open(server.ws_url, token)
+        assert human.you == 0
+        await human.close()
+    asyncio.run(body())
