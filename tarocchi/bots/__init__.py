@@ -6,7 +6,6 @@ answers with an action in the text notation.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from .random_bot import RandomBot

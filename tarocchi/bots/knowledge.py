@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tarocchi.engine.cards import (
-    CARD_OF, DECK_SIZE, FOOL, FOOL_BIT, FULL_DECK, KINGS, SUIT_MASK_OF, TRUMPS, mask_of,
-)
+from tarocchi.engine.cards import CARD_OF, FOOL, FOOL_BIT, FULL_DECK, KINGS, SUIT_MASK_OF, TRUMPS, mask_of
 
 FULL_HAND = {3: 20, 4: 15}
 
@@ -186,13 +184,9 @@ def _read_sides(seen: Seen) -> None:
         for s in range(n):
             if s != b:
                 seen.cannot[s] |= seen.monte  # the rest of the monte is in the bidder's hand or discard
-    if seen.i_am_partner:
-        pass  # we hold the called trump: nothing more to learn
-    # The seat holding the called trump is not the caller; for the seats other than us it is
-    # only a possibility, handled by the sampler.
+    # Which other seat holds the called trump stays open: the sampler places it.
     for s in range(n):
         seen.must[s] &= ~played
         seen.cannot[s] &= ~seen.must[s]
     seen.cannot[me] = FULL_DECK & ~seen.hand
     seen.must[me] = seen.hand
-    assert DECK_SIZE == 63

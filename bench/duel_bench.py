@@ -1,0 +1,90 @@
+"""Bot figures that are not a duel (the duel itself is ``tarocchi duel``).
+
+    .venv/bin/python bench/duel_bench.py calibrate --seats 3 --deals 2000
+        the soloist's (or caller's) mean payment by hand strength with rule play: where the
+        rule bot's bidding thresholds (tarocchi/bots/policy.py) come from;
+    .venv/bin/python bench/duel_bench.py timing --seats 3 --deals 20 --level search
+        time per decision of one bot playing every seat (median, p95, max, by phase).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from tarocchi.bots import make_player
+from tarocchi.bots.policy import hand_strength
+from tarocchi.engine.sicilian import Deal
+
+
+def calibrate(seats: int, deals: int, bid: str) -> None:
+    """Force seat 1 to bid (at 20 cards at three seats, at 15 at four), rule bots play on."""
+    bots = [make_player("rule", seed=s) for s in range(seats)]
+    rows = []
+    for i in range(deals):
+        d = Deal.from_seed(seats, 0, 1000 + i)
+        if seats == 3:
+            while d.hand_size(1) < 20:
+                d.apply("altre cinque")
+            strength = hand_strength(d.hands[1], 3)
+            for word in ("vado solo", "passo", "passo"):
+                d.apply(word)
+        else:
+            for _ in range(4):
+                d.apply("passo")
+            strength = hand_strength(d.hands[1], 4)
+            d.apply(bid)
+            while d.phase == "speak":
+                d.apply("passo")
+        while not d.done:
+            s = d.to_act
+            d.apply(bots[s](d.view(s)), s)
+        rows.append((strength, d.count.payments[1]))
+    print(f"{seats} seats, seat 1 says {bid!r}; mean payment by hand strength")
+    print("| strength | deals | mean payment |")
+    print("|---|---|---|")
+    for lo in range(0, 40, 2):
+        sel = [p for s, p in rows if lo <= s < lo + 2]
+        if len(sel) >= 5:
+            print(f"| {lo}-{lo + 2} | {len(sel)} | {statistics.fmean(sel):+.2f} |")
+
+
+def timing(seats: int, deals: int, level: str) -> None:
+    bots = [make_player(level, seed=s) for s in range(seats)]
+    by_phase: dict[str, list[float]] = {}
+    for i in range(deals):
+        d = Deal.from_seed(seats, i % seats, 5000 + i)
+        while not d.done:
+            s = d.to_act
+            view = d.view(s)
+            t = time.perf_counter()
+            action = bots[s](view)
+            by_phase.setdefault(view["phase"], []).append(time.perf_counter() - t)
+            d.apply(action, s)
+    every = [t for ts in by_phase.values() for t in ts]
+    print(f"{level}, {seats} seats, {deals} deals: time per decision in ms")
+    print("| phase | decisions | median | p95 | max |")
+    print("|---|---|---|---|---|")
+    for phase, ts in [*sorted(by_phase.items()), ("all", every)]:
+        ts = sorted(ts)
+        print(f"| {phase} | {len(ts)} | {ts[len(ts) // 2] * 1000:.1f} | "
+              f"{ts[int(0.95 * len(ts))] * 1000:.1f} | {ts[-1] * 1000:.1f} |")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("what", choices=("calibrate", "timing"))
+    p.add_argument("--seats", type=int, default=3, choices=(3, 4))
+    p.add_argument("--deals", type=int, default=20)
+    p.add_argument("--bid", default="chiamo", help="calibrate at four seats: chiamo or 'vado solo'")
+    p.add_argument("--level", default="search")
+    a = p.parse_args()
+    if a.what == "calibrate":
+        calibrate(a.seats, a.deals, a.bid)
+    else:
+        timing(a.seats, a.deals, a.level)
+
+
+if __name__ == "__main__":
+    main()
