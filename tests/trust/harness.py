@@ -92,6 +92,23 @@ def running(seed: int = 0, **options) -> Iterator[Server]:
             thread.join(timeout=15)
 
 
+def run_async(coro):
+    """asyncio.run, in a thread of its own (Playwright's sync API keeps a loop in this one)."""
+    out: dict = {}
+
+    def target():
+        try:
+            out["value"] = asyncio.run(coro)
+        except BaseException as e:  # noqa: BLE001  (handed back to the caller)
+            out["error"] = e
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def new_room_ids(base: str, seats: int) -> tuple[str, list[str]]:
     """A room: (table id, seat tokens)."""
     import httpx
