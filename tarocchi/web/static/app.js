@@ -571,7 +571,7 @@ function countPanel() {
     } else parts.push(h("p", { text: t("count.nopay") }));
   } else {
     const sideName = (side) => `${t(`count.side.${side}`)} (${(c.sides[side] || []).map(whoLabel).join(", ")})`;
-    parts.push(h("table", { class: "jochi" },
+    parts.push(h("table", { class: "jochi-table" },
       h("thead", {}, h("tr", {}, h("th", { text: t("count.jocu") }), h("th", { text: t("count.side") }), h("th", { class: "num", text: t("count.jochi") }))),
       h("tbody", {}, c.jochi.map((j) => h("tr", { class: `side-${j.side}` },
         h("td", { text: t(`jocu.${j.name}`, { card: j.card ? cardName(j.card) : "" }) }),
