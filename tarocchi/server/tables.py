@@ -8,6 +8,7 @@ and only then applies it, and a restart replays the same events through the same
 
 from __future__ import annotations
 
+import bisect
 import random
 
 from tarocchi.engine.cards import card, code
@@ -36,6 +37,10 @@ TAKEOVER_OWN = "you cannot hand your own seat to the computer"
 TAKEOVER_NOT_NOW = "a seat is handed to the computer only during a match"
 TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
+
+
+def _version(logged: tuple[int, dict]) -> int:
+    return logged[0]
 
 
 def shuffled_deck(rng: random.Random) -> list[str]:
@@ -125,7 +130,7 @@ class Table:
             "type": "state", "version": self.version,
             "table": table,
             "view": deal.view(seat) if deal else None,
-            "events": [e for v, e in self.log if v > since],
+            "events": [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]],
         }
 
     # --- why a request is refused (None: accepted) ------------------------------------------
