@@ -25,7 +25,7 @@ from tarocchi.engine.actions import action_text
 from tarocchi.engine.cards import CODES, mask_of
 from tarocchi.engine.sicilian import PARTNER_SILENT, discard_refusal
 from tests.trust.harness import (
-    Scripted, card_codes, drain, new_room_ids, next_deal, open_all, play_deal, replay_stream,
+    card_codes, drain, new_room_ids, next_deal, open_all, play_deal, replay_stream,
     running, stream,
 )
 
