@@ -192,7 +192,7 @@ class Deal:
         "bidder", "contract", "stata", "called", "partner", "partner_known", "discarded",
         "ask_pos", "scommessa", "rivanto", "trick", "leader", "tricks_left", "won", "played",
         "tricks_won", "fool_by", "fool_trick_winner", "last_winner", "count", "history",
-        "events", "last_trick", "bids",
+        "events", "last_trick", "bids", "_public",
     )
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
@@ -238,6 +238,7 @@ class Deal:
         self.last_winner: int | None = None
         self.last_trick: tuple[int, list[int], int] | None = None  # (leader, cards, winner)
         self.count: Count | None = None
+        self._public: tuple[int, dict] | None = None  # (len(history), the public part of a view)
         self._deal_round()
         self._start_round()
 
@@ -782,7 +783,9 @@ class Deal:
             ok = self.discardable()
             return [{"action": CODES[c], "reason": None if ok >> c & 1 else NO_TRUMP_DISCARD}
                     for c in display_order(hand)]
-        return [{"action": CODES[c], "reason": self.refusal(seat, c)} for c in display_order(hand)]
+        legal = self.legal_cards()
+        refused = None if legal == hand else tricks.refusal(hand, (hand & ~legal).bit_length() - 1, self.trick)
+        return [{"action": CODES[c], "reason": None if legal >> c & 1 else refused} for c in display_order(hand)]
 
     # --- what one seat may know ---------------------------------------------------------
 
@@ -790,16 +793,37 @@ class Deal:
         """Everything ``seat`` may know, and nothing more: its hand and own discard, the cards
         in play, the monte once turned up (or for the dealer who looked, R11), the called trump,
         and the partner only once the called trump is played (R9). JSON-ready; the server sends
-        exactly this to the seat and the bots decide from it alone."""
+        exactly this to the seat and the bots decide from it alone. Treat it as read-only: the
+        public part is shared by every seat's view of the same moment."""
+        v = dict(self._public_view())
+        v["seat"] = seat
+        v["hand"] = codes(self.hands[seat])
+        v["choices"] = self.choices(seat)
+        if self.monte_up or (seat == self.dealer and self.dealer_looked):
+            v["monte"] = codes(self.monte)
+        if self.discarded and seat == self.bidder and self.phase != DONE:
+            v["discard"] = codes(self.discarded)
+            # The bidder's own discard in its action log (everyone else sees "discard").
+            v["actions"] = [{"seat": s, "action": action_text(a)} if a >= DISCARD else e
+                            for (s, a), e in zip(self.history, v["actions"])]
+        if self.called is not None and self.hands[seat] >> self.called & 1 and seat != self.bidder:
+            v["i_am_partner"] = True
+        return v
+
+    def _public_view(self) -> dict:
+        """The part of a view every seat shares, computed once per moment of the deal (every
+        change of state appends to ``history``, so its length names the moment)."""
+        moment = len(self.history)
+        if self._public is not None and self._public[0] == moment:
+            return self._public[1]
         n = self.seats
-        v: dict = {
+        done = self.phase == DONE
+        pub: dict = {
             "game": "sicilian",
             "seats": n,
-            "seat": seat,
             "dealer": self.dealer,
             "phase": self.phase,
             "turn": self.to_act,
-            "hand": codes(self.hands[seat]),
             "hand_counts": [h.bit_count() for h in self.hands],
             "cards_dealt": self.dealt // n,
             "bids": [{"seat": s, "bid": WORDS[a], "cards": k} for s, a, k in self.bids],
@@ -807,37 +831,30 @@ class Deal:
             "contract": self.contract,
             "stata": self.stata,
             "called": CODES[self.called] if self.called is not None else None,
-            "partner": self.partner if self.partner_known or self.phase == DONE else None,
+            "partner": self.partner if self.partner_known or done else None,
             "monte": None,
-            "discard": None,
+            "discard": codes(self.discarded) if done and self.discarded else None,
             "scommessa": self.scommessa,
             "rivanto": self.rivanto,
             "leader": self.leader if self.phase == PLAY else None,
-            "trick": [],
+            "trick": [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)]
+                     if self.phase == PLAY else [],
             "last_trick": None,
             "tricks": self.tricks_won[:],
             "captured": [codes(w & COUNTING) for w in self.won],
             "fool": self.fool_by,
             "played": [codes(p) for p in self.played],
-            # Every action in order, as this seat may see it: another seat's discard is hidden.
-            "actions": [{"seat": s, "action": "discard" if a >= DISCARD and s != seat and self.phase != DONE
-                         else action_text(a)} for s, a in self.history],
-            "choices": self.choices(seat),
+            # Every action in order; a discard is hidden until the count.
+            "actions": [{"seat": s, "action": "discard" if a >= DISCARD and not done else action_text(a)}
+                        for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }
-        if self.monte_up or (seat == self.dealer and self.dealer_looked):
-            v["monte"] = codes(self.monte)
-        if self.discarded and (seat == self.bidder or self.phase == DONE):
-            v["discard"] = codes(self.discarded)
-        if self.called is not None and self.hands[seat] >> self.called & 1 and seat != self.bidder:
-            v["i_am_partner"] = True
-        if self.phase == PLAY:
-            v["trick"] = [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)]
         if self.last_trick:
             lead, cards, winner = self.last_trick
-            v["last_trick"] = {"winner": winner,
-                               "cards": [{"seat": (lead + i) % n, "card": CODES[c]} for i, c in enumerate(cards)]}
-        return v
+            pub["last_trick"] = {"winner": winner,
+                                 "cards": [{"seat": (lead + i) % n, "card": CODES[c]} for i, c in enumerate(cards)]}
+        self._public = (moment, pub)
+        return pub
 
     def public_events(self, since: int = 0) -> list[dict]:
         """The public log from index ``since``: what happened, fit for the screen's lines."""

@@ -1,4 +1,4 @@
-"""Headless Debian Chromium for the browser tests, one per xdist worker, and screenshots."""
+"""Headless Debian Chromium for the browser tests, one per test module, and screenshots."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope, not session: Playwright's sync API keeps an event loop running in the
+    # thread while it is open, which would break asyncio.run() in the next module's tests.
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
     from playwright.sync_api import sync_playwright
