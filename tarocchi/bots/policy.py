@@ -195,6 +195,11 @@ def _lead(hand: int, legal: int, me: int, n: int, friends: list[bool], foes: lis
         return True
 
     candidates = legal & ~FOOL_BIT or legal
+    if tricks_left == 2 and candidates.bit_count() == 2:
+        # Keep the card that surely wins for the last trick (R15: the Vanto and its 5 points).
+        sure = [c for c in cards_in(candidates) if c <= 20 and master(c)]
+        if len(sure) == 1 and not master(next(c for c in cards_in(candidates) if c != sure[0])):
+            return next(c for c in cards_in(candidates) if c != sure[0])
     masters = [c for c in cards_in(candidates) if master(c)]
     my_trumps = hand & TRUMPS
     if masters:

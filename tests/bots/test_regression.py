@@ -6,10 +6,14 @@ replayed through the engine. The bots see only ``Deal.view(seat)``.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tarocchi.bots import make_player
 from tarocchi.bots.search_bot import SearchBot
+from tarocchi.engine.records import replay
 
 from .positions import deck_for, reach
 
@@ -134,3 +138,23 @@ def test_no_solo_without_trumps(level):
     actions = [(s, "altre cinque") for _ in range(3) for s in (0, 1, 2)]
     deal = reach(3, 2, deck, actions)
     assert player(level)(deal.view(0)) != "vado solo"
+
+
+def endgames() -> list[dict]:
+    """Records (docs/records.md) of three-seat deals stopped with two tricks left, the seat to
+    lead holding the highest trump still out and one other card. Found by playing rule bots
+    (seeds 3, 47, 53 of a stata opening); ``meta.values`` is the exact value of each lead
+    with every hand in view, the check that keeping the trump for the last trick is right."""
+    path = Path(__file__).with_name("endgames.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("index", range(3))
+def test_keeps_the_top_trump_to_take_the_last_trick(level, index):
+    """R15: the last trick is worth the Vanto and 5 points: lead the other card first."""
+    rec = endgames()[index]
+    deal = replay(rec)
+    seat = rec["meta"]["seat"]
+    assert deal.to_act == seat and deal.tricks_left == 2 and not deal.trick
+    assert player(level)(deal.view(seat)) == rec["meta"]["expect"]
