@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, shot
+from tests.conftest import DESKTOP, PHONE, shot
 from .driver import deal_over, payments, phase, play_deal, seat_totals
 
 pytestmark = pytest.mark.browser

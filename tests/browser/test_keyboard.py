@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP
+from tests.conftest import DESKTOP
 from .driver import TURN_OR_COUNT, deal_over, phase, wait_version_after, version
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import PHONE, shot
+from tests.conftest import PHONE, shot
 from .driver import phase
 from .test_catalogue import block
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from .conftest import PHONE
+from tests.conftest import PHONE
 from .driver import TURN_OR_COUNT, deal_over, take_turn, version
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, shot
+from tests.conftest import DESKTOP, PHONE, shot
 from .driver import deal_over, my_turn, payments, phase, take_turn
 
 pytestmark = pytest.mark.browser

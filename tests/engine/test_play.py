@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tarocchi.engine import tricks as T
 from tarocchi.engine.cards import CODES, card, mask_of

@@ -10,7 +10,6 @@ import json
 import pytest
 from websockets.sync.client import connect
 
-from tests.browser.conftest import browser, new_page  # noqa: F401  (fixtures)
 from tests.browser.driver import TURN_OR_COUNT, deal_over, take_turn, version
 from tests.faults.server import ServerProcess
 from tests.server.seat import new_computer, new_room

@@ -6,7 +6,6 @@ committed survives, and the server acknowledges nothing before the commit."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 
 import pytest

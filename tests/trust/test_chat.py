@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 
 import pytest
@@ -16,9 +15,6 @@ from tarocchi.server.tables import CHAT_EMPTY, CHAT_LIMIT, CHAT_LONG
 from tests.server.seat import Seat
 from tests.trust.harness import new_room_ids, open_all, run_async, running
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ATTACKS = [
     '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>',
     '"><svg onload="window.__pwned=2"></svg><b onmouseover="window.__pwned=3">bold</b>',
@@ -32,18 +28,6 @@ NOTHING_RAN = """() => window.__pwned === undefined
 def server():
     with running(seed=9) as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def chat_texts(page) -> list[str]:

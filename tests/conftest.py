@@ -1,0 +1,55 @@
+"""Fixtures shared by every test folder: headless Debian Chromium (one per test module) and
+pages in their own browser contexts, and screenshots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    # Module scope, not session: Playwright's sync API keeps an event loop running in the
+    # thread while it is open, which would break asyncio.run() in the next module's tests.
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page(size, locale="en-GB"): a page in its own browser context (own storage)."""
+    contexts = []
+
+    def make(size=DESKTOP, locale="en-GB"):
+        context = browser.new_context(viewport=size, locale=locale)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page, name: str) -> None:
+    """Write a full-page screenshot to artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
