@@ -158,3 +158,18 @@ def test_keeps_the_top_trump_to_take_the_last_trick(level, index):
     seat = rec["meta"]["seat"]
     assert deal.to_act == seat and deal.tricks_left == 2 and not deal.trick
     assert player(level)(deal.view(seat)) == rec["meta"]["expect"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_opponent_feeds_its_fellow_once_the_partner_is_known(level):
+    """Four seats, R9: seat 0 called the 19; seat 3 played it, so everyone knows the sides.
+    Seat 1's KB holds the trick and seat 2 plays last: its Queen goes on its fellow's trick."""
+    fixed = {0: ["20", "4", "6B"], 1: ["3", "KB"], 2: ["2", "QB", "7B"], 3: ["19", "5B"]}
+    deck = deck_for(4, 3, fixed, monte=MONTE, voids={2: "B"}, seed=10)
+    actions = ([(s, "passo") for s in range(4)] + [(0, "chiamo"), (1, "passo"), (2, "passo"), (3, "passo"),
+               (0, "discard 5O 6O 7O")] + [(s, "no") for s in range(4)]
+               + [(1, "3"), (2, "2"), (3, "19"), (0, "4"), (3, "5B"), (0, "6B"), (1, "KB")])
+    deal = reach(4, 3, deck, actions)
+    view = deal.view(2)
+    assert view["partner"] == 3 and deal.to_act == 2
+    assert player(level)(view) == "QB"
