@@ -41,7 +41,8 @@ def calibrate(seats: int, deals: int, bid: str) -> None:
             s = d.to_act
             d.apply(bots[s](d.view(s)), s)
         rows.append((strength, d.count.payments[1]))
-    print(f"{seats} seats, seat 1 says {bid!r}; mean payment by hand strength")
+    said = "vado solo at 20 cards" if seats == 3 else bid
+    print(f"{seats} seats, seat 1 says {said!r}; mean payment by hand strength")
     print("| strength | deals | mean payment |")
     print("|---|---|---|")
     for lo in range(0, 40, 2):
