@@ -21,6 +21,9 @@ from .search_bot import SearchBot
 
 Player = Callable[[dict], str]
 LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}
+# The computer table's default: the strongest level that keeps within the time goal
+# (p95 under 1 s a decision on one core, docs/benchmarks.md "Bots").
+DEFAULT_LEVEL = "search"
 
 
 def make_player(level: str, seed: int | None = None) -> Player:

@@ -18,6 +18,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tarocchi.bots import DEFAULT_LEVEL, LEVELS
+
 from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
 from .messages import (
     BURST, CLOSE_TOO_MANY, MAX_FRAME, PER_SECOND, TOO_MANY, BadMessage, Budget, NewComputer, NewRoom,
@@ -31,7 +33,7 @@ INDEX = STATIC / "index.html"
 
 
 def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
-               bot_level_default: str = "random", bot_processes: int = 0,
+               bot_level_default: str = DEFAULT_LEVEL, bot_processes: int = 0,
                away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
                chance: Chance | None = None) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
@@ -81,8 +83,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
 
     async def levels(request: Request):
-        from tarocchi.bots import LEVELS  # the lobby's level picker offers what the server accepts
-        return JSONResponse({"levels": list(LEVELS)})
+        # The lobby's level picker offers what the server accepts, preselecting its default.
+        return JSONResponse({"levels": list(LEVELS), "default": hub().bot_level_default})
 
     async def table_socket(websocket: WebSocket):
         await websocket.accept()

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 
 import msgspec
 
-from tarocchi.bots import LEVELS, make_player
+from tarocchi.bots import DEFAULT_LEVEL, LEVELS, make_player
 from tarocchi.engine.actions import action_text
 from tarocchi.engine.playout import random_action
 
@@ -113,7 +113,7 @@ class Chance:
 
 class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
-                 trick_pause: float = 1.0, bot_level_default: str = "random",
+                 trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None):
         self.store = store
         self.executor = executor

@@ -87,7 +87,7 @@ def decode(frame: str | bytes) -> Message:
 # The HTTP bodies.
 class NewComputer(msgspec.Struct, forbid_unknown_fields=True):
     seats: Literal[3, 4] = 3
-    level: str = "random"
+    level: str | None = None  # None: the server's default level
 
 
 class NewRoom(msgspec.Struct, forbid_unknown_fields=True):

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
+import json
+import sqlite3
 
 import httpx
 import pytest
 
-from tarocchi.server.app import INDEX
+from tarocchi.bots import DEFAULT_LEVEL
+from tarocchi.server.app import INDEX, create_app
+from tests.server.live import running_server
 from tests.server.seat import Seat, new_computer, new_room
 
 
@@ -100,3 +106,20 @@ def test_levels_lists_what_the_computer_table_accepts(live_server):
     for level in levels:
         r = httpx.post(live_server.url + "/api/computer", json={"seats": 3, "level": level})
         assert r.status_code == 200, (level, r.text)
+
+
+
+def test_the_computer_table_defaults_to_the_servers_level():
+    """Issue 4: the computer table offers the levels, by default the strongest within the time
+    goal; a table asked for without a level gets the server's default."""
+    assert DEFAULT_LEVEL == "search"
+    assert inspect.signature(create_app).parameters["bot_level_default"].default == DEFAULT_LEVEL
+    with running_server(bot_level_default="rule") as server:
+        body = httpx.get(server.url + "/api/levels").json()
+        assert body["default"] == "rule" and "rule" in body["levels"]
+        r = httpx.post(server.url + "/api/computer", json={"seats": 4})
+        assert r.status_code == 200, r.text
+        with contextlib.closing(sqlite3.connect(server.db)) as db:  # the table's creation event
+            (data,) = db.execute("SELECT data FROM events WHERE table_id = ? AND version = 1",
+                                 (r.json()["table"],)).fetchone()
+        assert json.loads(data)["bots"] == [None, "rule", "rule", "rule"]

@@ -83,6 +83,7 @@ async function loadLevels() {
     const body = await res.json();
     if (Array.isArray(body.levels) && body.levels.length) {
       state.lobby.levels = body.levels.map(String);
+      if (state.lobby.levels.includes(body.default)) state.lobby.level = body.default;  // the server's choice
       if (!state.lobby.levels.includes(state.lobby.level)) state.lobby.level = state.lobby.levels[0];
       render();
     }
