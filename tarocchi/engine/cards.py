@@ -19,6 +19,7 @@ higher bit is a higher card, which makes "the best card of a set" one ``bit_leng
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 # Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
 # Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,
@@ -140,7 +141,14 @@ _DISPLAY_GROUPS = (TRUMPS, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MAS
 
 def codes(mask: int) -> list[str]:
     """Codes of a set in display order."""
-    return [CODES[c] for c in display_order(mask)]
+    return list(_codes(mask))
+
+
+@lru_cache(maxsize=1 << 16)
+def _codes(mask: int) -> tuple[str, ...]:
+    # Views ask for the same sets again and again (every seat's view, every moment); the
+    # cache makes that a lookup. Bounded, so a long-running server does not grow with it.
+    return tuple(CODES[c] for c in display_order(mask))
 
 
 # Sum of card values for each byte of a mask: eight lookups value a whole pile.
