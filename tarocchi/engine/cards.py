@@ -144,7 +144,7 @@ def codes(mask: int) -> list[str]:
     return list(_codes(mask))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=4096)
 def _codes(mask: int) -> tuple[str, ...]:
     # Views ask for the same sets again and again (every seat's view, every moment); the
     # cache makes that a lookup. Bounded, so a long-running server does not grow with it.
