@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from tarocchi.engine.cards import CODES, LOW_TRUMPS, NEVER_DISCARD, TRUMPS, codes, mask_of
+from tarocchi.engine.cards import CODES, TRUMPS, codes, mask_of
+from tarocchi.engine.sicilian import discardable
 
 from .knowledge import Seen, read_view
 from .policy import HIGH_TRUMPS, bid_by_strength, choose_card, choose_discard
@@ -16,12 +17,6 @@ from .policy import HIGH_TRUMPS, bid_by_strength, choose_card, choose_discard
 
 def allowed(view: dict) -> list[str]:
     return [c["action"] for c in view["choices"] if c["reason"] is None]
-
-
-def discardable(hand: int) -> int:
-    """R11, as Deal.discardable(): free cards, or with low trumps when short of them."""
-    free = hand & ~NEVER_DISCARD
-    return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
 
 
 class RuleBot:

@@ -77,6 +77,13 @@ PARTNER_SILENT = "the hidden partner may not announce anything"
 NOT_NOW = "that is not an action now"
 
 
+def discardable(hand: int) -> int:
+    """The cards of ``hand`` that may go in a discard (R11): all but trumps, the Fool and
+    Kings; with fewer than three of those, the least valuable trumps too."""
+    free = hand & ~NEVER_DISCARD
+    return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
+
+
 def discard_refusal(hand: int, cards: int) -> str | None:
     """Why ``cards`` (a mask) may not be the discard from ``hand``, or None (R11)."""
     if cards & ~hand:
@@ -447,9 +454,7 @@ class Deal:
 
     def discardable(self) -> int:
         """The cards the bidder may put in a discard (R11)."""
-        hand = self.hands[self.bidder]
-        free = hand & ~NEVER_DISCARD
-        return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
+        return discardable(self.hands[self.bidder])
 
     def _apply_discard(self, seat: int, cards: int) -> None:
         self.hands[seat] &= ~cards

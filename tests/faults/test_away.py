@@ -16,7 +16,9 @@ BOT_DELAY = 0.8  # a computer's beat: long enough to come back while it thinks
 
 
 def actions_of(state: dict, seat: int) -> list[str]:
-    return [a["action"] for a in state["view"]["actions"] if a["seat"] == seat]
+    """The seat's actions as every seat sees them: a discard's cards only its bidder sees."""
+    return ["discard" if a["action"].startswith("discard") else a["action"]
+            for a in state["view"]["actions"] if a["seat"] == seat]
 
 
 async def present_step(seats: list[Seat], rng: random.Random) -> None:
