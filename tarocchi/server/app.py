@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -172,5 +173,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
         bot_processes = min(2, os.cpu_count() or 1)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
                      away_timeout=away_timeout)
+    # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
+    # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
+    # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
+    gc.set_threshold(50_000, 20, 20)
     print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16)
