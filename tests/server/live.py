@@ -59,13 +59,14 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_pause: float = 0.05,
-                   bot_level_default: str = "random", bot_processes: int = 0) -> Iterator[LiveServer]:
+                   bot_level_default: str = "random", bot_processes: int = 0, **options) -> Iterator[LiveServer]:
+    """``options`` go to ``create_app`` as they are (e.g. ``chance``, ``budget``)."""
     tmpdir = None
     if db is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="tarocchi-live-")
         db = os.path.join(tmpdir.name, "tables.sqlite3")
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
-                     bot_processes=bot_processes)
+                     bot_processes=bot_processes, **options)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
                             ws_max_size=MAX_FRAME * 16, timeout_graceful_shutdown=2)

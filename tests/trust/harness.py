@@ -14,23 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
 import sqlite3
-import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-import uvicorn
 
 from tarocchi.engine.cards import CODES, codes
-from tarocchi.server.app import create_app
 from tarocchi.server.hub import Chance
-from tarocchi.server.messages import MAX_FRAME
 from tarocchi.server.tables import Table
-from tests.server.live import free_port
+from tests.server.live import running_server
 from tests.server.seat import Seat, new_room  # noqa: F401  (re-exported for the tests)
 
 CODE_SET = frozenset(CODES)
@@ -68,28 +62,11 @@ class Scripted(Chance):
 @contextlib.contextmanager
 def running(seed: int = 0, **options) -> Iterator[Server]:
     """A live server (bots fast) on a fresh database; ``options`` go to ``create_app``."""
-    with tempfile.TemporaryDirectory(prefix="tarocchi-trust-") as tmp:
-        db = os.path.join(tmp, "tables.sqlite3")
-        chance = options.pop("chance", None) or Scripted(seed)
-        options.setdefault("bot_delay", 0.01)
-        options.setdefault("trick_pause", 0.0)
-        app = create_app(db, chance=chance, **options)
-        port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                                ws_max_size=MAX_FRAME * 16, timeout_graceful_shutdown=2)
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, name=f"uvicorn-trust-{port}", daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 15
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
-        try:
-            yield Server(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", db, chance)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=15)
+    chance = options.pop("chance", None) or Scripted(seed)
+    options.setdefault("bot_delay", 0.01)
+    options.setdefault("trick_pause", 0.0)
+    with running_server(chance=chance, **options) as live:
+        yield Server(live.url, live.ws_url, live.db, chance)
 
 
 def run_async(coro):
