@@ -47,18 +47,6 @@ class ActionError(ValueError):
     """A text that is not an action in the notation."""
 
 
-def is_card(action: int) -> bool:
-    return 0 <= action < DECK_SIZE
-
-
-def is_discard(action: int) -> bool:
-    return action >= DISCARD
-
-
-def discard(cards_mask: int) -> int:
-    return DISCARD | cards_mask
-
-
 def action_text(action: int) -> str:
     if 0 <= action < DECK_SIZE:
         return CODES[action]  # the code itself: views spell out every action, so keep it cheap

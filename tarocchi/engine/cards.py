@@ -96,10 +96,6 @@ def code(c: int) -> str:
     return CODES[c]
 
 
-def bit(c: int) -> int:
-    return 1 << c
-
-
 def mask_of(items: Iterable[int | str]) -> int:
     m = 0
     for it in items:
@@ -113,14 +109,6 @@ def cards_in(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def highest(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def count(mask: int) -> int:
-    return mask.bit_count()
 
 
 def display_order(mask: int) -> list[int]:
