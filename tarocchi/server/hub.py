@@ -34,6 +34,8 @@ UNKNOWN_LINK = "unknown link: this seat does not exist"
 LEFT_OUT = "the room started with three seats without this one (R17)"
 SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
+CLOSE_TOO_SLOW = 4408
+TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 
 # JSON out: msgspec is several times faster than json.dumps on a state (bench/load.py).
 _encode = msgspec.json.Encoder().encode
@@ -55,6 +57,7 @@ class Connection:
     socket never holds up the table; queued states collapse into one, sent at its latest."""
 
     STATE = object()
+    MAX_QUEUED = 500  # frames waiting for a socket that does not read: past this it is closed
 
     def __init__(self, websocket, table: Table, room_seat: int):
         self.websocket = websocket
@@ -64,6 +67,7 @@ class Connection:
         self.sent_version = 0
         self.queue: asyncio.Queue = asyncio.Queue()
         self.state_pending = False
+        self.closing = False
 
     @property
     def seat(self) -> int | None:
@@ -71,15 +75,27 @@ class Connection:
         return self.table.seat_map[self.room_seat]
 
     def send(self, message: dict) -> None:
-        self.queue.put_nowait(message)
+        self._put(message)
 
     def push_state(self) -> None:
         if not self.state_pending:
             self.state_pending = True
-            self.queue.put_nowait(Connection.STATE)
+            self._put(Connection.STATE)
 
     def close(self, code: int, reason: str) -> None:
-        self.queue.put_nowait(("close", code, reason))
+        if not self.closing:
+            self.closing = True
+            self.queue.put_nowait(("close", code, reason))
+
+    def _put(self, item) -> None:
+        """Queue a frame; a socket that has fallen this far behind is closed instead, so one
+        reader that never reads cannot make the server's memory grow."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.MAX_QUEUED:
+            self.close(CLOSE_TOO_SLOW, TOO_SLOW)
+            return
+        self.queue.put_nowait(item)
 
     async def write_loop(self, state_of) -> None:
         while True:
