@@ -65,7 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
           trick_pause=args.trick_pause, bot_processes=args.bot_processes,
-          away_timeout=args.away_timeout)
+          away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second))
     return 0
 
 
@@ -102,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes for computer players (default: up to 2; 0: threads)")
     v.add_argument("--away-timeout", type=float, default=60.0,
                    help="seconds a room seat must be away before the others may let the computer play it")
+    v.add_argument("--new-tables", type=int, default=30,
+                   help="new tables one client address may create at once (then --new-tables-per-second)")
+    v.add_argument("--new-tables-per-second", type=float, default=0.1)
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

@@ -23,8 +23,8 @@ from tarocchi.bots import DEFAULT_LEVEL, LEVELS
 
 from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
 from .messages import (
-    BURST, CLOSE_TOO_MANY, MAX_FRAME, PER_SECOND, TOO_MANY, BadMessage, Budget, NewComputer, NewRoom,
-    decode,
+    BURST, CLOSE_TOO_MANY, MAX_FRAME, NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, PER_SECOND, TOO_MANY,
+    TOO_MANY_TABLES, BadMessage, Budget, NewComputer, NewRoom, decode,
 )
 from .store import SqliteStore
 
@@ -36,15 +36,25 @@ INDEX = STATIC / "index.html"
 def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                bot_level_default: str = DEFAULT_LEVEL, bot_processes: int = 0,
                away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
+               new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
                chance: Chance | None = None) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
-    ``budget``: each socket's message budget (a burst, then so many a second). ``chance``:
+    ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
+    the same for creating tables, per client address (rooms cannot be made in a flood). ``chance``:
     the first dealers and deck orders (tests only; the server draws them from SystemRandom)."""
     state: dict = {}
+    creators: dict[str, Budget] = {}  # client address -> its budget for new tables
 
     def hub() -> Hub:
         return state["hub"]
+
+    def may_create(request: Request) -> bool:
+        address = request.client.host if request.client else "?"
+        if address not in creators and len(creators) >= 10_000:
+            creators.clear()  # bounded: forgetting old addresses only gives them a fresh burst
+        budget = creators.setdefault(address, Budget(*new_tables))
+        return budget.spend(asyncio.get_running_loop().time())
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -67,6 +77,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
 
     async def new_computer(request: Request):
+        if not may_create(request):
+            return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
         body = await read_body(request, NewComputer)
         if isinstance(body, JSONResponse):
             return body
@@ -77,6 +89,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return JSONResponse({"table": table_id, "link": f"/t/{token}"})
 
     async def new_room(request: Request):
+        if not may_create(request):
+            return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
         body = await read_body(request, NewRoom)
         if isinstance(body, JSONResponse):
             return body
@@ -166,13 +180,14 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3", *,
           bot_delay: float = 1.0, trick_pause: float = 1.0, bot_processes: int | None = None,
-          away_timeout: float = 60.0) -> None:
+          away_timeout: float = 60.0,
+          new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND)) -> None:
     import uvicorn
 
     if bot_processes is None:
         bot_processes = min(2, os.cpu_count() or 1)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
-                     away_timeout=away_timeout)
+                     away_timeout=away_timeout, new_tables=new_tables)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).

@@ -17,6 +17,11 @@ CLOSE_TOO_MANY = 4429
 TOO_MANY = f"too many messages: at most {BURST} at once, then {PER_SECOND:g} a second"
 
 
+# New tables (rooms and computer tables) per client address: a burst, then one every 10 s.
+NEW_TABLES_BURST, NEW_TABLES_PER_SECOND = 30, 0.1
+TOO_MANY_TABLES = "too many new tables from this address: wait a little and try again"
+
+
 class Budget:
     """A token bucket: ``spend`` takes one message's token, False once the bucket is empty."""
 

@@ -65,6 +65,8 @@ def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_paus
     if db is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="tarocchi-live-")
         db = os.path.join(tmpdir.name, "tables.sqlite3")
+    # Tests make many tables from one address: no limit on new tables unless a test sets one.
+    options.setdefault("new_tables", (1_000_000, 1000.0))
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
                      bot_processes=bot_processes, **options)
     port = free_port()

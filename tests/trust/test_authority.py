@@ -170,3 +170,23 @@ def test_a_stray_bot_token_from_an_old_database_opens_nothing(server):
         assert human.you == 0
         await human.close()
     asyncio.run(body())
+
+
+def test_new_tables_from_one_address_are_limited():
+    """Rooms cannot be made in a flood: past its burst an address gets 429 with a reason, and
+    nothing is created; the served default is a burst of 30, then one every 10 s."""
+    import inspect
+
+    from tarocchi.server.app import create_app, serve
+    from tarocchi.server.messages import TOO_MANY_TABLES
+    from tests.server.live import running_server
+
+    for f in (create_app, serve):
+        assert inspect.signature(f).parameters["new_tables"].default == (30, 0.1)
+    with running_server(new_tables=(3, 0.001)) as server:
+        made = [httpx.post(server.url + path, json={"seats": 3})
+                for path in ("/api/rooms", "/api/computer", "/api/rooms", "/api/rooms", "/api/computer")]
+        assert [r.status_code for r in made] == [200, 200, 200, 429, 429]
+        assert made[3].json() == {"error": TOO_MANY_TABLES}
+        with contextlib.closing(sqlite3.connect(server.db)) as db:
+            assert db.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 3
