@@ -43,7 +43,25 @@ def stata(deal: Deal) -> None:
         deal.apply(PASSO)
 
 
-def full_deals_int(seats: int, n: int, seed: int) -> tuple[float, int, list[dict]]:
+def to_the_end(deal: Deal, rng: random.Random) -> None:
+    while deal.phase != "done":
+        deal.apply(random_action(deal, rng))
+
+
+def to_the_end_in_text(deal: Deal, rng: random.Random) -> None:
+    while deal.phase != "done":
+        deal.apply(action_text(random_action(deal, rng)))
+
+
+def to_the_end_by_rollout(deal: Deal, rng: random.Random) -> None:
+    while deal.phase != "play":
+        deal.apply(random_action(deal, rng))
+    deal.rollout(rng)
+
+
+def full_deals(seats: int, n: int, seed: int, finish, keep: int = 0) -> tuple[float, int, list[Deal]]:
+    """``n`` stata deals played to the count by ``finish``: CPU seconds, actions, and the first
+    ``keep`` deals (kept only when asked: holding them all would burden the measurement)."""
     rng = random.Random(seed)
     actions = 0
     deals = []
@@ -51,39 +69,11 @@ def full_deals_int(seats: int, n: int, seed: int) -> tuple[float, int, list[dict
     for _ in range(n):
         deal = new_deal(seats, rng)
         stata(deal)
-        while deal.phase != "done":
-            deal.apply(random_action(deal, rng))
+        finish(deal, rng)
         actions += len(deal.history)
-        deals.append(deal)
-    elapsed = time.process_time() - start
-    return elapsed, actions, [d.record() for d in deals[:500]]
-
-
-def full_deals_str(seats: int, n: int, seed: int) -> tuple[float, int]:
-    rng = random.Random(seed)
-    actions = 0
-    start = time.process_time()
-    for _ in range(n):
-        deal = new_deal(seats, rng)
-        stata(deal)
-        while deal.phase != "done":
-            deal.apply(action_text(random_action(deal, rng)))
-        actions += len(deal.history)
-    return time.process_time() - start, actions
-
-
-def full_deals_rollout(seats: int, n: int, seed: int) -> tuple[float, int]:
-    rng = random.Random(seed)
-    actions = 0
-    start = time.process_time()
-    for _ in range(n):
-        deal = new_deal(seats, rng)
-        stata(deal)
-        while deal.phase != "play":
-            deal.apply(random_action(deal, rng))
-        deal.rollout(rng)
-        actions += len(deal.history)
-    return time.process_time() - start, actions
+        if len(deals) < keep:
+            deals.append(deal)
+    return time.process_time() - start, actions, deals
 
 
 def random_speaking(seats: int, n: int, seed: int) -> tuple[float, int]:
@@ -118,12 +108,12 @@ def main() -> None:
     for seats in (3, 4):
         t = baseline(seats, n, args.seed)
         print(f"{seats:>5} {'shuffle+Deal':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {'':>10}")
-        t, acts, records = full_deals_int(seats, n, args.seed)
-        print(f"{seats:>5} {'apply(int)':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
-        t, acts = full_deals_str(seats, n, args.seed)
-        print(f"{seats:>5} {'apply(str)':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
-        t, acts = full_deals_rollout(seats, n, args.seed)
-        print(f"{seats:>5} {'rollout':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
+        for what, finish in (("apply(int)", to_the_end), ("apply(str)", to_the_end_in_text),
+                             ("rollout", to_the_end_by_rollout)):
+            t, acts, deals = full_deals(seats, n, args.seed, finish, keep=500 if finish is to_the_end else 0)
+            print(f"{seats:>5} {what:<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
+            if finish is to_the_end:
+                records = [d.record() for d in deals]
         start = time.process_time()
         acts = sum(len(replay(r).history) for r in records)
         t = time.process_time() - start
