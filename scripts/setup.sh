@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up .venv with the project and its pinned dependencies. Idempotent and quiet when done.
+# Sets up .venv with the project and its pinned dependencies, the engine compiled with mypyc
+# (TAROCCHI_PURE=1 runs the engine's Python sources instead). Idempotent and quiet when done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -7,8 +8,14 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+mode=$([ "${TAROCCHI_PURE:-0}" = 0 ] && echo compiled || echo pure)
+# Install again when the pins change, the mode changes, or the engine's sources changed since
+# they were compiled (tarocchi.engine refuses to import then).
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "$(cat "$stamp")" != "$mode" ] \
+    || ! .venv/bin/python -c "import tarocchi.engine" 2>/dev/null; then
   .venv/bin/pip install --quiet --upgrade pip
-  .venv/bin/pip install --quiet -e ".[test]"
-  touch "$stamp"
+  # (setuptools warns at length about every editable install with extensions: keep it out)
+  .venv/bin/pip install --quiet -e ".[test]" 2>&1 | { grep -v -e "BuildBackendWarning" -e "^ *!!" \
+      -e "^ *\*\*\*" -e "Please be careful" -e "name as your package" -e "with strategy" -e "^ *$" || true; }
+  echo "$mode" > "$stamp"
 fi

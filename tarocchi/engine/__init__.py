@@ -2,9 +2,41 @@
 
 ``cards`` and ``tricks`` serve any tarot game of this pack; ``sicilian`` is the Sicilian game;
 ``records`` reads and writes game records; ``match`` runs one deal per seat.
+
+The hot modules are usually compiled with mypyc (``setup.py``); the sources are the reference.
 """
 
-from .actions import parse_action, action_text
-from .sicilian import Deal, IllegalAction, Options
+from __future__ import annotations
 
-__all__ = ["Deal", "IllegalAction", "Options", "parse_action", "action_text"]
+import hashlib
+import json
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+
+def stale_compiled(folder: Path) -> list[str]:
+    """The compiled modules in ``folder`` whose source has changed since they were built
+    (``_compiled.json`` holds the hash of each source at build time)."""
+    built = {p for suffix in EXTENSION_SUFFIXES for p in folder.glob(f"*{suffix}")}
+    if not built:
+        return []
+    record = folder / "_compiled.json"
+    hashes = json.loads(record.read_text()) if record.exists() else {}
+    stale = []
+    for path in built:
+        source = folder / (path.name.split(".")[0] + ".py")
+        if source.exists() and hashes.get(source.name) != hashlib.sha256(source.read_bytes()).hexdigest():
+            stale.append(source.name)
+    return sorted(stale)
+
+
+if _stale := stale_compiled(Path(__file__).parent):
+    # The compiled module would shadow its source and run rules the source no longer has.
+    raise ImportError(
+        f"tarocchi.engine: {', '.join(_stale)} changed since it was compiled; compile again with "
+        "`bash scripts/setup.sh`, or run the sources as they are with `TAROCCHI_PURE=1 bash scripts/setup.sh`")
+
+from .actions import action_text, parse_action  # noqa: E402
+from .sicilian import Deal, IllegalAction, Options  # noqa: E402
+
+__all__ = ["Deal", "IllegalAction", "Options", "parse_action", "action_text", "stale_compiled"]

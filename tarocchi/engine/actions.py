@@ -58,7 +58,7 @@ def action_text(action: int) -> str:
         raise ActionError(f"{action!r} is not an action") from None
 
 
-def parse_action(text: str) -> int:
+def parse_action(text: object) -> int:
     """An action from its text: a card code, one of the words, or ``discard C1 C2 C3``."""
     if not isinstance(text, str):
         raise ActionError(f"an action is a text, not {type(text).__name__}")

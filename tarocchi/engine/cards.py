@@ -84,12 +84,14 @@ class CardError(ValueError):
     """A text that is not one of the 63 card codes (R1)."""
 
 
-def card(text: str) -> int:
+def card(text: object) -> int:
     """The card with code ``text`` (R1); raises CardError for anything else."""
     try:
-        return CARD_OF[text.strip().upper()]
-    except (KeyError, AttributeError):
-        raise CardError(f"{text!r} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)") from None
+        if isinstance(text, str):
+            return CARD_OF[text.strip().upper()]
+    except KeyError:
+        pass
+    raise CardError(f"{text!r} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)")
 
 
 def code(c: int) -> str:
@@ -159,7 +161,7 @@ def points(mask: int) -> int:
     return raw_value(mask) - 2 * (n // 3) - (1 if n % 3 else 0)
 
 
-def parse_deck(items: Iterable[str]) -> list[int]:
+def parse_deck(items: Iterable[object]) -> list[int]:
     """A deck order (63 codes, top first) as cards; every card exactly once (R3)."""
     deck = [card(x) if isinstance(x, str) else _bad_code(x) for x in items]
     if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:

@@ -69,7 +69,7 @@ class Match:
         """Running jochi totals over the finished deals (R16)."""
         out = [0] * self.seats
         for deal in self.deals:
-            if deal.done:
+            if deal.count is not None:
                 for s, p in enumerate(deal.count.payments):
                     out[s] += p
         return out

@@ -33,7 +33,9 @@ def random_card(mask: int, rng: random.Random) -> int:
 
 def random_discard(deal: Deal, rng: random.Random) -> int:
     """A uniformly random allowed discard (R11)."""
-    hand = deal.hands[deal.to_act]
+    seat = deal.to_act
+    assert seat is not None, "the deal is over"
+    hand = deal.hands[seat]
     free = hand & ~NEVER_DISCARD
     if free.bit_count() >= 3:
         pool, chosen, need = free, 0, 3

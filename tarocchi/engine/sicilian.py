@@ -189,21 +189,29 @@ class Count:
         }
 
 
+# A deck that makes an empty Deal for copy() to fill: compiled classes cannot skip __init__.
+_BLANK: list[int] = []
+# Everything a Deal holds; copy() copies these.
+STATE_FIELDS = (
+    "seats", "dealer", "deck", "options", "hands", "dealt", "monte", "phase", "to_act",
+    "round_cards", "round_order", "round_pos", "round_solo", "round_pagos",
+    "round_prendo", "round_altre", "round_call", "spoke_after", "dealer_looked", "monte_up",
+    "bidder", "contract", "stata", "called", "partner", "partner_known", "discarded",
+    "ask_pos", "scommessa", "rivanto", "trick", "leader", "tricks_left", "won", "played",
+    "tricks_won", "fool_by", "fool_trick_winner", "last_winner", "count", "history",
+    "events", "last_trick", "bids", "_public",
+)
+
+
 class Deal:
     """One deal. Seats are 0..n-1; play and dealing run to the next seat number (R3)."""
 
-    __slots__ = (
-        "seats", "dealer", "deck", "options", "hands", "dealt", "monte", "phase", "to_act",
-        "round_cards", "round_order", "round_pos", "round_solo", "round_pagos",
-        "round_prendo", "round_altre", "round_call", "spoke_after", "dealer_looked", "monte_up",
-        "bidder", "contract", "stata", "called", "partner", "partner_known", "discarded",
-        "ask_pos", "scommessa", "rivanto", "trick", "leader", "tricks_left", "won", "played",
-        "tricks_won", "fool_by", "fool_trick_winner", "last_winner", "count", "history",
-        "events", "last_trick", "bids", "_public",
-    )
+    __slots__ = STATE_FIELDS
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
                  *, log: bool = True):
+        if deck is _BLANK:
+            return  # for copy(), which sets every field itself
         if seats not in (3, 4):
             raise ValueError("Sicilian Tarocchi is played at three or four seats")
         if not 0 <= dealer < seats:
@@ -218,6 +226,7 @@ class Deal:
         self.dealt = 0  # cards dealt from the top so far
         self.monte = sum(1 << c for c in deck[-MONTE_SIZE:])  # the last three (R3)
         self.phase = SPEAK
+        self.to_act: int | None = None  # None once the deal is over
         self.history: list[tuple[int, int]] = []
         self.bids: list[tuple[int, int, int]] = []  # (seat, word, cards held): the announcements log
         self.events: list[dict] | None = [] if log else None
@@ -263,8 +272,8 @@ class Deal:
 
     def copy(self, log: bool = False) -> Deal:
         """A cheap copy for search; by default without the event log."""
-        d = Deal.__new__(Deal)
-        for name in Deal.__slots__:
+        d = Deal(self.seats, self.dealer, _BLANK)
+        for name in STATE_FIELDS:
             setattr(d, name, getattr(self, name))
         d.hands = self.hands[:]
         d.won = self.won[:]
@@ -454,6 +463,7 @@ class Deal:
 
     def discardable(self) -> int:
         """The cards the bidder may put in a discard (R11)."""
+        assert self.bidder is not None, "nobody has bid yet"
         return discardable(self.hands[self.bidder])
 
     def _apply_discard(self, seat: int, cards: int) -> None:
@@ -498,19 +508,23 @@ class Deal:
             self.rivanto = seat
         self._log({"type": "announce", "seat": seat, "announce": WORDS[action]})
         self.ask_pos += 1
+        bidder = self.bidder
+        assert bidder is not None
         if self.ask_pos == self.seats:
             self.phase = PLAY
-            self.leader = (self.bidder + 1) % self.seats  # R13: the seat after the bidder leads
+            self.leader = (bidder + 1) % self.seats  # R13: the seat after the bidder leads
             self.to_act = self.leader
             self.tricks_left = FULL_HAND[self.seats]
         else:
-            self.to_act = (self.bidder + self.ask_pos) % self.seats
+            self.to_act = (bidder + self.ask_pos) % self.seats
 
     # --- play (R13, R14) ----------------------------------------------------------------
 
     def legal_cards(self) -> int:
         """The mask of cards the seat to act may play (R13)."""
-        return tricks.legal_cards(self.hands[self.to_act], self.trick)
+        seat = self.to_act
+        assert seat is not None, "the deal is over"
+        return tricks.legal_cards(self.hands[seat], self.trick)
 
     def _apply_card(self, seat: int, c: int) -> None:
         bit = 1 << c
@@ -532,9 +546,11 @@ class Deal:
             self._close_trick(m)
 
     def _log_play(self, seat: int, c: int) -> None:
-        self.events.append({"type": "play", "seat": seat, "card": CODES[c]})
+        events = self.events
+        assert events is not None
+        events.append({"type": "play", "seat": seat, "card": CODES[c]})
         if c == self.called and self.partner is not None:
-            self.events.append({"type": "partner", "seat": seat})
+            events.append({"type": "partner", "seat": seat})
 
     def _close_trick(self, m: int) -> None:
         """The trick (``m``, its cards as a mask) is complete: the highest trump wins, else the
@@ -570,6 +586,7 @@ class Deal:
         while self.tricks_left:
             trick = self.trick
             seat = self.to_act
+            assert seat is not None
             m = 0
             for x in trick:  # a rollout may start in the middle of a trick
                 m |= 1 << x
@@ -624,6 +641,9 @@ class Deal:
             played[side] |= self.played[s]
         # R14: the Fool goes to its player's side if that side won a trick, else to the
         # side that took the trick it was played in.
+        # The Fool is always played: it can be neither discarded nor left in the monte.
+        assert self.fool_by is not None and self.fool_trick_winner is not None
+        assert self.last_winner is not None
         fool_side = self.side_of(self.fool_by)
         if not tricks_by_side[fool_side]:
             fool_side = self.side_of(self.fool_trick_winner)
@@ -684,7 +704,7 @@ class Deal:
     def hand_size(self, seat: int) -> int:
         return self.hands[seat].bit_count()
 
-    def refusal(self, seat: int, action: int | str) -> str | None:
+    def refusal(self, seat: int, action: object) -> str | None:
         """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
         if isinstance(action, str):
             try:
@@ -695,6 +715,8 @@ class Deal:
             return DEAL_OVER
         if seat != self.to_act:
             return NOT_YOUR_TURN
+        if not isinstance(action, int) or isinstance(action, bool):
+            return NOT_NOW
         phase = self.phase
         if phase == PLAY:
             if not 0 <= action < DECK_SIZE:
@@ -712,7 +734,7 @@ class Deal:
             return ANSWER_NOW
         return self._announce_refusal(seat, action)
 
-    def apply(self, action: int | str, seat: int | None = None) -> None:
+    def apply(self, action: object, seat: int | None = None) -> None:
         """Take ``action`` for the seat to act (or check it is ``seat``'s turn).
 
         Raises IllegalAction with the reason, leaving the deal unchanged."""
@@ -720,21 +742,22 @@ class Deal:
             try:
                 action = parse_action(action)
             except ActionError as e:
-                raise IllegalAction(str(e), seat, action) from None
+                raise IllegalAction(str(e), seat, str(action)) from None
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalAction(NOT_NOW, seat, repr(action))
         actor = self.to_act
         if seat is None:
+            if actor is None:
+                raise IllegalAction(DEAL_OVER, None, _text(action))
             seat = actor
         # The hot path: a legal card in play needs one mask test.
-        if (self.phase == PLAY and seat == actor and type(action) is int and 0 <= action < DECK_SIZE
-                and self.legal_cards() >> action & 1):
+        if self.phase == PLAY and seat == actor and 0 <= action < DECK_SIZE and self.legal_cards() >> action & 1:
             self.history.append((seat, action))
             self._apply_card(seat, action)
             return
-        if type(action) is not int:
-            raise IllegalAction(NOT_NOW, seat, repr(action))
         reason = self.refusal(seat, action)
         if reason is not None:
-            raise IllegalAction(reason, seat, action_text(action) if _is_action(action) else str(action))
+            raise IllegalAction(reason, seat, _text(action))
         self.history.append((seat, action))
         if self.phase == SPEAK:
             self._apply_bid(seat, action)
@@ -748,15 +771,18 @@ class Deal:
     def legal_actions(self) -> list[int]:
         """Every legal action of the seat to act. A discard lists every allowed set of three."""
         phase = self.phase
+        seat = self.to_act
+        if seat is None:
+            return []
         if phase == PLAY:
             return list(cards_in(self.legal_cards()))
         if phase == SPEAK:
             return [a for a in (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO)
                     if self._bid_refusal(a) is None]
         if phase == ANNOUNCE:
-            return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(self.to_act, a) is None]
+            return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(seat, a) is None]
         if phase == DISCARD_PHASE:
-            hand = self.hands[self.to_act]
+            hand = self.hands[seat]
             pool = list(cards_in(self.discardable()))
             out = []
             for i, a in enumerate(pool):
@@ -879,9 +905,9 @@ class Deal:
         }
 
 
-def _is_action(action: object) -> bool:
+def _text(action: int) -> str:
+    """The action's text notation, or the number itself if it names no action."""
     try:
-        action_text(action)  # type: ignore[arg-type]
-        return True
-    except (ActionError, TypeError, IndexError):
-        return False
+        return action_text(action)
+    except (ActionError, IndexError):
+        return str(action)

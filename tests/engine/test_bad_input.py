@@ -9,7 +9,7 @@ import pytest
 from tarocchi.engine.actions import parse_action
 from tarocchi.engine.cards import codes
 from tarocchi.engine.playout import play_out, random_action
-from tarocchi.engine.sicilian import Deal, IllegalAction
+from tarocchi.engine.sicilian import STATE_FIELDS, Deal, IllegalAction
 
 from .builders import deal_of, say
 
@@ -21,7 +21,7 @@ def snapshot(d: Deal):
 
 def state(d: Deal):
     """Every field of the deal: cheaper than the views, for the many random refusals."""
-    return [(name, len(d.events) if name == "events" else repr(getattr(d, name))) for name in Deal.__slots__]
+    return [(name, len(d.events) if name == "events" else repr(getattr(d, name))) for name in STATE_FIELDS]
 
 
 def refused(d: Deal, action, seat=None, reason: str = "", cheap: bool = False) -> None:

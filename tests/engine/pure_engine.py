@@ -1,0 +1,38 @@
+"""The engine run from its Python sources, beside the compiled one (setup.py compiles the hot
+modules with mypyc). The sources are the reference: the tests compare the two, and the docs'
+examples are read from the sources (compiled functions keep no docstrings to find them in)."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import sys
+import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from types import ModuleType
+
+import tarocchi.engine
+import tarocchi.engine.sicilian
+
+ENGINE = Path(tarocchi.engine.__file__).parent
+PACKAGE = "tarocchi_pure_engine"
+_home: str | None = None
+
+
+def is_compiled(module: ModuleType) -> bool:
+    return any(str(module.__file__).endswith(suffix) for suffix in EXTENSION_SUFFIXES)
+
+
+def pure(name: str) -> ModuleType:
+    """``tarocchi.engine.<name>`` from its source, in a package of sources only (so that its
+    relative imports are the sources too)."""
+    global _home
+    if _home is None:
+        _home = tempfile.mkdtemp(prefix="tarocchi-pure-")
+        target = Path(_home) / PACKAGE
+        target.mkdir()
+        for source in ENGINE.glob("*.py"):
+            shutil.copy(source, target / source.name)
+        sys.path.insert(0, _home)
+    return importlib.import_module(f"{PACKAGE}.{name}")
