@@ -15,20 +15,22 @@ notation is what records, logs and the wire use:
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CODES, DECK_SIZE, CardError, card, codes, mask_of
 
-PASSO = 100
-ALTRE_CINQUE = 101
-VADO_SOLO = 102
-PAGO = 103
-PRENDO = 104
-CHIAMO = 105
-SCOMMESSA = 110
-RIVANTO = 111
-NO = 112  # the "no" answer to the Scommessa or Rivanto question
-DISCARD = 1 << 64  # flag bit; the low 63 bits hold the three discarded cards
+PASSO: Final = 100
+ALTRE_CINQUE: Final = 101
+VADO_SOLO: Final = 102
+PAGO: Final = 103
+PRENDO: Final = 104
+CHIAMO: Final = 105
+SCOMMESSA: Final = 110
+RIVANTO: Final = 111
+NO: Final = 112  # the "no" answer to the Scommessa or Rivanto question
+DISCARD: Final = 1 << 64  # flag bit; the low 63 bits hold the three discarded cards
 
-WORDS = {
+WORDS: Final = {
     PASSO: "passo",
     ALTRE_CINQUE: "altre cinque",
     VADO_SOLO: "vado solo",
@@ -39,8 +41,8 @@ WORDS = {
     RIVANTO: "rivanto",
     NO: "no",
 }
-ACTION_OF_WORD = {w: a for a, w in WORDS.items()}
-BIDS = (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO)
+ACTION_OF_WORD: Final = {w: a for a, w in WORDS.items()}
+BIDS: Final = (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO)
 
 
 class ActionError(ValueError):

@@ -18,55 +18,57 @@ higher bit is a higher card, which makes "the best card of a set" one ``bit_leng
 
 from __future__ import annotations
 
+from typing import Final
+
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 # Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
 # Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,
 # batons 53..62.
-MISERIA = 0
-FOOL = 21
-SUIT_LETTERS = "COSB"  # cups, coins, swords, batons: the order hands are shown in
-_SUIT_RANKS = {
+MISERIA: Final = 0
+FOOL: Final = 21
+SUIT_LETTERS: Final = "COSB"  # cups, coins, swords, batons: the order hands are shown in
+_SUIT_RANKS: Final = {
     "C": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
     "O": ["4", "5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
     "S": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
     "B": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
 }
 
-CODES: list[str] = [str(n) for n in range(21)] + ["F"]
-SUIT_OF: list[int] = [4] * 21 + [5]  # 0-3 suits, 4 trumps, 5 the Fool
+CODES: Final[list[str]] = [str(n) for n in range(21)] + ["F"]
+SUIT_OF: Final[list[int]] = [4] * 21 + [5]  # 0-3 suits, 4 trumps, 5 the Fool
 for _s, _letter in enumerate(SUIT_LETTERS):
     for _rank in _SUIT_RANKS[_letter]:
         CODES.append(_rank + _letter)
         SUIT_OF.append(_s)
-DECK_SIZE = len(CODES)
+DECK_SIZE: Final = len(CODES)
 assert DECK_SIZE == 63
 
-CARD_OF: dict[str, int] = {c: i for i, c in enumerate(CODES)}
+CARD_OF: Final[dict[str, int]] = {c: i for i, c in enumerate(CODES)}
 
-TRUMP_SUIT = 4
-FOOL_SUIT = 5
-FULL_DECK = (1 << DECK_SIZE) - 1
-TRUMPS = (1 << 21) - 1
-FOOL_BIT = 1 << FOOL
-SUIT_MASKS: list[int] = [0, 0, 0, 0, TRUMPS, FOOL_BIT]
+TRUMP_SUIT: Final = 4
+FOOL_SUIT: Final = 5
+FULL_DECK: Final = (1 << DECK_SIZE) - 1
+TRUMPS: Final = (1 << 21) - 1
+FOOL_BIT: Final = 1 << FOOL
+SUIT_MASKS: Final[list[int]] = [0, 0, 0, 0, TRUMPS, FOOL_BIT]
 for _c in range(22, DECK_SIZE):
     SUIT_MASKS[SUIT_OF[_c]] |= 1 << _c
 # The mask of the suit each card belongs to, indexed by card: the hot path of follow-suit.
-SUIT_MASK_OF: list[int] = [SUIT_MASKS[s] for s in SUIT_OF]
+SUIT_MASK_OF: Final[list[int]] = [SUIT_MASKS[s] for s in SUIT_OF]
 
-KINGS = sum(1 << CARD_OF["K" + s] for s in SUIT_LETTERS)
-ARIE = sum(1 << n for n in (16, 17, 18, 19))  # 16-19; the 20 scores on top of them (R15)
+KINGS: Final = sum(1 << CARD_OF["K" + s] for s in SUIT_LETTERS)
+ARIE: Final = sum(1 << n for n in (16, 17, 18, 19))  # 16-19; the 20 scores on top of them (R15)
 # Trumps that may be discarded when a hand is short of other cards (R11): Miseria, 2-15.
-LOW_TRUMPS = (1 << 0) | sum(1 << n for n in range(2, 16))
+LOW_TRUMPS: Final = (1 << 0) | sum(1 << n for n in range(2, 16))
 # A discard never holds a trump, the Fool or a King unless it must (R11).
-NEVER_DISCARD = TRUMPS | FOOL_BIT | KINGS
+NEVER_DISCARD: Final = TRUMPS | FOOL_BIT | KINGS
 # Trumps whose capture is a pigliata (R15).
-PIGLIATA_TRUMPS = (1 << 1) | ARIE
+PIGLIATA_TRUMPS: Final = (1 << 1) | ARIE
 
-_VALUE_BY_RANK = {"K": 5, "Q": 4, "H": 3, "M": 2}
-VALUES: list[int] = []
+_VALUE_BY_RANK: Final = {"K": 5, "Q": 4, "H": 3, "M": 2}
+VALUES: Final[list[int]] = []
 for _c, _code in enumerate(CODES):
     if _code in ("20", "1", "F"):
         VALUES.append(10)
@@ -76,8 +78,8 @@ for _c, _code in enumerate(CODES):
         VALUES.append(_VALUE_BY_RANK.get(_code[0], 1))
     else:
         VALUES.append(1)
-LAST_TRICK_BONUS = 5
-TOTAL_POINTS = 109
+LAST_TRICK_BONUS: Final = 5
+TOTAL_POINTS: Final = 109
 
 
 class CardError(ValueError):
@@ -126,7 +128,7 @@ def display_order(mask: int) -> list[int]:
     return out
 
 
-_DISPLAY_GROUPS = (TRUMPS, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3], FOOL_BIT)
+_DISPLAY_GROUPS: Final = (TRUMPS, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3], FOOL_BIT)
 
 
 def codes(mask: int) -> list[str]:
@@ -142,7 +144,7 @@ def _codes(mask: int) -> tuple[str, ...]:
 
 
 # Sum of card values for each byte of a mask: eight lookups value a whole pile.
-_BYTE_VALUES = [[sum(VALUES[8 * k + b] for b in range(8) if x >> b & 1 and 8 * k + b < DECK_SIZE)
+_BYTE_VALUES: Final = [[sum(VALUES[8 * k + b] for b in range(8) if x >> b & 1 and 8 * k + b < DECK_SIZE)
                  for x in range(256)] for k in range(8)]
 
 

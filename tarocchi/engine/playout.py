@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import random
 
+from mypy_extensions import i64
+
 from .actions import DISCARD
 from .cards import NEVER_DISCARD
-from .sicilian import DISCARD_PHASE, PLAY, Deal
+from .sicilian import BIT_INDEX, DISCARD_PHASE, PLAY, Deal
 
 
 def nth_bit(mask: int, k: int) -> int:
     """The card of the k-th lowest set bit of ``mask``."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+    m: i64 = mask  # i64: compiled, a machine word
+    while k:
+        m &= m - 1
+        k -= 1
+    return BIT_INDEX[(m & -m) % 67]
 
 
 def random_card(mask: int, rng: random.Random) -> int:

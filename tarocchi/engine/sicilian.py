@@ -20,6 +20,10 @@ as R1..R17) settle what it leaves open. The state API follows OpenSpiel: ``to_ac
 
 from __future__ import annotations
 
+from typing import Final
+
+from mypy_extensions import i64
+
 import random
 from dataclasses import dataclass, field
 
@@ -29,7 +33,7 @@ from .actions import (
     WORDS, ActionError, action_text, parse_action,
 )
 from .cards import (
-    ARIE, CODES, DECK_SIZE, FOOL, FOOL_BIT, KINGS, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD,
+    ARIE, CODES, DECK_SIZE, FOOL, FOOL_BIT, FULL_DECK, KINGS, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD,
     PIGLIATA_TRUMPS, SUIT_MASK_OF, TRUMPS, VALUES, cards_in, codes, display_order, points,
 )
 
@@ -39,42 +43,42 @@ __all__ = [
 ]
 
 SPEAK, DISCARD_PHASE, ANNOUNCE, PLAY, DONE = "speak", "discard", "announce", "play", "done"
-MONTE_SIZE = 3
-PACKET = 5
+MONTE_SIZE: Final = 3
+PACKET: Final = 5
 # Cards each seat holds for play: 20 at three seats, 15 at four (R3).
-FULL_HAND = {3: 20, 4: 15}
-COUNTING = sum(1 << c for c in range(DECK_SIZE) if VALUES[c] >= 2 and c != FOOL)
-BIG_TRUMPS = (1 << 20) | (1 << 1) | FOOL_BIT  # what a Scommessa promises (R12, R15)
+FULL_HAND: Final = {3: 20, 4: 15}
+COUNTING: Final = sum(1 << c for c in range(DECK_SIZE) if VALUES[c] >= 2 and c != FOOL)
+BIG_TRUMPS: Final = (1 << 20) | (1 << 1) | FOOL_BIT  # what a Scommessa promises (R12, R15)
 
 # Plain reasons for refused actions; the web catalogue translates them by this text.
-NOT_YOUR_TURN = "it is not your turn"
-DEAL_OVER = "the deal is over"
-ONLY_FIRST_TWO_PAGO = "only the first two seats may say pago"
-PRENDO_WHO = "only the second seat or the dealer may say prendo"
-PRENDO_NEEDS_PAGO = "prendo needs a pago first"
-ONE_PRENDO = "prendo was already said this round"
-ONLY_PASSO_AFTER_SOLO = "after a vado solo only passo"
-NO_ALTRE_AT_20 = "no altre cinque at 20 cards"
-PAGO_LATER = "pago and prendo come at 10 cards and later"
-CHIAMO_FOUR = "chiamo is said only at four seats"
-FIVE_CARDS_FOUR = "with five cards only passo or vado solo"
-ONE_CALL = "there is already a call: passo or vado solo"
-NO_PAGO_FOUR = "pago and prendo are said only at three seats"
-NO_ALTRE_FOUR = "altre cinque is said only at three seats"
-SPEAK_NOW = "now is the time to speak"
-DISCARD_NOW = "now is the time to discard three cards"
-ANSWER_NOW = "now is the time to answer yes or no"
-PLAY_NOW = "now is the time to play a card"
-DISCARD_THREE = "discard three cards"
-NO_TRUMP_DISCARD = "you may not discard a trump, the Fool or a King"
-LOW_TRUMPS_ONLY = "only Miseria and trumps 2 to 15, and no more than you must"
-SCOMMESSA_NEEDS = "Scommessa needs the 20 and the Fool in your hand"
-SCOMMESSA_BIDDER = "only the bidder may announce Scommessa"
-RIVANTO_WHO = "only an opponent who spoke after the final bid may say Rivanto"
-RIVANTO_ONCE = "Rivanto was already announced"
-RIVANTO_BIDDER = "the bidder may not say Rivanto"
-PARTNER_SILENT = "the hidden partner may not announce anything"
-NOT_NOW = "that is not an action now"
+NOT_YOUR_TURN: Final = "it is not your turn"
+DEAL_OVER: Final = "the deal is over"
+ONLY_FIRST_TWO_PAGO: Final = "only the first two seats may say pago"
+PRENDO_WHO: Final = "only the second seat or the dealer may say prendo"
+PRENDO_NEEDS_PAGO: Final = "prendo needs a pago first"
+ONE_PRENDO: Final = "prendo was already said this round"
+ONLY_PASSO_AFTER_SOLO: Final = "after a vado solo only passo"
+NO_ALTRE_AT_20: Final = "no altre cinque at 20 cards"
+PAGO_LATER: Final = "pago and prendo come at 10 cards and later"
+CHIAMO_FOUR: Final = "chiamo is said only at four seats"
+FIVE_CARDS_FOUR: Final = "with five cards only passo or vado solo"
+ONE_CALL: Final = "there is already a call: passo or vado solo"
+NO_PAGO_FOUR: Final = "pago and prendo are said only at three seats"
+NO_ALTRE_FOUR: Final = "altre cinque is said only at three seats"
+SPEAK_NOW: Final = "now is the time to speak"
+DISCARD_NOW: Final = "now is the time to discard three cards"
+ANSWER_NOW: Final = "now is the time to answer yes or no"
+PLAY_NOW: Final = "now is the time to play a card"
+DISCARD_THREE: Final = "discard three cards"
+NO_TRUMP_DISCARD: Final = "you may not discard a trump, the Fool or a King"
+LOW_TRUMPS_ONLY: Final = "only Miseria and trumps 2 to 15, and no more than you must"
+SCOMMESSA_NEEDS: Final = "Scommessa needs the 20 and the Fool in your hand"
+SCOMMESSA_BIDDER: Final = "only the bidder may announce Scommessa"
+RIVANTO_WHO: Final = "only an opponent who spoke after the final bid may say Rivanto"
+RIVANTO_ONCE: Final = "Rivanto was already announced"
+RIVANTO_BIDDER: Final = "the bidder may not say Rivanto"
+PARTNER_SILENT: Final = "the hidden partner may not announce anything"
+NOT_NOW: Final = "that is not an action now"
 
 
 def discardable(hand: int) -> int:
@@ -103,7 +107,8 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     """A uniformly shuffled deck order: the cards sorted by independent random keys (a
     uniform permutation, and several times cheaper than ``rng.shuffle``)."""
     rand = rng.random
-    return sorted(range(DECK_SIZE), key=lambda _: rand())
+    keys = [rand() for _ in range(DECK_SIZE)]
+    return sorted(range(DECK_SIZE), key=keys.__getitem__)
 
 
 class IllegalAction(ValueError):
@@ -189,10 +194,15 @@ class Count:
         }
 
 
+# The card of a one-card mask: 2**k % 67 differs for every k < 64.
+BIT_INDEX: Final = [0] * 67
+for _k in range(DECK_SIZE):
+    BIT_INDEX[(1 << _k) % 67] = _k
+
 # A deck that makes an empty Deal for copy() to fill: compiled classes cannot skip __init__.
-_BLANK: list[int] = []
+_BLANK: Final[list[int]] = []
 # Everything a Deal holds; copy() copies these.
-STATE_FIELDS = (
+STATE_FIELDS: Final = (
     "seats", "dealer", "deck", "options", "hands", "dealt", "monte", "phase", "to_act",
     "round_cards", "round_order", "round_pos", "round_solo", "round_pagos",
     "round_prendo", "round_altre", "round_call", "spoke_after", "dealer_looked", "monte_up",
@@ -216,7 +226,11 @@ class Deal:
             raise ValueError("Sicilian Tarocchi is played at three or four seats")
         if not 0 <= dealer < seats:
             raise ValueError(f"the dealer is a seat 0..{seats - 1}")
-        if sorted(deck) != list(range(DECK_SIZE)):
+        seen = 0
+        for c in deck:
+            if 0 <= c < DECK_SIZE:
+                seen |= 1 << c
+        if len(deck) != DECK_SIZE or seen != FULL_DECK:
             raise ValueError("a deck order holds each of the 63 cards once (R3)")
         self.seats = seats
         self.dealer = dealer
@@ -296,7 +310,8 @@ class Deal:
             a, b, c, d, e = deck[self.dealt:self.dealt + PACKET]
             self.hands[seat] |= (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
             self.dealt += PACKET
-        self._log({"type": "dealt", "cards": self.dealt // n})
+        if self.events is not None:
+            self._log({"type": "dealt", "cards": self.dealt // n})
 
     def _deal_rest(self) -> None:
         while self.dealt < DECK_SIZE - MONTE_SIZE:
@@ -304,7 +319,8 @@ class Deal:
 
     def _dealer_looks(self) -> None:
         self.dealer_looked = True
-        self._log({"type": "look", "seat": self.dealer})
+        if self.events is not None:
+            self._log({"type": "look", "seat": self.dealer})
 
     # --- speaking (R5-R10) --------------------------------------------------------------
 
@@ -360,7 +376,8 @@ class Deal:
 
     def _apply_bid(self, seat: int, action: int) -> None:
         self.bids.append((seat, action, self.round_cards))
-        self._log({"type": "bid", "seat": seat, "bid": WORDS[action], "cards": self.round_cards})
+        if self.events is not None:
+            self._log({"type": "bid", "seat": seat, "bid": WORDS[action], "cards": self.round_cards})
         self.round_pos += 1
         if action == VADO_SOLO:
             self.round_solo = seat
@@ -441,15 +458,17 @@ class Deal:
         self.count = Count(payments=payments, abandoned=True, reason=reason,
                            pago=list(self.round_pagos) if self.round_prendo is not None else [],
                            prendo=self.round_prendo)
-        self._log({"type": "abandoned", "reason": reason, "payments": payments})
+        if self.events is not None:
+            self._log({"type": "abandoned", "reason": reason, "payments": payments})
 
     def _contract(self, bidder: int, kind: str, stata: bool) -> None:
         self.bidder = bidder
         self.contract = kind
         self.stata = stata
         self._deal_rest()
-        self._log({"type": "contract", "seat": bidder, "contract": kind, "stata": stata,
-                   "called": CODES[self.called] if self.called is not None else None})
+        if self.events is not None:
+            self._log({"type": "contract", "seat": bidder, "contract": kind, "stata": stata,
+                       "called": CODES[self.called] if self.called is not None else None})
         # R11: the monte is turned up for everyone, unless the dealer who looked goes solo.
         unseen = kind == "solo" and bidder == self.dealer and self.dealer_looked
         self.monte_up = not unseen
@@ -469,10 +488,12 @@ class Deal:
     def _apply_discard(self, seat: int, cards: int) -> None:
         self.hands[seat] &= ~cards
         self.discarded = cards
-        self._log({"type": "discard", "seat": seat})
+        if self.events is not None:
+            self._log({"type": "discard", "seat": seat})
         if self.contract == "forced":  # R10: the call comes from the hand left
             self.called = self._highest_missing(self.hands[seat])
-            self._log({"type": "call", "seat": seat, "called": CODES[self.called]})
+            if self.events is not None:
+                self._log({"type": "call", "seat": seat, "called": CODES[self.called]})
         if self.called is not None:
             holder = next((s for s in range(self.seats) if s != seat and self.hands[s] >> self.called & 1), None)
             self.partner = holder  # None: in the monte or the discard, the caller is alone (R9)
@@ -506,7 +527,8 @@ class Deal:
             self.scommessa = True
         elif action == RIVANTO:
             self.rivanto = seat
-        self._log({"type": "announce", "seat": seat, "announce": WORDS[action]})
+        if self.events is not None:
+            self._log({"type": "announce", "seat": seat, "announce": WORDS[action]})
         self.ask_pos += 1
         bidder = self.bidder
         assert bidder is not None
@@ -527,13 +549,16 @@ class Deal:
         return tricks.legal_cards(self.hands[seat], self.trick)
 
     def _apply_card(self, seat: int, c: int) -> None:
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        self.played[seat] |= bit
+        bit: i64 = 1 << c  # i64: compiled, a machine word
+        hand: i64 = self.hands[seat]
+        self.hands[seat] = hand ^ bit
+        played: i64 = self.played[seat]
+        self.played[seat] = played | bit
         self.trick.append(c)
         if self.events is not None:
             self._log_play(seat, c)
-        if c == self.called:
+        called = self.called
+        if called is not None and c == called:
             self.partner_known = True
         elif c == FOOL:
             self.fool_by = seat
@@ -582,17 +607,23 @@ class Deal:
             raise ValueError("a rollout plays cards: finish the speaking, discard and announcements first")
         rand = rng.random
         hands, played, history, n = self.hands, self.played, self.history, self.seats
-        called, log = self.called, self.events is not None
+        called = self.called if self.called is not None else -1
+        log = self.events is not None
+        # What each seat plays here is what it holds now and not at the end: ``played`` is
+        # brought up to date once, before the last trick is counted, not card by card.
+        held = hands[:]
+        # Masks are i64 here: compiled, they stay machine words (no int objects per card).
         while self.tricks_left:
             trick = self.trick
             seat = self.to_act
             assert seat is not None
-            m = 0
+            m: i64 = 0
             for x in trick:  # a rollout may start in the middle of a trick
                 m |= 1 << x
             while len(trick) < n:
-                hand = hands[seat]
+                hand: i64 = hands[seat]
                 # R13, as in tricks.legal_cards, written inline: this loop is the hot path.
+                legal: i64
                 if not trick:
                     legal = hand if hand == FOOL_BIT else hand & ~FOOL_BIT
                 else:
@@ -600,15 +631,20 @@ class Deal:
                     if lead < 0:
                         legal = hand
                     else:
-                        legal = hand & SUIT_MASK_OF[lead] or hand & TRUMPS or hand
-                        if legal != hand:
+                        legal = hand & SUIT_MASK_OF[lead]
+                        if not legal:
+                            legal = hand & TRUMPS
+                        if legal:
                             legal |= hand & FOOL_BIT
-                for _ in range(int(rand() * legal.bit_count())):
+                        else:
+                            legal = hand
+                k = int(rand() * int(legal).bit_count())
+                while k:
                     legal &= legal - 1  # drop the lowest card: the k-th card is chosen
-                bit = legal & -legal
-                c = bit.bit_length() - 1
+                    k -= 1
+                bit: i64 = legal & -legal
+                c = BIT_INDEX[bit % 67]
                 hands[seat] = hand ^ bit
-                played[seat] |= bit
                 m |= bit
                 trick.append(c)
                 history.append((seat, c))
@@ -619,6 +655,9 @@ class Deal:
                 elif c == FOOL:
                     self.fool_by = seat
                 seat = seat + 1 if seat + 1 < n else 0
+            if self.tricks_left == 1:
+                for s in range(n):
+                    played[s] |= held[s] & ~hands[s]
             self._close_trick(m)
 
     # --- the count (R14, R15) -----------------------------------------------------------

@@ -18,12 +18,14 @@ so far, in order. Refusals are the rules text's own words: "follow the suit", "p
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import FOOL, FOOL_BIT, SUIT_MASK_OF, TRUMPS
 
-FOLLOW_SUIT = "follow the suit"
-PLAY_TRUMP = "play a trump"
-FOOL_CANNOT_LEAD = "the Fool cannot lead"
-NOT_IN_HAND = "that card is not in your hand"
+FOLLOW_SUIT: Final = "follow the suit"
+PLAY_TRUMP: Final = "play a trump"
+FOOL_CANNOT_LEAD: Final = "the Fool cannot lead"
+NOT_IN_HAND: Final = "that card is not in your hand"
 
 
 def legal_cards(hand: int, trick: list[int]) -> int:
