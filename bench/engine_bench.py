@@ -15,7 +15,11 @@ says vado solo (a stata), the others pass, and from there every action is a rand
 Times are the process's CPU time (time.process_time), so that other work on the machine
 inflates them less than wall-clock time would.
 
-Run:  .venv/bin/python bench/engine_bench.py [--deals 3000] [--seed 1]
+The installed engine is compiled with mypyc (setup.py); ``--sources`` also measures the same
+deals with the engine's Python sources, in the same run, as the baseline (``--sources only``:
+just them).
+
+Run:  .venv/bin/python bench/engine_bench.py [--deals 3000] [--seed 1] [--sources [only]]
 """
 
 from __future__ import annotations
@@ -26,14 +30,30 @@ import platform
 import random
 import time
 
-from tarocchi.engine.actions import action_text
-from tarocchi.engine.playout import random_action
-from tarocchi.engine.records import replay
+from types import SimpleNamespace
+
+from tarocchi import pure_engine
+from tarocchi.engine import actions, playout, records, sicilian
 from tarocchi.engine.sicilian import PASSO, VADO_SOLO, Deal
+
+# The engine measured: the installed one, or its sources (engines()).
+engine = SimpleNamespace(Deal=Deal, random_action=playout.random_action, replay=records.replay,
+                         action_text=actions.action_text)
+
+
+def engines(sources: str | None):
+    """(name, modules) for each engine to measure."""
+    installed = ("compiled" if pure_engine.is_compiled(sicilian) else "sources", engine)
+    if sources is None:
+        return [installed]
+    source = ("sources", SimpleNamespace(
+        Deal=pure_engine.pure("sicilian").Deal, random_action=pure_engine.pure("playout").random_action,
+        replay=pure_engine.pure("records").replay, action_text=pure_engine.pure("actions").action_text))
+    return [source] if sources == "only" else [installed, source]
 
 
 def new_deal(seats: int, rng: random.Random) -> Deal:
-    return Deal.shuffled(seats, rng.randrange(seats), rng, log=False)
+    return engine.Deal.shuffled(seats, rng.randrange(seats), rng, log=False)
 
 
 def stata(deal: Deal) -> None:
@@ -45,17 +65,17 @@ def stata(deal: Deal) -> None:
 
 def to_the_end(deal: Deal, rng: random.Random) -> None:
     while deal.phase != "done":
-        deal.apply(random_action(deal, rng))
+        deal.apply(engine.random_action(deal, rng))
 
 
 def to_the_end_in_text(deal: Deal, rng: random.Random) -> None:
     while deal.phase != "done":
-        deal.apply(action_text(random_action(deal, rng)))
+        deal.apply(engine.action_text(engine.random_action(deal, rng)))
 
 
 def to_the_end_by_rollout(deal: Deal, rng: random.Random) -> None:
     while deal.phase != "play":
-        deal.apply(random_action(deal, rng))
+        deal.apply(engine.random_action(deal, rng))
     deal.rollout(rng)
 
 
@@ -83,7 +103,7 @@ def random_speaking(seats: int, n: int, seed: int) -> tuple[float, int]:
     for _ in range(n):
         deal = new_deal(seats, rng)
         while deal.phase != "done":
-            deal.apply(random_action(deal, rng))
+            deal.apply(engine.random_action(deal, rng))
         actions += len(deal.history)
     return time.process_time() - start, actions
 
@@ -97,30 +117,37 @@ def baseline(seats: int, n: int, seed: int) -> float:
 
 
 def main() -> None:
+    global engine
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--deals", type=int, default=3000, help="full deals per measurement")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--sources", nargs="?", const="too", choices=["too", "only"],
+                   help="also (or only) measure the engine's Python sources, the baseline")
     args = p.parse_args()
     n = args.deals
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}; {n} full deals per line, one process")
-    print(f"{'seats':>5} {'what':<14} {'deals/s':>10} {'us/deal':>9} {'us/action':>10}")
-    for seats in (3, 4):
-        t = baseline(seats, n, args.seed)
-        print(f"{seats:>5} {'shuffle+Deal':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {'':>10}")
-        for what, finish in (("apply(int)", to_the_end), ("apply(str)", to_the_end_in_text),
-                             ("rollout", to_the_end_by_rollout)):
-            t, acts, deals = full_deals(seats, n, args.seed, finish, keep=500 if finish is to_the_end else 0)
-            print(f"{seats:>5} {what:<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
-            if finish is to_the_end:
-                records = [d.record() for d in deals]
-        start = time.process_time()
-        acts = sum(len(replay(r).history) for r in records)
-        t = time.process_time() - start
-        k = len(records)
-        print(f"{seats:>5} {'replay':<14} {k / t:>10,.0f} {t / k * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
-        t, acts = random_speaking(seats, n, args.seed)
-        print(f"{seats:>5} {'random speak':<14} {n / t:>10,.0f} {t / n * 1e6:>9.1f} {t / acts * 1e6:>10.2f}")
+    print(f"{'engine':<9} {'seats':>5} {'what':<14} {'deals/s':>10} {'us/deal':>9} {'us/action':>10}")
+    for name, modules in engines(args.sources):
+        engine = modules
+
+        def line(seats: int, what: str, deals: int, t: float, acts: int | None = None) -> None:
+            per_action = f"{t / acts * 1e6:>10.2f}" if acts else f"{'':>10}"
+            print(f"{name:<9} {seats:>5} {what:<14} {deals / t:>10,.0f} {t / deals * 1e6:>9.1f} {per_action}")
+
+        for seats in (3, 4):
+            line(seats, "shuffle+Deal", n, baseline(seats, n, args.seed))
+            for what, finish in (("apply(int)", to_the_end), ("apply(str)", to_the_end_in_text),
+                                 ("rollout", to_the_end_by_rollout)):
+                t, acts, deals = full_deals(seats, n, args.seed, finish, keep=500 if finish is to_the_end else 0)
+                line(seats, what, n, t, acts)
+                if finish is to_the_end:
+                    records = [d.record() for d in deals]
+            start = time.process_time()
+            acts = sum(len(engine.replay(r).history) for r in records)
+            line(seats, "replay", len(records), time.process_time() - start, acts)
+            t, acts = random_speaking(seats, n, args.seed)
+            line(seats, "random speak", n, t, acts)
 
 
 if __name__ == "__main__":

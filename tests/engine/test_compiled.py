@@ -16,7 +16,7 @@ import pytest
 
 from tarocchi.engine import playout, sicilian, stale_compiled
 
-from .pure_engine import ENGINE, is_compiled, pure
+from tarocchi.pure_engine import ENGINE, is_compiled, pure
 
 ACTIONS = ["passo", "altre cinque", "vado solo", "pago", "prendo", "chiamo", "scommessa",
            "rivanto", "no", "F", "20", "KC", "discard MC MO MS", "xx", None, 3.0, True, 10**30]

@@ -5,7 +5,7 @@ import doctest
 
 import pytest
 
-from .pure_engine import pure
+from tarocchi.pure_engine import pure
 
 MODULES = ["cards", "tricks", "actions", "sicilian", "records", "match", "playout"]
 

@@ -1,6 +1,12 @@
 """The engine run from its Python sources, beside the compiled one (setup.py compiles the hot
-modules with mypyc). The sources are the reference: the tests compare the two, and the docs'
-examples are read from the sources (compiled functions keep no docstrings to find them in)."""
+modules with mypyc). The sources are the reference: the tests compare the two, the docs'
+examples are read from the sources (compiled functions keep no docstrings to find them in), and
+the benchmark measures both in one run.
+
+>>> from tarocchi.pure_engine import pure
+>>> pure("sicilian").Deal.from_seed(3, 0, 7).phase
+'speak'
+"""
 
 from __future__ import annotations
 
