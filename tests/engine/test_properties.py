@@ -12,6 +12,7 @@ from tarocchi.engine.cards import CODES, FULL_DECK, codes, mask_of
 from tarocchi.engine.playout import random_action
 from tarocchi.engine.records import replay
 from tarocchi.engine.sicilian import PASSO, Deal, Options
+from tarocchi.engine.tricks import trick_winner
 
 SEEDS = st.integers(0, 2**63)
 SIZES = st.sampled_from([3, 4])
@@ -62,6 +63,21 @@ def check_count(d: Deal) -> None:
         assert c.payments[seat] == share
     assert ("rimatura", "bidder" if c.card_points["bidder"] >= 55 else "others") in [
         (x.name, x.side) for x in c.jochi]
+    assert sorted((x.side, x.card) for x in c.jochi if x.name == "pigliata") == pigliate(d)
+
+
+def pigliate(d: Deal) -> list[tuple[str, str]]:
+    """(side, card) for each counting trump, the 1 or 16 to 19, that one side played and the
+    other took (R15), recounted from the tricks as played, apart from the engine's piles."""
+    side = {seat: name for name, seats in d.count.sides.items() for seat in seats}
+    cards = [(seat, a) for seat, a in d.history if 0 <= a < 63]  # the play, after the words
+    out = []
+    for i in range(0, len(cards), d.seats):
+        trick = cards[i:i + d.seats]
+        winner = trick[trick_winner([c for _, c in trick])][0]
+        out += [(side[winner], CODES[c]) for seat, c in trick
+                if c in (1, 16, 17, 18, 19) and side[seat] != side[winner]]
+    return sorted(out)
 
 
 @settings(max_examples=3000, deadline=None)
