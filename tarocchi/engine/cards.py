@@ -18,10 +18,9 @@ higher bit is a higher card, which makes "the best card of a set" one ``bit_leng
 
 from __future__ import annotations
 
-from typing import Final
-
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from typing import Final
 
 # Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
 # Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,

@@ -20,12 +20,11 @@ as R1..R17) settle what it leaves open. The state API follows OpenSpiel: ``to_ac
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass, field
 from typing import Final
 
 from mypy_extensions import i64
-
-import random
-from dataclasses import dataclass, field
 
 from . import tricks
 from .actions import (
