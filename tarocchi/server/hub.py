@@ -1,9 +1,12 @@
 """The live side of the tables: sockets, bots and the order of things.
 
-Every change goes the same way: check it (the table or the engine says why not), write its
-event to the store (committed), apply it to the table, then tell the seats and wake the bots.
-Nothing is acknowledged or broadcast before the write. The hub runs on one event loop, so a
-check and its write never interleave with another request.
+Every change goes the same way: check it (the table or the engine says why not), apply its
+event to the table and stage it for the store, then tell the seats and wake the bots. The
+events staged in one turn of the event loop are committed together at the end of that turn
+(a group commit: one transaction, not one per action), and no frame leaves the server while
+an event is staged but not committed: every socket's writer waits for the commit. So nothing
+is acknowledged or broadcast before it is stored. The hub runs on one event loop, so a check
+and its event never interleave with another request.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
 CLOSE_TOO_SLOW = 4408
 TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
+CLOSE_NOT_STORED = 1011
+NOT_STORED = "the server could not store the last change: reconnect to carry on"
 
 # JSON out: msgspec is several times faster than json.dumps on a state (bench/load.py).
 _encode = msgspec.json.Encoder().encode
@@ -68,6 +73,7 @@ class Connection:
         self.queue: asyncio.Queue = asyncio.Queue()
         self.state_pending = False
         self.closing = False
+        self.aborted = False  # the table was dropped: nothing more is sent but the close
 
     @property
     def seat(self) -> int | None:
@@ -87,6 +93,11 @@ class Connection:
             self.closing = True
             self.queue.put_nowait(("close", code, reason))
 
+    def abort(self, code: int, reason: str) -> None:
+        """Close without sending what is still queued (it may tell of events never stored)."""
+        self.aborted = True
+        self.close(code, reason)
+
     def _put(self, item) -> None:
         """Queue a frame; a socket that has fallen this far behind is closed instead, so one
         reader that never reads cannot make the server's memory grow."""
@@ -97,17 +108,21 @@ class Connection:
             return
         self.queue.put_nowait(item)
 
-    async def write_loop(self, state_of) -> None:
+    async def write_loop(self, hub: Hub) -> None:
         while True:
             item = await self.queue.get()
-            if item is Connection.STATE:
-                self.state_pending = False
-                message = state_of(self)
-                self.sent_version = message["version"]
-                await self.websocket.send_text(_encode(message).decode())
-            elif isinstance(item, tuple):
+            while hub.staged:  # nothing leaves before the events applied so far are committed
+                await hub.committed.wait()
+            if isinstance(item, tuple):
                 await self.websocket.close(item[1], item[2])
                 return
+            if self.aborted:
+                continue
+            if item is Connection.STATE:
+                self.state_pending = False
+                message = hub.state_of(self)
+                self.sent_version = message["version"]
+                await self.websocket.send_text(_encode(message).decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
 
@@ -146,6 +161,13 @@ class Hub:
         self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
         self.away_timers: dict[str, asyncio.TimerHandle] = {}
         self.started_at = 0.0
+        # The group commit: events applied but not yet stored, the tables whose match they
+        # ended, and the commit at the end of this loop turn (see _write and _commit).
+        self.staged: list[tuple[str, int, str, dict]] = []
+        self.finished: list[str] = []
+        self.committed = asyncio.Event()  # set whenever nothing is staged
+        self.committed.set()
+        self._commit_soon: asyncio.Handle | None = None
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -164,6 +186,9 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._commit_soon is not None:
+            self._commit_soon.cancel()
+            self._commit()
 
     def _load(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -277,6 +302,8 @@ class Hub:
     # --- messages ---------------------------------------------------------------------------------
 
     def handle(self, conn: Connection, message: Message) -> None:
+        if conn.aborted:
+            return  # its table was dropped (an event could not be stored): the socket is closing
         if isinstance(message, Hello):
             return self._hello(conn, message)
         if not conn.greeted:
@@ -353,12 +380,42 @@ class Hub:
     # --- changing a table ------------------------------------------------------------------------
 
     def _write(self, table: Table, kind: str, data: dict) -> None:
-        """Store the event (committed), then apply it. Nothing is told before the store."""
+        """Apply the event and stage it for the commit at the end of this loop turn. The
+        sockets' writers send nothing while it is staged (Connection.write_loop)."""
         version = table.version + 1
-        self.store.append(table.id, version, kind, data)
         table.apply_event(version, kind, data)
+        self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
-            self.store.finish(table.id)
+            self.finished.append(table.id)
+        if self._commit_soon is None:
+            self.committed.clear()
+            # call_soon: after the handlers already woken in this turn, so they commit together.
+            self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
+
+    def _commit(self) -> None:
+        """Store every staged event in one transaction, then let the writers go."""
+        self._commit_soon = None
+        events, finished = self.staged, self.finished
+        try:
+            self.store.append_many(events, finished)
+        except Exception:
+            log.exception("could not store %d events; their tables are dropped and reloaded", len(events))
+            for table_id in dict.fromkeys(t for t, *_ in events):
+                self._drop(table_id)
+        self.staged, self.finished = [], []
+        self.committed.set()
+
+    def _drop(self, table_id: str) -> None:
+        """A table whose events could not be stored is ahead of its stream: forget it (the
+        next socket to open it reloads it from the store), stop its bots and timers, and close
+        its sockets without another frame."""
+        self.tables.pop(table_id, None)
+        for handles in (self.bot_tasks, self.away_timers):
+            handle = handles.pop(table_id, None)
+            if handle is not None:
+                handle.cancel()
+        for conn in self.connections.pop(table_id, []):
+            conn.abort(CLOSE_NOT_STORED, NOT_STORED)
 
     def _changed(self, table: Table) -> None:
         self._advance(table)

@@ -3,8 +3,9 @@
 The game code talks to the ``Store`` protocol only, so a PostgreSQL store can later take
 SQLite's place. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
 no gaps, and ``append`` refuses a version that is already taken, so two writers can never both
-win (optimistic concurrency). ``append`` returns only once the event is committed: the server
-acknowledges or broadcasts nothing before that.
+win (optimistic concurrency). ``append`` and ``append_many`` return only once the events are
+committed: the server acknowledges or broadcasts nothing before that. The server commits the
+events of one turn of its event loop together (``append_many``, one transaction: a group commit).
 
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
 ``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
@@ -17,7 +18,12 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable
 from typing import Protocol
+
+import msgspec
+
+_encode = msgspec.json.Encoder().encode
 
 
 class VersionConflict(RuntimeError):
@@ -31,6 +37,11 @@ class Store(Protocol):
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         """Commit one event; raise VersionConflict if ``version`` is taken."""
+
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = ()) -> None:
+        """Commit the events ``(table id, version, kind, data)`` and mark the ``finished``
+        tables' matches as over, in one transaction: all of it or nothing (VersionConflict if
+        a version is taken)."""
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         """The whole stream of a table, in version order."""
@@ -99,12 +110,19 @@ class SqliteStore:
                             (table_id, json.dumps(created), now))
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
+        self.append_many([(table_id, version, kind, data)])
+
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = ()) -> None:
+        now = time.time()
+        rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
         try:
             with self._transaction():
-                self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
-                                (table_id, version, kind, json.dumps(data), time.time()))
+                self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
+                self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
         except sqlite3.IntegrityError:
-            raise VersionConflict(f"table {table_id} already has version {version}") from None
+            if len(events) == 1:
+                raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None
+            raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         rows = self.db.execute(

@@ -42,6 +42,19 @@ def test_what_is_committed_survives_reopening_and_finished_tables_are_not_reload
     again.close()
 
 
+def test_a_group_commit_stores_all_of_its_events_or_none(tmp_path):
+    store = SqliteStore(str(tmp_path / "s.sqlite3"))
+    store.create_table("t1", "room", ["a", "b", "c"], CREATED)
+    store.create_table("t2", "room", ["d", "e", "f"], CREATED)
+    store.append_many([("t1", 2, "join", {"seat": 0}), ("t2", 2, "join", {"seat": 1})], finished=["t2"])
+    assert store.events("t2") == [(1, "created", CREATED), (2, "join", {"seat": 1})]
+    assert store.unfinished() == ["t1"]
+    with pytest.raises(VersionConflict):  # t1 v2 is taken: nothing of the batch is stored
+        store.append_many([("t1", 3, "join", {"seat": 1}), ("t1", 2, "join", {"seat": 2})], finished=["t1"])
+    assert [v for v, _, _ in store.events("t1")] == [1, 2] and store.unfinished() == ["t1"]
+    store.close()
+
+
 def test_replay_refuses_a_stream_with_a_gap(tmp_path):
     store = SqliteStore(str(tmp_path / "s.sqlite3"))
     store.create_table("t1", "room", ["a", "b", "c"], CREATED)
