@@ -12,6 +12,7 @@ and its event never interleave with another request.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import secrets
@@ -70,7 +71,10 @@ class Connection:
         self.room_seat = room_seat
         self.greeted = False
         self.sent_version = 0
-        self.queue: asyncio.Queue = asyncio.Queue()
+        # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
+        # and every action sends a frame to every seat.
+        self.queue: collections.deque = collections.deque()
+        self.wake: asyncio.Future | None = None  # set while the writer waits for a frame
         self.state_pending = False
         self.closing = False
         self.aborted = False  # the table was dropped: nothing more is sent but the close
@@ -91,7 +95,7 @@ class Connection:
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait(("close", code, reason))
+            self._queue(("close", code, reason))
 
     def abort(self, code: int, reason: str) -> None:
         """Close without sending what is still queued (it may tell of events never stored)."""
@@ -103,16 +107,26 @@ class Connection:
         reader that never reads cannot make the server's memory grow."""
         if self.closing:
             return
-        if self.queue.qsize() >= self.MAX_QUEUED:
+        if len(self.queue) >= self.MAX_QUEUED:
             self.close(CLOSE_TOO_SLOW, TOO_SLOW)
             return
-        self.queue.put_nowait(item)
+        self._queue(item)
+
+    def _queue(self, item) -> None:
+        self.queue.append(item)
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
 
     async def write_loop(self, hub: Hub) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            item = await self.queue.get()
+            if not self.queue:
+                self.wake = loop.create_future()
+                await self.wake
+                continue
             while hub.staged:  # nothing leaves before the events applied so far are committed
                 await hub.committed.wait()
+            item = self.queue.popleft()
             if isinstance(item, tuple):
                 await self.websocket.close(item[1], item[2])
                 return
@@ -120,9 +134,11 @@ class Connection:
                 continue
             if item is Connection.STATE:
                 self.state_pending = False
-                message = hub.state_of(self)
-                self.sent_version = message["version"]
-                await self.websocket.send_text(_encode(message).decode())
+                if self.seat is None:
+                    continue  # left out when the room started with three (R17): closing
+                version, frame = self.table.version, hub.state_frame(self)
+                self.sent_version = version
+                await self.websocket.send_text(frame.decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
 
@@ -160,6 +176,7 @@ class Hub:
         self.standin_level = "rule" if "rule" in LEVELS else bot_level_default
         self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
         self.away_timers: dict[str, asyncio.TimerHandle] = {}
+        self.presence: dict[str, tuple[list[bool], list[bool]]] = {}  # see _presence
         self.started_at = 0.0
         # The group commit: events applied but not yet stored, the tables whose match they
         # ended, and the commit at the end of this loop turn (see _write and _commit).
@@ -246,10 +263,19 @@ class Hub:
                     self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
 
-    def state_of(self, conn: Connection) -> dict:
+    def state_frame(self, conn: Connection) -> bytes:
+        """The state frame for a socket: its seat's projection and the events it has not had."""
         table = conn.table
+        presence = self.presence.get(table.id) or self._presence(table)
+        return table.state_frame(conn.seat, conn.sent_version, *presence)
+
+    def _presence(self, table: Table) -> tuple[list[bool], list[bool]]:
+        """Who is connected, and which seats the others may hand to the computer. Kept from
+        one telling of the seats to the next (every change of either tells them), so the
+        frames to the seats of one version do not work it out again."""
         connected = self._connected(table)
-        return table.state(conn.seat, conn.sent_version, connected, self._takeover_open(table, connected))
+        presence = self.presence[table.id] = (connected, self._takeover_open(table, connected))
+        return presence
 
     def _connected(self, table: Table) -> list[bool]:
         out = [False] * table.seats
@@ -259,10 +285,11 @@ class Hub:
         return out
 
     def _tell_all(self, table: Table) -> None:
+        connected, _ = self._presence(table)
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
-        self._arm_away_timer(table)
+        self._arm_away_timer(table, connected)
 
     # --- away seats ---------------------------------------------------------------------------------
 
@@ -283,12 +310,9 @@ class Hub:
             out.append(away is not None and away >= self.away_timeout)
         return out
 
-    def _arm_away_timer(self, table: Table) -> None:
+    def _arm_away_timer(self, table: Table, connected: list[bool]) -> None:
         """Tell the seats again when an away seat's time runs out (its button appears)."""
-        if table.kind != "room" or table.status not in (PLAYING, BETWEEN):
-            return
-        connected = self._connected(table)
-        if not any(connected):
+        if table.kind != "room" or all(connected) or not any(connected) or table.status not in (PLAYING, BETWEEN):
             return
         left = [self.away_timeout - a for s in range(table.seats)
                 if (a := self._away_for(table, s, connected)) is not None and a < self.away_timeout]
@@ -410,6 +434,7 @@ class Hub:
         next socket to open it reloads it from the store), stop its bots and timers, and close
         its sockets without another frame."""
         self.tables.pop(table_id, None)
+        self.presence.pop(table_id, None)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import bisect
 import random
 
+import msgspec
+
 from tarocchi.engine.cards import card, code
 from tarocchi.engine.match import Match
 from tarocchi.engine.sicilian import PLAY, Deal, IllegalAction, Options
@@ -39,6 +41,9 @@ TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
 
 
+_encode = msgspec.json.Encoder().encode
+
+
 def _version(logged: tuple[int, dict]) -> int:
     return logged[0]
 
@@ -46,6 +51,16 @@ def _version(logged: tuple[int, dict]) -> int:
 def shuffled_deck(rng: random.Random) -> list[str]:
     """A deck order as the 63 codes the stream stores (R3)."""
     return [code(c) for c in engine_shuffled_deck(rng)]
+
+
+class _Shared:
+    """What the state frames of one version share, encoded once for all the seats: the table
+    summary but ``you`` (per who is connected) and the events after a version."""
+
+    def __init__(self, version: int):
+        self.version = version
+        self.summaries: dict[tuple, bytes] = {}  # connected + takeover -> the summary, no ``you``
+        self.events: dict[int, msgspec.Raw] = {}  # since -> the events after it
 
 
 class Table:
@@ -71,6 +86,7 @@ class Table:
         self.chat: list[dict] = []
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self._logged = 0  # how many of the current deal's events are in ``log``
+        self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
 
     # --- what the table is ----------------------------------------------------------------
 
@@ -132,6 +148,32 @@ class Table:
             "view": deal.view(seat) if deal else None,
             "events": [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]],
         }
+
+    def state_frame(self, seat: int, since: int, connected: list[bool], takeover: list[bool] | None = None) -> bytes:
+        """``state(...)`` encoded as JSON: the same document, with what every seat's frame of
+        this version shares built and encoded once (a frame goes to every seat after each
+        action)."""
+        shared = self._shared
+        if shared is None or shared.version != self.version:
+            shared = self._shared = _Shared(self.version)
+        takeover = takeover or [False] * self.seats
+        summary = shared.summaries.get(key := (*connected, *takeover))
+        if summary is None:
+            table = self.summary(seat, connected)
+            table["takeover"] = takeover
+            del table["you"]
+            summary = shared.summaries[key] = _encode(table)
+        events = shared.events.get(since)
+        if events is None:
+            events = shared.events[since] = msgspec.Raw(_encode(
+                [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]))
+        deal = self.deal
+        return _encode({
+            "type": "state", "version": self.version,
+            "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
+            "view": deal.view(seat) if deal is not None else None,
+            "events": events,
+        })
 
     # --- why a request is refused (None: accepted) ------------------------------------------
 
