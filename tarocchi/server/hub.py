@@ -257,6 +257,10 @@ class Hub:
         conns = self.connections.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
+            if not conns and conn.table.status == OVER:
+                # After this turn's commit, so a page that opens it again meanwhile finds it
+                # whole, in memory or in the store.
+                asyncio.get_running_loop().call_soon(self._unload_if_idle, conn.table)
             if conn.greeted:
                 seat = conn.seat
                 if seat is not None and not self._connected(conn.table)[seat]:
@@ -431,16 +435,29 @@ class Hub:
 
     def _drop(self, table_id: str) -> None:
         """A table whose events could not be stored is ahead of its stream: forget it (the
-        next socket to open it reloads it from the store), stop its bots and timers, and close
-        its sockets without another frame."""
-        self.tables.pop(table_id, None)
+        next socket to open it reloads it from the store) and close its sockets without
+        another frame."""
+        for conn in self.connections.get(table_id, []):
+            conn.abort(CLOSE_NOT_STORED, NOT_STORED)
+        self._unload(table_id)
+
+    def _unload_if_idle(self, table: Table) -> None:
+        """A finished match that nobody has open leaves memory: the store keeps it, and a
+        link opened again reloads it. (A server that kept every match grew without bound.)"""
+        if self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id):
+            self._unload(table.id)
+
+    def _unload(self, table_id: str) -> None:
+        """Forget a table held in memory: its sockets, bots, timers and presence."""
+        table = self.tables.pop(table_id, None)
+        self.connections.pop(table_id, None)
         self.presence.pop(table_id, None)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:
                 handle.cancel()
-        for conn in self.connections.pop(table_id, []):
-            conn.abort(CLOSE_NOT_STORED, NOT_STORED)
+        for seat in range(table.seats if table else 0):
+            self.away_since.pop((table_id, seat), None)
 
     def _changed(self, table: Table) -> None:
         self._advance(table)
