@@ -87,20 +87,20 @@ class Table:
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self._logged = 0  # how many of the current deal's events are in ``log``
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
+        self._what_it_is()
 
     # --- what the table is ----------------------------------------------------------------
 
-    @property
-    def deal(self) -> Deal | None:
-        return self.match.current if self.match else None
-
-    @property
-    def status(self) -> str:
-        if self.match is None or self.deal is None:
-            return WAITING
-        if not self.deal.done:
-            return PLAYING
-        return OVER if self.match.over else BETWEEN
+    def _what_it_is(self) -> None:
+        """``deal`` (the current one, or None) and ``status``: they change only with an event,
+        and are read many times for every frame, so they are worked out once per event."""
+        self.deal: Deal | None = self.match.current if self.match else None
+        if self.deal is None:
+            self.status = WAITING
+        elif not self.deal.done:
+            self.status = PLAYING
+        else:
+            self.status = OVER if self.match.over else BETWEEN
 
     def bot_level(self, seat: int) -> str | None:
         return self.bots[seat]
@@ -232,6 +232,7 @@ class Table:
         handler = getattr(self, "_on_" + kind)
         handler(data)
         self.version = version
+        self._what_it_is()
         self._collect_engine_events()
 
     def _on_join(self, data: dict) -> None:
