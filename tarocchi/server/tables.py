@@ -54,12 +54,13 @@ def shuffled_deck(rng: random.Random) -> list[str]:
 
 
 class _Shared:
-    """What the state frames of one version share, encoded once for all the seats: the table
-    summary but ``you`` (per who is connected) and the events after a version."""
+    """What the state frames to the seats have in common, encoded once for all of them: the
+    events after a version, for one version, and the table summary but ``you`` (per who is
+    connected), kept from version to version until an event changes it."""
 
-    def __init__(self, version: int):
-        self.version = version
-        self.summaries: dict[tuple, bytes] = {}  # connected + takeover -> the summary, no ``you``
+    def __init__(self, version: int, summary_at: int, summaries: dict[tuple, bytes]):
+        self.version, self.summary_at = version, summary_at
+        self.summaries = summaries  # connected + takeover -> the summary, no ``you``
         self.events: dict[int, msgspec.Raw] = {}  # since -> the events after it
 
 
@@ -87,6 +88,7 @@ class Table:
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self._logged = 0  # how many of the current deal's events are in ``log``
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
+        self._summary_at = 0  # the last version whose event changed the summary
         self._what_it_is()
 
     # --- what the table is ----------------------------------------------------------------
@@ -155,7 +157,8 @@ class Table:
         action)."""
         shared = self._shared
         if shared is None or shared.version != self.version:
-            shared = self._shared = _Shared(self.version)
+            same = shared is not None and shared.summary_at == self._summary_at
+            shared = self._shared = _Shared(self.version, self._summary_at, shared.summaries if same else {})
         takeover = takeover or [False] * self.seats
         summary = shared.summaries.get(key := (*connected, *takeover))
         if summary is None:
@@ -233,6 +236,8 @@ class Table:
         handler(data)
         self.version = version
         self._what_it_is()
+        if not (kind == "chat" or kind == "act" and self.status == PLAYING):
+            self._summary_at = version  # the summary changed (see summary: a card does not)
         self._collect_engine_events()
 
     def _on_join(self, data: dict) -> None:
