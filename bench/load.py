@@ -3,15 +3,19 @@
     .venv/bin/python bench/load.py --tables 250 --seats 4 --seconds 30
 
 starts ``tarocchi serve`` as a subprocess on 127.0.0.1 (a fresh SQLite file, no bot delays),
-creates the rooms, and splits them over ``--procs`` client processes (asyncio + websockets).
-Each seat acts as soon as its own view says it is its turn, with a legal action from
-``view["choices"]`` (a discard the rules allow, R11), and presses Next deal after a count: as
-fast as the rules allow, or after ``--think`` seconds per action. It prints
+creates the rooms, and splits them over ``--procs`` client processes (asyncio on uvloop, each
+seat a websocket). Each seat acts as soon as its own state frame says it is its turn, with a
+legal action from that view's ``choices`` (a discard the rules allow, R11), and presses Next
+deal once after a count: as fast as the rules allow, or after ``--think`` seconds per action.
+The client processes read their sockets every ``--batch`` seconds (0.5 ms; 0: on every
+frame), see ``read_in_batches``. It prints
 
 - actions per second (accepted actions, all tables, over the measured window),
 - latency from sending an action to the moment the last seat of the table has a state with a
   newer version (p50, p90, p99, max), measured in the client process that holds all the
   seats of that table (one clock),
+- the CPU of the server and of each client process while measured, and the server's CPU
+  time per action,
 - the server's RSS before the rooms, with every seat connected, and at the end; per table.
 
 Bounded: ``--seconds`` of measured play after every seat is connected, then everything stops.
@@ -34,6 +38,14 @@ import time
 
 import httpx
 import msgspec
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.frames import Frame as WsFrame
+from websockets.http11 import Response
+from websockets.uri import parse_uri
+
+from tarocchi.engine.cards import mask_of
+from tarocchi.engine.sicilian import discard_refusal
 
 SERVER_FLAGS = ["--bot-delay", "0", "--trick-pause", "0", "--bot-processes", "0",
                 "--new-tables", "100000"]  # every room comes from this one address
@@ -60,21 +72,83 @@ def cpu_seconds(pid: int) -> float:
 
 
 # --- one client process --------------------------------------------------------------------
+#
+# Lean on purpose: the client processes share the two cores with the server, so every
+# microsecond a client spends on a frame is one the server does not get. A seat is a bare
+# asyncio protocol driving websockets' sans-I/O state machine (no task or future per frame), a
+# frame is decoded into the few fields the seat reads (msgspec skips the rest), and the
+# choices are decoded only when it is the seat's turn. Each seat still waits for its own
+# ``state`` frame and acts only on what that frame says.
 
-def pick(view: dict, rng: random.Random) -> str:
-    from tarocchi.engine.cards import mask_of
-    from tarocchi.engine.sicilian import discard_refusal
 
-    allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
-    if view["phase"] == "speak" and "vado solo" in allowed and rng.random() < 0.5:
+class Summary(msgspec.Struct):
+    status: str
+    ready: list[bool]
+    you: int
+    deal_number: int
+
+
+class Moment(msgspec.Struct):
+    phase: str
+    turn: int | None
+
+
+class Frame(msgspec.Struct):
+    type: str
+    version: int = 0
+    table: Summary | None = None
+    view: Moment | None = None
+
+
+class Choice(msgspec.Struct):
+    action: str
+    reason: str | None
+
+
+class Choosing(msgspec.Struct):
+    phase: str
+    hand: list[str]
+    choices: list[Choice]
+
+
+class Full(msgspec.Struct):
+    view: Choosing
+
+
+decode_frame = msgspec.json.Decoder(Frame).decode
+decode_full = msgspec.json.Decoder(Full).decode
+
+
+def pick(view: Choosing, rng: random.Random) -> str:
+    allowed = [c.action for c in view.choices if c.reason is None]
+    if view.phase == "speak" and "vado solo" in allowed and rng.random() < 0.5:
         return "vado solo"  # most deals get played to the count
-    if view["phase"] == "discard":
-        hand = mask_of(view["hand"])
+    if view.phase == "discard":
+        hand = mask_of(view.hand)
         for _ in range(200):
             three = rng.sample(allowed, 3)
             if discard_refusal(hand, mask_of(three)) is None:
                 return "discard " + " ".join(three)
     return rng.choice(allowed)
+
+
+class Client:
+    """What one client process shares: its statistics, the measured window and the start."""
+
+    def __init__(self, think: float, seed: int):
+        self.think = think
+        self.rng = random.Random(seed)
+        self.stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0}
+        self.stop_at = [float("inf"), float("inf")]
+        self.started = False
+        self.waiting: list = []  # seats that may act once every seat is connected
+        self.runs: set[TableRun] = set()
+
+    def start(self) -> None:
+        self.started = True
+        for act in self.waiting:
+            act()
+        self.waiting.clear()
 
 
 class TableRun:
@@ -85,86 +159,171 @@ class TableRun:
         self.sent_at: dict[int, float] = {}      # version acted on -> send time
         self.seen: dict[int, set[int]] = {}      # version acted on -> seats that saw a newer one
         self.over = False
+        self.done = asyncio.get_running_loop().create_future()  # the match ended or time is up
+
+    def finish(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
 
 
-async def seat_loop(url: str, token: str, seat_index: int, run: TableRun, stats: dict, think: float,
-                    stop_at: list[float], rng: random.Random, gate: asyncio.Semaphore,
-                    started: asyncio.Event) -> None:
-    from websockets.asyncio.client import connect
+class SeatSocket(asyncio.Protocol):
+    """One seat: its websocket and what it does on each frame."""
 
-    decode = msgspec.json.decode
+    def __init__(self, client: Client, run: TableRun, index: int, host: str, path: str):
+        self.client, self.run, self.index = client, run, index
+        self.ws = ClientProtocol(parse_uri(f"ws://{host}{path}"), max_size=2**22)
+        self.transport: asyncio.Transport | None = None
+        self.opened = asyncio.get_running_loop().create_future()
+        self.acted_on = -1  # the version this seat last acted on
+        self.next_for = 0  # the deal after which it last pressed Next deal
+
+    # the socket
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, WsFrame):
+                if event.opcode is Opcode.TEXT:
+                    self.on_frame(event.data)
+            elif isinstance(event, Response):
+                if not self.opened.done():
+                    if self.ws.handshake_exc is not None:
+                        self.opened.set_exception(self.ws.handshake_exc)
+                    else:
+                        self.opened.set_result(None)
+        self._flush()
+
+    def connection_lost(self, exc) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed before the handshake"))
+        self.run.finish()
+
+    def send(self, text: bytes) -> None:
+        self.ws.send_text(text)
+        self._flush()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def _flush(self) -> None:
+        out = self.ws.data_to_send()
+        if out and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"".join(out))
+
+    # the seat
+
+    def on_frame(self, raw: bytes) -> None:
+        client, run = self.client, self.run
+        msg = decode_frame(raw)
+        if msg.type != "state":
+            if msg.type in ("refused", "error"):
+                client.stats["refused"] += 1
+            return
+        now = time.perf_counter()
+        version = msg.version
+        for v in [v for v in run.sent_at if v < version]:
+            seen = run.seen[v]
+            seen.add(self.index)
+            if len(seen) == run.n:
+                if client.stop_at[0] <= now <= client.stop_at[1]:
+                    client.stats["latencies"].append(now - run.sent_at[v])
+                del run.sent_at[v], run.seen[v]
+        if now > client.stop_at[1]:
+            run.finish()
+            return
+        table, view = msg.table, msg.view
+        if table.status == "over":
+            run.over = True
+            run.finish()
+            return
+        if view is None or self.acted_on == version:
+            return
+        me = table.you
+        if table.status == "between":
+            if not table.ready[me] and self.next_for != table.deal_number:
+                self.next_for = table.deal_number  # once per deal, whatever the others do
+                self._when_started(lambda: self.send(b'{"type":"next"}'))
+            return
+        if view.turn == me and view.phase != "done":
+            self.acted_on = version
+            action = pick(decode_full(raw).view, client.rng)
+            self._when_started(lambda: self._act(version, action))
+
+    def _when_started(self, act) -> None:
+        """Nobody plays until every seat of the process is connected; then after the think time."""
+        if not self.client.started:
+            self.client.waiting.append(lambda: self._when_started(act))
+        elif self.client.think:
+            asyncio.get_running_loop().call_later(self.client.think, act)
+        else:
+            act()
+
+    def _act(self, version: int, action: str) -> None:
+        run, client = self.run, self.client
+        if run.done.done():
+            return
+        run.sent_at[version] = sent = time.perf_counter()
+        run.seen[version] = set()
+        self.send(msgspec.json.encode({"type": "act", "action": action, "id": version}))
+        if client.stop_at[0] <= sent <= client.stop_at[1]:
+            client.stats["actions"] += 1
+
+
+async def open_seat(client: Client, run: TableRun, index: int, host: str, port: int, token: str,
+                    gate: asyncio.Semaphore) -> SeatSocket:
+    loop = asyncio.get_running_loop()
     async with gate:  # connect a few at a time
-        ws = await connect(url + "/ws/" + token, max_size=2**22, compression=None, open_timeout=60)
-        await ws.send('{"type":"hello","since":0}')
-    stats["connected"] += 1
-    async with ws:
-        acted_on = -1
-        async for raw in ws:
-            msg = decode(raw)
-            if msg.get("type") != "state":
-                if msg.get("type") in ("refused", "error"):
-                    stats["refused"] += 1
-                continue
-            now = time.perf_counter()
-            version = msg["version"]
-            for v in [v for v in run.sent_at if v < version]:
-                seen = run.seen[v]
-                seen.add(seat_index)
-                if len(seen) == run.n:
-                    if stop_at[0] <= now <= stop_at[1]:
-                        stats["latencies"].append(now - run.sent_at[v])
-                    del run.sent_at[v], run.seen[v]
-            if now > stop_at[1]:
-                return
-            table, view = msg["table"], msg["view"]
-            if table["status"] == "over":
-                run.over = True
-                return
-            if view is None:
-                continue
-            me = table["you"]
-            if table["status"] == "between":
-                if not table["ready"][me] and acted_on != version:
-                    acted_on = version
-                    await started.wait()
-                    await ws.send('{"type":"next"}')
-                continue
-            if view["turn"] == me and view["phase"] != "done" and acted_on != version:
-                acted_on = version
-                await started.wait()  # nobody plays until every seat is connected
-                action = pick(view, rng)
-                if think:
-                    await asyncio.sleep(think)
-                run.sent_at[version] = time.perf_counter()
-                run.seen[version] = set()
-                await ws.send(msgspec.json.encode({"type": "act", "action": action, "id": version}))
-                if stop_at[0] <= run.sent_at[version] <= stop_at[1]:
-                    stats["actions"] += 1
+        _, seat = await loop.create_connection(
+            lambda: SeatSocket(client, run, index, f"{host}:{port}", "/ws/" + token), host, port)
+        await asyncio.wait_for(seat.opened, 60)
+        seat.send(b'{"type":"hello","since":0}')
+    client.stats["connected"] += 1
+    return seat
+
+
+async def read_in_batches(seconds: float, until: float) -> None:
+    """Let frames gather for ``seconds``, then handle all that came. A client process asleep
+    in epoll is woken by the kernel for every frame, and on one machine that wake-up (an
+    interrupt to the other core, dear on a VM) is paid inside the server's write: a cost that
+    clients on other machines never put on it. Sleeping outside epoll keeps it off the
+    server; every frame is still read and timed when this process gets to it."""
+    while time.perf_counter() < until:
+        time.sleep(seconds)  # blocks the loop on purpose: the sockets fill meanwhile
+        await asyncio.sleep(0)
 
 
 async def client_main(url: str, rooms: list[list[str]], think: float, ready, go, result, seed: int) -> None:
-    rng = random.Random(seed)
-    stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0}
-    stop_at = [float("inf"), float("inf")]
-    tasks = []
+    client = Client(think, seed)
+    stats = client.stats
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
     gate = asyncio.Semaphore(32)
-    started = asyncio.Event()
+    # One HTTP client for the process: making one (an SSL context) stalls the loop for
+    # milliseconds, which would show up as latency of every seat in the process.
+    http = httpx.AsyncClient()
 
     async def table(tokens: list[str]):
         while True:
             run = TableRun(len(tokens))
-
-            await asyncio.gather(*(seat_loop(url, t, i, run, stats, think, stop_at, rng, gate, started)
-                                   for i, t in enumerate(tokens)))
-            if not run.over or time.perf_counter() > stop_at[1]:
+            client.runs.add(run)
+            seats = await asyncio.gather(*(open_seat(client, run, i, host, int(port), t, gate)
+                                           for i, t in enumerate(tokens)))
+            await run.done
+            for seat in seats:
+                seat.close()
+            if not run.over or time.perf_counter() > client.stop_at[1]:
                 return
             stats["matches"] += 1
-            async with httpx.AsyncClient() as http:  # a finished match: a new room, same load
-                r = await http.post(url.replace("ws://", "http://") + "/api/rooms", json={"seats": len(tokens)})
-                tokens = [link.removeprefix("/t/") for link in r.json()["links"]]
+            # A finished match: a new room, same load.
+            r = await http.post(url.replace("ws://", "http://") + "/api/rooms", json={"seats": len(tokens)})
+            tokens = [link.removeprefix("/t/") for link in r.json()["links"]]
 
-    for tokens in rooms:
-        tasks.append(asyncio.create_task(table(tokens)))
+    tasks = [asyncio.create_task(table(tokens)) for tokens in rooms]
     while stats["connected"] < sum(len(r) for r in rooms):
         await asyncio.sleep(0.05)
         failed = [t for t in tasks if t.done() and t.exception()]
@@ -174,12 +333,16 @@ async def client_main(url: str, rooms: list[list[str]], think: float, ready, go,
     while not go.is_set():
         await asyncio.sleep(0.01)
     start = time.perf_counter()
-    stop_at[0], stop_at[1] = start + go.warmup, start + go.warmup + go.seconds
-    started.set()
+    client.stop_at[0], client.stop_at[1] = start + go.warmup, start + go.warmup + go.seconds
+    if go.batch:
+        asyncio.create_task(read_in_batches(go.batch, client.stop_at[1] + 1))
+    client.start()
     await asyncio.sleep(go.warmup)
     cpu1 = time.process_time()
-    await asyncio.sleep(max(0.0, stop_at[1] - time.perf_counter()))
+    await asyncio.sleep(max(0.0, client.stop_at[1] - time.perf_counter()))
     stats["cpu"] = time.process_time() - cpu1
+    for run in client.runs:
+        run.finish()
     await asyncio.wait(tasks, timeout=10)
     for t in tasks:
         t.cancel()
@@ -189,20 +352,20 @@ async def client_main(url: str, rooms: list[list[str]], think: float, ready, go,
 class Go:
     """A start signal shared with the client processes, with the window to measure."""
 
-    def __init__(self, event, warmup: float, seconds: float):
-        self.event, self.warmup, self.seconds = event, warmup, seconds
+    def __init__(self, event, warmup: float, seconds: float, batch: float):
+        self.event, self.warmup, self.seconds, self.batch = event, warmup, seconds, batch
 
     def is_set(self) -> bool:
         return self.event.is_set()
 
 
-def client_process(url, rooms, think, ready, go_event, warmup, seconds, result, seed):
+def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, result, seed):
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds), result, seed))
+    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds, batch), result, seed))
 
 
 # --- the driver ----------------------------------------------------------------------------------
@@ -222,6 +385,8 @@ def main() -> int:
     p.add_argument("--warmup", type=float, default=3)
     p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--think", type=float, default=0.0, help="seconds each seat waits before acting")
+    p.add_argument("--batch", type=float, default=0.0005,
+                   help="client processes read their sockets every so many seconds (0: woken per frame)")
     p.add_argument("--profile", help="run the server under cProfile, write the stats here")
     args = p.parse_args()
 
@@ -252,7 +417,7 @@ def main() -> int:
         ready = [ctx.Event() for _ in range(args.procs)]
         go, result = ctx.Event(), ctx.Queue()
         procs = [ctx.Process(target=client_process, args=(f"ws://127.0.0.1:{port}", rooms[i::args.procs], args.think,
-                                                          ready[i], go, args.warmup, args.seconds, result, i))
+                                                          ready[i], go, args.warmup, args.seconds, args.batch, result, i))
                  for i in range(args.procs)]
         t0 = time.perf_counter()
         for pr in procs:
@@ -282,13 +447,14 @@ def main() -> int:
     clients = args.tables * args.seats
     ms = lambda x: f"{x * 1000:.1f}"  # noqa: E731
     print(f"tables {args.tables} x {args.seats} seats = {clients} clients, {args.procs} client processes, "
-          f"think {args.think} s; connected in {connect_s:.1f} s")
+          f"think {args.think} s, batch {args.batch * 1000:g} ms; connected in {connect_s:.1f} s")
     print(f"actions/s {actions / args.seconds:,.0f} ({actions} in {args.seconds:.0f} s); "
           f"refused {sum(o['refused'] for o in outs)}; matches finished {sum(o['matches'] for o in outs)}")
     print(f"latency action -> last seat's update, ms: p50 {ms(percentile(lat, 50))} p90 {ms(percentile(lat, 90))} "
           f"p99 {ms(percentile(lat, 99))} max {ms(max(lat) if lat else float('nan'))} (n={len(lat)})")
     print(f"CPU while measured, % of one core: server {100 * (cpu2 - cpu1) / args.seconds:.0f}, clients "
           + " + ".join(f"{100 * o['cpu'] / args.seconds:.0f}" for o in outs)
+          + f"; server {1e6 * (cpu2 - cpu1) / max(1, actions):.0f} us CPU per action"
           + f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"server RSS KiB: start {rss0:,}, all connected {rss1:,}, end {rss2:,}; "
           f"per table {(rss1 - rss0) / args.tables:,.0f} connected, {(rss2 - rss0) / args.tables:,.0f} at the end")

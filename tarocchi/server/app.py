@@ -144,7 +144,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
         return
     conn = Connection(websocket, *found)
     hub.attach(conn)
-    writer = asyncio.create_task(conn.write_loop(hub.state_of))
+    writer = asyncio.create_task(conn.write_loop(hub))
     try:
         while True:
             frame = await websocket.receive()

@@ -1,14 +1,18 @@
 """The live side of the tables: sockets, bots and the order of things.
 
-Every change goes the same way: check it (the table or the engine says why not), write its
-event to the store (committed), apply it to the table, then tell the seats and wake the bots.
-Nothing is acknowledged or broadcast before the write. The hub runs on one event loop, so a
-check and its write never interleave with another request.
+Every change goes the same way: check it (the table or the engine says why not), apply its
+event to the table and stage it for the store, then tell the seats and wake the bots. The
+events staged in one turn of the event loop are committed together at the end of that turn
+(a group commit: one transaction, not one per action), and no frame leaves the server while
+an event is staged but not committed: every socket's writer waits for the commit. So nothing
+is acknowledged or broadcast before it is stored. The hub runs on one event loop, so a check
+and its event never interleave with another request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import secrets
@@ -36,6 +40,8 @@ SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
 CLOSE_TOO_SLOW = 4408
 TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
+CLOSE_NOT_STORED = 1011
+NOT_STORED = "the server could not store the last change: reconnect to carry on"
 
 # JSON out: msgspec is several times faster than json.dumps on a state (bench/load.py).
 _encode = msgspec.json.Encoder().encode
@@ -65,9 +71,13 @@ class Connection:
         self.room_seat = room_seat
         self.greeted = False
         self.sent_version = 0
-        self.queue: asyncio.Queue = asyncio.Queue()
+        # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
+        # and every action sends a frame to every seat.
+        self.queue: collections.deque = collections.deque()
+        self.wake: asyncio.Future | None = None  # set while the writer waits for a frame
         self.state_pending = False
         self.closing = False
+        self.aborted = False  # the table was dropped: nothing more is sent but the close
 
     @property
     def seat(self) -> int | None:
@@ -85,29 +95,50 @@ class Connection:
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait(("close", code, reason))
+            self._queue(("close", code, reason))
+
+    def abort(self, code: int, reason: str) -> None:
+        """Close without sending what is still queued (it may tell of events never stored)."""
+        self.aborted = True
+        self.close(code, reason)
 
     def _put(self, item) -> None:
         """Queue a frame; a socket that has fallen this far behind is closed instead, so one
         reader that never reads cannot make the server's memory grow."""
         if self.closing:
             return
-        if self.queue.qsize() >= self.MAX_QUEUED:
+        if len(self.queue) >= self.MAX_QUEUED:
             self.close(CLOSE_TOO_SLOW, TOO_SLOW)
             return
-        self.queue.put_nowait(item)
+        self._queue(item)
 
-    async def write_loop(self, state_of) -> None:
+    def _queue(self, item) -> None:
+        self.queue.append(item)
+        if self.wake is not None and not self.wake.done():
+            self.wake.set_result(None)
+
+    async def write_loop(self, hub: Hub) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            item = await self.queue.get()
-            if item is Connection.STATE:
-                self.state_pending = False
-                message = state_of(self)
-                self.sent_version = message["version"]
-                await self.websocket.send_text(_encode(message).decode())
-            elif isinstance(item, tuple):
+            if not self.queue:
+                self.wake = loop.create_future()
+                await self.wake
+                continue
+            while hub.staged:  # nothing leaves before the events applied so far are committed
+                await hub.committed.wait()
+            item = self.queue.popleft()
+            if isinstance(item, tuple):
                 await self.websocket.close(item[1], item[2])
                 return
+            if self.aborted:
+                continue
+            if item is Connection.STATE:
+                self.state_pending = False
+                if self.seat is None:
+                    continue  # left out when the room started with three (R17): closing
+                version, frame = self.table.version, hub.state_frame(self)
+                self.sent_version = version
+                await self.websocket.send_text(frame.decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
 
@@ -145,7 +176,15 @@ class Hub:
         self.standin_level = "rule" if "rule" in LEVELS else bot_level_default
         self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
         self.away_timers: dict[str, asyncio.TimerHandle] = {}
+        self.presence: dict[str, tuple[list[bool], list[bool]]] = {}  # see _presence
         self.started_at = 0.0
+        # The group commit: events applied but not yet stored, the tables whose match they
+        # ended, and the commit at the end of this loop turn (see _write and _commit).
+        self.staged: list[tuple[str, int, str, dict]] = []
+        self.finished: list[str] = []
+        self.committed = asyncio.Event()  # set whenever nothing is staged
+        self.committed.set()
+        self._commit_soon: asyncio.Handle | None = None
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -164,6 +203,9 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._commit_soon is not None:
+            self._commit_soon.cancel()
+            self._commit()
 
     def _load(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -215,16 +257,29 @@ class Hub:
         conns = self.connections.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
+            if not conns and conn.table.status == OVER:
+                # After this turn's commit, so a page that opens it again meanwhile finds it
+                # whole, in memory or in the store.
+                asyncio.get_running_loop().call_soon(self._unload_if_idle, conn.table)
             if conn.greeted:
                 seat = conn.seat
                 if seat is not None and not self._connected(conn.table)[seat]:
                     self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
 
-    def state_of(self, conn: Connection) -> dict:
+    def state_frame(self, conn: Connection) -> bytes:
+        """The state frame for a socket: its seat's projection and the events it has not had."""
         table = conn.table
+        presence = self.presence.get(table.id) or self._presence(table)
+        return table.state_frame(conn.seat, conn.sent_version, *presence)
+
+    def _presence(self, table: Table) -> tuple[list[bool], list[bool]]:
+        """Who is connected, and which seats the others may hand to the computer. Kept from
+        one telling of the seats to the next (every change of either tells them), so the
+        frames to the seats of one version do not work it out again."""
         connected = self._connected(table)
-        return table.state(conn.seat, conn.sent_version, connected, self._takeover_open(table, connected))
+        presence = self.presence[table.id] = (connected, self._takeover_open(table, connected))
+        return presence
 
     def _connected(self, table: Table) -> list[bool]:
         out = [False] * table.seats
@@ -234,10 +289,11 @@ class Hub:
         return out
 
     def _tell_all(self, table: Table) -> None:
+        connected, _ = self._presence(table)
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
-        self._arm_away_timer(table)
+        self._arm_away_timer(table, connected)
 
     # --- away seats ---------------------------------------------------------------------------------
 
@@ -258,12 +314,9 @@ class Hub:
             out.append(away is not None and away >= self.away_timeout)
         return out
 
-    def _arm_away_timer(self, table: Table) -> None:
+    def _arm_away_timer(self, table: Table, connected: list[bool]) -> None:
         """Tell the seats again when an away seat's time runs out (its button appears)."""
-        if table.kind != "room" or table.status not in (PLAYING, BETWEEN):
-            return
-        connected = self._connected(table)
-        if not any(connected):
+        if table.kind != "room" or all(connected) or not any(connected) or table.status not in (PLAYING, BETWEEN):
             return
         left = [self.away_timeout - a for s in range(table.seats)
                 if (a := self._away_for(table, s, connected)) is not None and a < self.away_timeout]
@@ -277,6 +330,8 @@ class Hub:
     # --- messages ---------------------------------------------------------------------------------
 
     def handle(self, conn: Connection, message: Message) -> None:
+        if conn.aborted:
+            return  # its table was dropped (an event could not be stored): the socket is closing
         if isinstance(message, Hello):
             return self._hello(conn, message)
         if not conn.greeted:
@@ -353,12 +408,56 @@ class Hub:
     # --- changing a table ------------------------------------------------------------------------
 
     def _write(self, table: Table, kind: str, data: dict) -> None:
-        """Store the event (committed), then apply it. Nothing is told before the store."""
+        """Apply the event and stage it for the commit at the end of this loop turn. The
+        sockets' writers send nothing while it is staged (Connection.write_loop)."""
         version = table.version + 1
-        self.store.append(table.id, version, kind, data)
         table.apply_event(version, kind, data)
+        self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
-            self.store.finish(table.id)
+            self.finished.append(table.id)
+        if self._commit_soon is None:
+            self.committed.clear()
+            # call_soon: after the handlers already woken in this turn, so they commit together.
+            self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
+
+    def _commit(self) -> None:
+        """Store every staged event in one transaction, then let the writers go."""
+        self._commit_soon = None
+        events, finished = self.staged, self.finished
+        try:
+            self.store.append_many(events, finished)
+        except Exception:
+            log.exception("could not store %d events; their tables are dropped and reloaded", len(events))
+            for table_id in dict.fromkeys(t for t, *_ in events):
+                self._drop(table_id)
+        self.staged, self.finished = [], []
+        self.committed.set()
+
+    def _drop(self, table_id: str) -> None:
+        """A table whose events could not be stored is ahead of its stream: forget it (the
+        next socket to open it reloads it from the store) and close its sockets without
+        another frame."""
+        for conn in self.connections.get(table_id, []):
+            conn.abort(CLOSE_NOT_STORED, NOT_STORED)
+        self._unload(table_id)
+
+    def _unload_if_idle(self, table: Table) -> None:
+        """A finished match that nobody has open leaves memory: the store keeps it, and a
+        link opened again reloads it. (A server that kept every match grew without bound.)"""
+        if self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id):
+            self._unload(table.id)
+
+    def _unload(self, table_id: str) -> None:
+        """Forget a table held in memory: its sockets, bots, timers and presence."""
+        table = self.tables.pop(table_id, None)
+        self.connections.pop(table_id, None)
+        self.presence.pop(table_id, None)
+        for handles in (self.bot_tasks, self.away_timers):
+            handle = handles.pop(table_id, None)
+            if handle is not None:
+                handle.cancel()
+        for seat in range(table.seats if table else 0):
+            self.away_since.pop((table_id, seat), None)
 
     def _changed(self, table: Table) -> None:
         self._advance(table)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import bisect
 import random
 
+import msgspec
+
 from tarocchi.engine.cards import card, code
 from tarocchi.engine.match import Match
 from tarocchi.engine.sicilian import PLAY, Deal, IllegalAction, Options
@@ -39,6 +41,9 @@ TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
 
 
+_encode = msgspec.json.Encoder().encode
+
+
 def _version(logged: tuple[int, dict]) -> int:
     return logged[0]
 
@@ -46,6 +51,17 @@ def _version(logged: tuple[int, dict]) -> int:
 def shuffled_deck(rng: random.Random) -> list[str]:
     """A deck order as the 63 codes the stream stores (R3)."""
     return [code(c) for c in engine_shuffled_deck(rng)]
+
+
+class _Shared:
+    """What the state frames to the seats have in common, encoded once for all of them: the
+    events after a version, for one version, and the table summary but ``you`` (per who is
+    connected), kept from version to version until an event changes it."""
+
+    def __init__(self, version: int, summary_at: int, summaries: dict[tuple, bytes]):
+        self.version, self.summary_at = version, summary_at
+        self.summaries = summaries  # connected + takeover -> the summary, no ``you``
+        self.events: dict[int, msgspec.Raw] = {}  # since -> the events after it
 
 
 class Table:
@@ -71,20 +87,22 @@ class Table:
         self.chat: list[dict] = []
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self._logged = 0  # how many of the current deal's events are in ``log``
+        self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
+        self._summary_at = 0  # the last version whose event changed the summary
+        self._what_it_is()
 
     # --- what the table is ----------------------------------------------------------------
 
-    @property
-    def deal(self) -> Deal | None:
-        return self.match.current if self.match else None
-
-    @property
-    def status(self) -> str:
-        if self.match is None or self.deal is None:
-            return WAITING
-        if not self.deal.done:
-            return PLAYING
-        return OVER if self.match.over else BETWEEN
+    def _what_it_is(self) -> None:
+        """``deal`` (the current one, or None) and ``status``: they change only with an event,
+        and are read many times for every frame, so they are worked out once per event."""
+        self.deal: Deal | None = self.match.current if self.match else None
+        if self.deal is None:
+            self.status = WAITING
+        elif not self.deal.done:
+            self.status = PLAYING
+        else:
+            self.status = OVER if self.match.over else BETWEEN
 
     def bot_level(self, seat: int) -> str | None:
         return self.bots[seat]
@@ -132,6 +150,33 @@ class Table:
             "view": deal.view(seat) if deal else None,
             "events": [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]],
         }
+
+    def state_frame(self, seat: int, since: int, connected: list[bool], takeover: list[bool] | None = None) -> bytes:
+        """``state(...)`` encoded as JSON: the same document, with what every seat's frame of
+        this version shares built and encoded once (a frame goes to every seat after each
+        action)."""
+        shared = self._shared
+        if shared is None or shared.version != self.version:
+            same = shared is not None and shared.summary_at == self._summary_at
+            shared = self._shared = _Shared(self.version, self._summary_at, shared.summaries if same else {})
+        takeover = takeover or [False] * self.seats
+        summary = shared.summaries.get(key := (*connected, *takeover))
+        if summary is None:
+            table = self.summary(seat, connected)
+            table["takeover"] = takeover
+            del table["you"]
+            summary = shared.summaries[key] = _encode(table)
+        events = shared.events.get(since)
+        if events is None:
+            events = shared.events[since] = msgspec.Raw(_encode(
+                [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]))
+        deal = self.deal
+        return _encode({
+            "type": "state", "version": self.version,
+            "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
+            "view": deal.view(seat) if deal is not None else None,
+            "events": events,
+        })
 
     # --- why a request is refused (None: accepted) ------------------------------------------
 
@@ -190,6 +235,9 @@ class Table:
         handler = getattr(self, "_on_" + kind)
         handler(data)
         self.version = version
+        self._what_it_is()
+        if not (kind == "chat" or kind == "act" and self.status == PLAYING):
+            self._summary_at = version  # the summary changed (see summary: a card does not)
         self._collect_engine_events()
 
     def _on_join(self, data: dict) -> None:
