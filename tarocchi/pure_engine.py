@@ -10,6 +10,7 @@ the benchmark measures both in one run.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import shutil
 import sys
@@ -36,6 +37,7 @@ def pure(name: str) -> ModuleType:
     global _home
     if _home is None:
         _home = tempfile.mkdtemp(prefix="tarocchi-pure-")
+        atexit.register(shutil.rmtree, _home, ignore_errors=True)
         target = Path(_home) / PACKAGE
         target.mkdir()
         for source in ENGINE.glob("*.py"):
