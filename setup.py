@@ -1,4 +1,4 @@
-"""Compiles the rules engine's hot modules to C with mypyc (bench/engine_bench.py: about twice
+"""Compiles the rules engine's hot modules to C with mypyc (bench/engine_bench.py --sources: about three times
 as fast). The Python sources stay the reference: with ``TAROCCHI_PURE=1`` nothing is compiled
 and they run as they are.
 
