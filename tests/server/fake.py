@@ -94,11 +94,13 @@ class Socket:
         return [f for f in self.frames if f["type"] == "state"][-1]
 
 
-async def open_room(hub: Hub, store: RecordingStore, seats: int, rng: random.Random):
+async def open_room(hub: Hub, store: RecordingStore, seats: int, rng: random.Random, playing: bool = True):
+    """A room with every seat's socket said hello; ``playing=False``: its seats never act."""
     table_id, tokens = hub.new_room(seats)
     sockets, tasks = [], []
     for token in tokens:
         s = Socket(store, rng)
+        s.playing = playing
         tasks.append(asyncio.create_task(serve_socket(hub, s, token, Budget(10_000, 10_000.0))))
         s.say({"type": "hello", "since": 0})
         sockets.append(s)

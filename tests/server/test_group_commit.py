@@ -52,9 +52,8 @@ def test_a_failed_commit_tells_nothing_and_the_table_comes_back_from_the_store(t
         hub.start()
         rng = random.Random(9)
         table_id, tokens, sockets, tasks = await open_room(hub, store, 3, rng)
-        other_id, _, others, other_tasks = await open_room(hub, store, 3, rng)
-        for s in others:
-            s.playing = False  # the other room stays quiet: its state is all committed
+        # The other room stays quiet: its state is all committed.
+        other_id, _, others, other_tasks = await open_room(hub, store, 3, rng, playing=False)
         await until(lambda: hub.tables[table_id].version >= 12)
         for s in sockets:
             s.playing = False

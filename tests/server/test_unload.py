@@ -19,9 +19,8 @@ def test_a_finished_match_leaves_memory_when_its_last_page_goes_and_still_opens(
         hub.start()
         rng = random.Random(4)
         table_id, tokens, sockets, tasks = await open_room(hub, store, 3, rng)
-        other_id, _, others, other_tasks = await open_room(hub, store, 3, rng)
-        for s in others:
-            s.playing = False  # that match waits for its first action
+        # That match waits for its first action.
+        other_id, _, others, other_tasks = await open_room(hub, store, 3, rng, playing=False)
         await until(lambda: sockets[0].frames and sockets[0].state["table"]["status"] == "over", 60)
         final = sockets[0].state
         assert final["table"]["winners"]
