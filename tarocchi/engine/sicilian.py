@@ -310,7 +310,7 @@ class Deal:
             self.hands[seat] |= (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
             self.dealt += PACKET
         if self.events is not None:
-            self._log({"type": "dealt", "cards": self.dealt // n})
+            self.events.append({"type": "dealt", "cards": self.dealt // n})
 
     def _deal_rest(self) -> None:
         while self.dealt < DECK_SIZE - MONTE_SIZE:
@@ -319,7 +319,7 @@ class Deal:
     def _dealer_looks(self) -> None:
         self.dealer_looked = True
         if self.events is not None:
-            self._log({"type": "look", "seat": self.dealer})
+            self.events.append({"type": "look", "seat": self.dealer})
 
     # --- speaking (R5-R10) --------------------------------------------------------------
 
@@ -376,7 +376,7 @@ class Deal:
     def _apply_bid(self, seat: int, action: int) -> None:
         self.bids.append((seat, action, self.round_cards))
         if self.events is not None:
-            self._log({"type": "bid", "seat": seat, "bid": WORDS[action], "cards": self.round_cards})
+            self.events.append({"type": "bid", "seat": seat, "bid": WORDS[action], "cards": self.round_cards})
         self.round_pos += 1
         if action == VADO_SOLO:
             self.round_solo = seat
@@ -458,7 +458,7 @@ class Deal:
                            pago=list(self.round_pagos) if self.round_prendo is not None else [],
                            prendo=self.round_prendo)
         if self.events is not None:
-            self._log({"type": "abandoned", "reason": reason, "payments": payments})
+            self.events.append({"type": "abandoned", "reason": reason, "payments": payments})
 
     def _contract(self, bidder: int, kind: str, stata: bool) -> None:
         self.bidder = bidder
@@ -466,13 +466,13 @@ class Deal:
         self.stata = stata
         self._deal_rest()
         if self.events is not None:
-            self._log({"type": "contract", "seat": bidder, "contract": kind, "stata": stata,
+            self.events.append({"type": "contract", "seat": bidder, "contract": kind, "stata": stata,
                        "called": CODES[self.called] if self.called is not None else None})
         # R11: the monte is turned up for everyone, unless the dealer who looked goes solo.
         unseen = kind == "solo" and bidder == self.dealer and self.dealer_looked
         self.monte_up = not unseen
         if self.events is not None:
-            self._log({"type": "monte", "seat": bidder, "cards": None if unseen else codes(self.monte)})
+            self.events.append({"type": "monte", "seat": bidder, "cards": None if unseen else codes(self.monte)})
         self.hands[bidder] |= self.monte
         self.phase = DISCARD_PHASE
         self.to_act = bidder
@@ -488,11 +488,11 @@ class Deal:
         self.hands[seat] &= ~cards
         self.discarded = cards
         if self.events is not None:
-            self._log({"type": "discard", "seat": seat})
+            self.events.append({"type": "discard", "seat": seat})
         if self.contract == "forced":  # R10: the call comes from the hand left
             self.called = self._highest_missing(self.hands[seat])
             if self.events is not None:
-                self._log({"type": "call", "seat": seat, "called": CODES[self.called]})
+                self.events.append({"type": "call", "seat": seat, "called": CODES[self.called]})
         if self.called is not None:
             holder = next((s for s in range(self.seats) if s != seat and self.hands[s] >> self.called & 1), None)
             self.partner = holder  # None: in the monte or the discard, the caller is alone (R9)
@@ -527,7 +527,7 @@ class Deal:
         elif action == RIVANTO:
             self.rivanto = seat
         if self.events is not None:
-            self._log({"type": "announce", "seat": seat, "announce": WORDS[action]})
+            self.events.append({"type": "announce", "seat": seat, "announce": WORDS[action]})
         self.ask_pos += 1
         bidder = self.bidder
         assert bidder is not None
@@ -727,13 +727,9 @@ class Deal:
         self.phase = DONE
         self.to_act = None
         if self.events is not None:
-            self._log({"type": "count", "count": self.count.to_json()})
+            self.events.append({"type": "count", "count": self.count.to_json()})
 
     # --- the state API ------------------------------------------------------------------
-
-    def _log(self, event: dict) -> None:
-        if self.events is not None:
-            self.events.append(event)
 
     @property
     def done(self) -> bool:
