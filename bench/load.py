@@ -39,6 +39,7 @@ import time
 import httpx
 import msgspec
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Opcode
 from websockets.frames import Frame as WsFrame
 from websockets.http11 import Response
@@ -135,10 +136,12 @@ def pick(view: Choosing, rng: random.Random) -> str:
 class Client:
     """What one client process shares: its statistics, the measured window and the start."""
 
-    def __init__(self, think: float, seed: int):
+    def __init__(self, think: float, seed: int, deflate: bool = False):
         self.think = think
+        self.deflate = deflate  # offer permessage-deflate, as browsers do
         self.rng = random.Random(seed)
-        self.stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0}
+        self.stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0,
+                      "deflated": 0}
         self.stop_at = [float("inf"), float("inf")]
         self.started = False
         self.waiting: list = []  # seats that may act once every seat is connected
@@ -171,7 +174,8 @@ class SeatSocket(asyncio.Protocol):
 
     def __init__(self, client: Client, run: TableRun, index: int, host: str, path: str):
         self.client, self.run, self.index = client, run, index
-        self.ws = ClientProtocol(parse_uri(f"ws://{host}{path}"), max_size=2**22)
+        self.ws = ClientProtocol(parse_uri(f"ws://{host}{path}"), max_size=2**22,
+                                 extensions=[ClientPerMessageDeflateFactory()] if client.deflate else None)
         self.transport: asyncio.Transport | None = None
         self.opened = asyncio.get_running_loop().create_future()
         self.acted_on = -1  # the version this seat last acted on
@@ -282,6 +286,7 @@ async def open_seat(client: Client, run: TableRun, index: int, host: str, port: 
         _, seat = await loop.create_connection(
             lambda: SeatSocket(client, run, index, f"{host}:{port}", "/ws/" + token), host, port)
         await asyncio.wait_for(seat.opened, 60)
+        client.stats["deflated"] += bool(seat.ws.extensions)
         seat.send(b'{"type":"hello","since":0}')
     client.stats["connected"] += 1
     return seat
@@ -298,8 +303,9 @@ async def read_in_batches(seconds: float, until: float) -> None:
         await asyncio.sleep(0)
 
 
-async def client_main(url: str, rooms: list[list[str]], think: float, ready, go, result, seed: int) -> None:
-    client = Client(think, seed)
+async def client_main(url: str, rooms: list[list[str]], think: float, ready, go, result, seed: int,
+                      deflate: bool) -> None:
+    client = Client(think, seed, deflate)
     stats = client.stats
     host, port = url.removeprefix("ws://").rsplit(":", 1)
     gate = asyncio.Semaphore(32)
@@ -359,13 +365,13 @@ class Go:
         return self.event.is_set()
 
 
-def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, result, seed):
+def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, result, seed, deflate):
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds, batch), result, seed))
+    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds, batch), result, seed, deflate))
 
 
 # --- the driver ----------------------------------------------------------------------------------
@@ -387,6 +393,8 @@ def main() -> int:
     p.add_argument("--think", type=float, default=0.0, help="seconds each seat waits before acting")
     p.add_argument("--batch", type=float, default=0.0005,
                    help="client processes read their sockets every so many seconds (0: woken per frame)")
+    p.add_argument("--deflate", action="store_true",
+                   help="offer permessage-deflate as browsers do (the server then compresses every frame)")
     p.add_argument("--profile", help="run the server under cProfile, write the stats here")
     args = p.parse_args()
 
@@ -417,7 +425,8 @@ def main() -> int:
         ready = [ctx.Event() for _ in range(args.procs)]
         go, result = ctx.Event(), ctx.Queue()
         procs = [ctx.Process(target=client_process, args=(f"ws://127.0.0.1:{port}", rooms[i::args.procs], args.think,
-                                                          ready[i], go, args.warmup, args.seconds, args.batch, result, i))
+                                                          ready[i], go, args.warmup, args.seconds, args.batch, result, i,
+                                                          args.deflate))
                  for i in range(args.procs)]
         t0 = time.perf_counter()
         for pr in procs:
@@ -446,8 +455,10 @@ def main() -> int:
     actions = sum(o["actions"] for o in outs)
     clients = args.tables * args.seats
     ms = lambda x: f"{x * 1000:.1f}"  # noqa: E731
+    deflated, opened = sum(o["deflated"] for o in outs), sum(o["connected"] for o in outs)
+    deflate = f", permessage-deflate offered: {deflated} of {opened} sockets use it" if args.deflate else ""
     print(f"tables {args.tables} x {args.seats} seats = {clients} clients, {args.procs} client processes, "
-          f"think {args.think} s, batch {args.batch * 1000:g} ms; connected in {connect_s:.1f} s")
+          f"think {args.think} s, batch {args.batch * 1000:g} ms{deflate}; connected in {connect_s:.1f} s")
     print(f"actions/s {actions / args.seconds:,.0f} ({actions} in {args.seconds:.0f} s); "
           f"refused {sum(o['refused'] for o in outs)}; matches finished {sum(o['matches'] for o in outs)}")
     print(f"latency action -> last seat's update, ms: p50 {ms(percentile(lat, 50))} p90 {ms(percentile(lat, 90))} "

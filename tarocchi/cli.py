@@ -65,7 +65,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
           trick_pause=args.trick_pause, bot_processes=args.bot_processes,
-          away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second))
+          away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
+          deflate=args.deflate)
     return 0
 
 
@@ -105,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--new-tables", type=int, default=30,
                    help="new tables one client address may create at once (then --new-tables-per-second)")
     v.add_argument("--new-tables-per-second", type=float, default=0.1)
+    v.add_argument("--deflate", action="store_true",
+                   help="let browsers compress frames (permessage-deflate): less bandwidth, but about "
+                        "70%% more server CPU per action (docs/benchmarks.md)")
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

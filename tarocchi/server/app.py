@@ -181,7 +181,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3", *,
           bot_delay: float = 1.0, trick_pause: float = 1.0, bot_processes: int | None = None,
           away_timeout: float = 60.0,
-          new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND)) -> None:
+          new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
+          deflate: bool = False) -> None:
     import uvicorn
 
     if bot_processes is None:
@@ -193,4 +194,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
     gc.set_threshold(50_000, 20, 20)
     print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16)
+    # permessage-deflate off unless asked for: browsers offer it, and compressing every frame
+    # for every seat took the server from about 245 to 425 us of CPU per action and from 129
+    # to 314 KiB per table (a zlib context per socket); a frame is a few KB (bench/load.py
+    # --deflate, docs/benchmarks.md).
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16,
+                ws_per_message_deflate=deflate)

@@ -17,12 +17,12 @@ from tests.server.live import free_port
 
 class ServerProcess:
     def __init__(self, db: str, port: int | None = None, *, bot_delay: float = 0.02,
-                 trick_pause: float = 0.0, away_timeout: float = 60.0):
+                 trick_pause: float = 0.0, away_timeout: float = 60.0, extra: tuple[str, ...] = ()):
         self.db = db
         self.port = port or free_port()
         self.args = [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(self.port),
                      "--db", db, "--bot-delay", str(bot_delay), "--trick-pause", str(trick_pause),
-                     "--bot-processes", "0", "--away-timeout", str(away_timeout)]
+                     "--bot-processes", "0", "--away-timeout", str(away_timeout), *extra]
         self.proc: subprocess.Popen | None = None
 
     @property
