@@ -19,7 +19,11 @@ frame), see ``read_in_batches``. It prints
 - the server's RSS before the rooms, with every seat connected, and at the end; per table.
 
 Bounded: ``--seconds`` of measured play after every seat is connected, then everything stops.
-A table whose match ends starts a new room (so the load stays constant).
+A table whose match ends starts a new room (so the load stays constant). Tables that all start
+at once also end their matches together, some 17 s later, and 250 new rooms then connect at
+once; ``--stagger S`` starts each table at a random moment within S seconds (the measured
+window then begins after S seconds plus the warm-up), as tables are on a server that has been
+up a while. ``--deflate`` offers permessage-deflate on every socket, as browsers do.
 """
 
 from __future__ import annotations
@@ -136,8 +140,9 @@ def pick(view: Choosing, rng: random.Random) -> str:
 class Client:
     """What one client process shares: its statistics, the measured window and the start."""
 
-    def __init__(self, think: float, seed: int, deflate: bool = False):
+    def __init__(self, think: float, seed: int, deflate: bool = False, stagger: float = 0.0):
         self.think = think
+        self.stagger = stagger  # tables start at random moments within this many seconds
         self.deflate = deflate  # offer permessage-deflate, as browsers do
         self.rng = random.Random(seed)
         self.stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0,
@@ -149,8 +154,12 @@ class Client:
 
     def start(self) -> None:
         self.started = True
+        loop = asyncio.get_running_loop()
         for act in self.waiting:
-            act()
+            if self.stagger:
+                loop.call_later(self.rng.uniform(0, self.stagger), act)
+            else:
+                act()
         self.waiting.clear()
 
 
@@ -304,8 +313,8 @@ async def read_in_batches(seconds: float, until: float) -> None:
 
 
 async def client_main(url: str, rooms: list[list[str]], think: float, ready, go, result, seed: int,
-                      deflate: bool) -> None:
-    client = Client(think, seed, deflate)
+                      deflate: bool, stagger: float) -> None:
+    client = Client(think, seed, deflate, stagger)
     stats = client.stats
     host, port = url.removeprefix("ws://").rsplit(":", 1)
     gate = asyncio.Semaphore(32)
@@ -365,13 +374,14 @@ class Go:
         return self.event.is_set()
 
 
-def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, result, seed, deflate):
+def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, result, seed, deflate, stagger):
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds, batch), result, seed, deflate))
+    asyncio.run(client_main(url, rooms, think, ready, Go(go_event, warmup, seconds, batch), result, seed, deflate,
+                            stagger))
 
 
 # --- the driver ----------------------------------------------------------------------------------
@@ -393,6 +403,9 @@ def main() -> int:
     p.add_argument("--think", type=float, default=0.0, help="seconds each seat waits before acting")
     p.add_argument("--batch", type=float, default=0.0005,
                    help="client processes read their sockets every so many seconds (0: woken per frame)")
+    p.add_argument("--stagger", type=float, default=0.0,
+                   help="start each table at a random moment within this many seconds (then warm up), so "
+                        "that matches do not all end together as they do when every table starts at once")
     p.add_argument("--deflate", action="store_true",
                    help="offer permessage-deflate as browsers do (the server then compresses every frame)")
     p.add_argument("--profile", help="run the server under cProfile, write the stats here")
@@ -424,9 +437,10 @@ def main() -> int:
         ctx = mp.get_context("spawn")
         ready = [ctx.Event() for _ in range(args.procs)]
         go, result = ctx.Event(), ctx.Queue()
+        warmup = args.stagger + args.warmup  # measured once every table has been playing a while
         procs = [ctx.Process(target=client_process, args=(f"ws://127.0.0.1:{port}", rooms[i::args.procs], args.think,
-                                                          ready[i], go, args.warmup, args.seconds, args.batch, result, i,
-                                                          args.deflate))
+                                                          ready[i], go, warmup, args.seconds, args.batch, result, i,
+                                                          args.deflate, args.stagger))
                  for i in range(args.procs)]
         t0 = time.perf_counter()
         for pr in procs:
@@ -437,7 +451,7 @@ def main() -> int:
         connect_s = time.perf_counter() - t0
         rss1 = rss_kib(server.pid)
         go.set()
-        time.sleep(args.warmup)
+        time.sleep(warmup)
         cpu1 = cpu_seconds(server.pid)
         outs = [result.get(timeout=args.seconds + 60) for _ in procs]
         cpu2 = cpu_seconds(server.pid)
@@ -458,7 +472,7 @@ def main() -> int:
     deflated, opened = sum(o["deflated"] for o in outs), sum(o["connected"] for o in outs)
     deflate = f", permessage-deflate offered: {deflated} of {opened} sockets use it" if args.deflate else ""
     print(f"tables {args.tables} x {args.seats} seats = {clients} clients, {args.procs} client processes, "
-          f"think {args.think} s, batch {args.batch * 1000:g} ms{deflate}; connected in {connect_s:.1f} s")
+          f"think {args.think} s, batch {args.batch * 1000:g} ms, starts staggered over {args.stagger:g} s{deflate}; connected in {connect_s:.1f} s")
     print(f"actions/s {actions / args.seconds:,.0f} ({actions} in {args.seconds:.0f} s); "
           f"refused {sum(o['refused'] for o in outs)}; matches finished {sum(o['matches'] for o in outs)}")
     print(f"latency action -> last seat's update, ms: p50 {ms(percentile(lat, 50))} p90 {ms(percentile(lat, 90))} "

@@ -86,6 +86,7 @@ class Table:
         self.log: list[tuple[int, dict]] = []  # (version, public engine event)
         self.chat: list[dict] = []
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
+        self.acted = [0] * self.seats  # actions applied, by seat: how a browser knows its act was
         self._logged = 0  # how many of the current deal's events are in ``log``
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
         self._summary_at = 0  # the last version whose event changed the summary
@@ -141,15 +142,24 @@ class Table:
         """All that ``seat`` may know after this version: the engine's projection for that
         seat, and the public events after ``since``. ``takeover``: the away seats the others
         may now hand to the computer."""
-        deal = self.deal
         table = self.summary(seat, connected)
         table["takeover"] = takeover or [False] * self.seats
         return {
-            "type": "state", "version": self.version,
+            "type": "state", "version": self.version, "acted": list(self.acted),
             "table": table,
-            "view": deal.view(seat) if deal else None,
+            "view": self._frame_view(seat),
             "events": [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]],
         }
+
+    def _frame_view(self, seat: int) -> dict | None:
+        """The seat's view as sent: the engine's, without its ``actions`` list. The events
+        carry every action as it comes, and the whole list, resent after every action, made
+        up more than a third of every frame (docs/benchmarks.md)."""
+        if self.deal is None:
+            return None
+        view = self.deal.view(seat)
+        del view["actions"]
+        return view
 
     def state_frame(self, seat: int, since: int, connected: list[bool], takeover: list[bool] | None = None) -> bytes:
         """``state(...)`` encoded as JSON: the same document, with what every seat's frame of
@@ -170,11 +180,10 @@ class Table:
         if events is None:
             events = shared.events[since] = msgspec.Raw(_encode(
                 [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]))
-        deal = self.deal
         return _encode({
-            "type": "state", "version": self.version,
+            "type": "state", "version": self.version, "acted": self.acted,
             "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
-            "view": deal.view(seat) if deal is not None else None,
+            "view": self._frame_view(seat),
             "events": events,
         })
 
@@ -250,6 +259,7 @@ class Table:
         self.names = [self.names[s] for s in keep]
         self.bots = [self.bots[s] for s in keep]
         self.standin = [self.standin[s] for s in keep]
+        self.acted = [self.acted[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
         self.ready = [False] * self.seats
@@ -269,6 +279,7 @@ class Table:
             raise ValueError(f"table {self.id}: stored action refused: {e.reason}") from None
         if data.get("id") is not None:
             self.action_ids.add((data["seat"], str(data["id"])))
+        self.acted[data["seat"]] += 1
 
     def _on_chat(self, data: dict) -> None:
         self.chat.append({"seat": data["seat"], "name": self.names[data["seat"]],

@@ -169,3 +169,14 @@ def test_nobody_else_can_tell_who_the_partner_is_R9_R12():
             say(b, "no")
     assert a.view(2).get("i_am_partner") and not b.view(2).get("i_am_partner")
     assert b.view(3).get("i_am_partner") and not a.view(3).get("i_am_partner")
+
+
+def test_every_view_lists_the_answers_in_order_for_the_announcements_log_R12():
+    d = to_announce(3, 2, SOLO_AT_10_BY[0])
+    assert all(d.view(s)["announcements"] == [] for s in range(3))
+    say(d, "no", "rivanto")
+    answers = [{"seat": 0, "announce": "no"}, {"seat": 1, "announce": "rivanto"}]
+    assert all(d.view(s)["announcements"] == answers for s in range(3))
+    say(d, "no")
+    d.apply(random_action(d.copy(), random.Random(1)))  # the first card does not join the log
+    assert d.view(0)["announcements"] == answers + [{"seat": 2, "announce": "no"}]

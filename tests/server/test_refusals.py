@@ -86,13 +86,13 @@ def test_a_resent_action_is_applied_once(live_server):
     async def body():
         seats = await open_room(live_server)
         actor, idle = to_act(seats)
-        version = actor.state["version"]
+        version, acted = actor.state["version"], actor.state["acted"][actor.you]
         await actor.act("passo", "same-id")
         await actor.wait_state(lambda st: st["version"] == version + 1)
         await actor.act("passo", "same-id")  # a browser resending after a lost answer
         st = await actor.until(lambda m: m["type"] in ("state", "refused"))
         assert st["type"] == "state" and st["version"] == version + 1
-        assert [a["action"] for a in st["view"]["actions"]] == ["passo"]
+        assert [b["bid"] for b in st["view"]["bids"]] == ["passo"] and st["acted"][actor.you] == acted + 1
         for s in idle:
             await s.wait_state(lambda st: st["version"] == version + 1)
             assert await s.quiet(0.2) == []

@@ -193,7 +193,9 @@ def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:
                 k.add(CODES[d.called])
             if d.done:
                 k.update(codes(d.discarded))
-            truth.views[(version, s)] = d.view(s)
+            # What the socket is sent: the engine's view without its actions list (the events
+            # carry them, docs/protocol.md).
+            truth.views[(version, s)] = {k: v for k, v in d.view(s).items() if k != "actions"}
             truth.known[(version, s)] = frozenset(k)
         truth.facts[version] = {
             "deal": len(truth.deals) - 1, "phase": d.phase, "dealer": d.dealer, "bidder": d.bidder,

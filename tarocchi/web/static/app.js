@@ -14,6 +14,7 @@ const state = {
   table: null,
   view: null,
   version: 0,
+  acted: 0,          // this seat's actions the server has applied (from each state)
   events: [],        // recent public events, formatted at render time (language can change)
   chat: [],          // {version, seat, name, text}
   chatDraft: "",
@@ -227,8 +228,8 @@ function send(message) {
 function act(action) {
   if (state.pending) return; // one action at a time; the answer clears it
   const id = `${Date.now().toString(36)}-${++actCounter}`;
-  const mine = (state.view?.actions || []).filter((a) => a.seat === state.table?.you).length;
-  state.pending = { id, message: { type: "act", action, id }, mine, deal: state.table?.deal_number };
+  // Answered by a state in which the server applied one more action of this seat (acted).
+  state.pending = { id, message: { type: "act", action, id }, acted: state.acted, deal: state.table?.deal_number };
   send(state.pending.message);
 }
 
@@ -239,11 +240,11 @@ function onMessage(msg) {
     state.table = msg.table;
     state.view = msg.view;
     if (typeof msg.version === "number") state.version = msg.version;
+    state.acted = msg.acted?.[msg.table?.you] ?? 0;
     if (newDeal) { state.events = []; state.selected.clear(); }
     if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-MAX_LINES * 4);
     if (state.pending) {
-      const mine = (msg.view?.actions || []).filter((a) => a.seat === msg.table?.you).length;
-      if (mine > state.pending.mine || msg.table?.deal_number !== state.pending.deal) state.pending = null;
+      if (state.acted > state.pending.acted || msg.table?.deal_number !== state.pending.deal) state.pending = null;
     }
     if (state.view?.phase !== "discard" || state.view?.turn !== state.table?.you) state.selected.clear();
     render();
@@ -507,11 +508,7 @@ function announcementsLog() {
   const items = v.bids.map((b) => t("log.bid", { name: whoLabel(b.seat), word: b.bid, cards: b.cards }));
   if (v.contract === "forced") items.push(t("ev.contract.forced", { name: whoLabel(v.bidder) }));
   if (v.called && v.contract) items.push(t("ev.call", { name: whoLabel(v.bidder), card: v.called }));
-  for (const a of v.actions || []) {
-    if (a.action === "scommessa" || a.action === "rivanto" || a.action === "no") {
-      items.push(t(`ev.announce.${a.action}`, { name: whoLabel(a.seat) }));
-    }
-  }
+  for (const a of v.announcements || []) items.push(t(`ev.announce.${a.announce}`, { name: whoLabel(a.seat) }));
   return h("section", { class: "panel log", "aria-label": t("log.title") },
     h("h2", { text: t("log.title") }),
     items.length ? h("ol", {}, items.map((text) => h("li", { text }))) : h("p", { class: "quiet", text: t("log.empty") }));
