@@ -16,7 +16,8 @@ frame), see ``read_in_batches``. It prints
   seats of that table (one clock),
 - the CPU of the server and of each client process while measured, and the server's CPU
   time per action,
-- the server's RSS before the rooms, with every seat connected, and at the end; per table.
+- the server's RSS before the rooms, with every seat connected, and at the end; per table,
+- the frames the seats received per second, and their mean size on the wire.
 
 Bounded: ``--seconds`` of measured play after every seat is connected, then everything stops.
 A table whose match ends starts a new room (so the load stays constant). Tables that all start
@@ -146,7 +147,7 @@ class Client:
         self.deflate = deflate  # offer permessage-deflate, as browsers do
         self.rng = random.Random(seed)
         self.stats = {"connected": 0, "actions": 0, "refused": 0, "latencies": [], "matches": 0,
-                      "deflated": 0}
+                      "deflated": 0, "wire_bytes": 0, "frames": 0}
         self.stop_at = [float("inf"), float("inf")]
         self.started = False
         self.waiting: list = []  # seats that may act once every seat is connected
@@ -198,6 +199,9 @@ class SeatSocket(asyncio.Protocol):
         self._flush()
 
     def data_received(self, data: bytes) -> None:
+        stats = self.client.stats
+        if self.client.stop_at[0] <= time.perf_counter() <= self.client.stop_at[1]:
+            stats["wire_bytes"] += len(data)  # as sent: compressed, if permessage-deflate is on
         self.ws.receive_data(data)
         for event in self.ws.events_received():
             if isinstance(event, WsFrame):
@@ -234,6 +238,8 @@ class SeatSocket(asyncio.Protocol):
     def on_frame(self, raw: bytes) -> None:
         client, run = self.client, self.run
         msg = decode_frame(raw)
+        if client.stop_at[0] <= time.perf_counter() <= client.stop_at[1]:
+            client.stats["frames"] += 1
         if msg.type != "state":
             if msg.type in ("refused", "error"):
                 client.stats["refused"] += 1
@@ -483,6 +489,9 @@ def main() -> int:
           + f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"server RSS KiB: start {rss0:,}, all connected {rss1:,}, end {rss2:,}; "
           f"per table {(rss1 - rss0) / args.tables:,.0f} connected, {(rss2 - rss0) / args.tables:,.0f} at the end")
+    frames = sum(o["frames"] for o in outs)
+    print(f"frames to the seats {frames / args.seconds:,.0f}/s, {sum(o['wire_bytes'] for o in outs) / max(1, frames):,.0f} "
+          f"bytes each on the wire")
     return 0
 
 
