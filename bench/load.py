@@ -413,7 +413,7 @@ def main() -> int:
                    help="start each table at a random moment within this many seconds (then warm up), so "
                         "that matches do not all end together as they do when every table starts at once")
     p.add_argument("--deflate", action="store_true",
-                   help="offer permessage-deflate as browsers do (the server then compresses every frame)")
+                   help="offer permessage-deflate as browsers do (a server that accepts it compresses every frame)")
     p.add_argument("--profile", help="run the server under cProfile, write the stats here")
     args = p.parse_args()
 

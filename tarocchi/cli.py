@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--new-tables-per-second", type=float, default=0.1)
     v.add_argument("--deflate", action="store_true",
                    help="let browsers compress frames (permessage-deflate): less bandwidth, but about "
-                        "70%% more server CPU per action (docs/benchmarks.md)")
+                        "40-70%% more server CPU per action (docs/benchmarks.md)")
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

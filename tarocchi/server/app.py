@@ -195,8 +195,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     gc.set_threshold(50_000, 20, 20)
     print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
     # permessage-deflate off unless asked for: browsers offer it, and compressing every frame
-    # for every seat took the server from about 245 to 425 us of CPU per action and from 129
-    # to 314 KiB per table (a zlib context per socket); a frame is a few KB (bench/load.py
-    # --deflate, docs/benchmarks.md).
+    # for every seat cost the server 40 to 70 % more CPU per action and took it from 129 to
+    # 313 KiB per table (a zlib context per socket); a frame is about 1.5 KB uncompressed
+    # (bench/load.py --deflate, docs/benchmarks.md).
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16,
                 ws_per_message_deflate=deflate)

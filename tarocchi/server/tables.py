@@ -154,7 +154,7 @@ class Table:
     def _frame_view(self, seat: int) -> dict | None:
         """The seat's view as sent: the engine's, without its ``actions`` list. The events
         carry every action as it comes, and the whole list, resent after every action, made
-        up more than a third of every frame (docs/benchmarks.md)."""
+        up about a third of every frame (docs/benchmarks.md)."""
         if self.deal is None:
             return None
         view = self.deal.view(seat)
