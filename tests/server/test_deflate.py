@@ -1,8 +1,7 @@
 """permessage-deflate: browsers offer it, and ``tarocchi serve`` declines it unless started with
 ``--deflate``. Compressing every frame for every seat cost the server 40 to 70 % more CPU per
 action (bench/load.py --deflate, docs/benchmarks.md), so it is the operator's choice, not the
-default.
-Either way a seat gets its state."""
+default. Either way a seat gets its state."""
 
 from __future__ import annotations
 
