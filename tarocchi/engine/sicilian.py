@@ -900,7 +900,7 @@ class Deal:
             "monte": None,
             "discard": codes(self.discarded) if done and self.discarded else None,
             "scommessa": self.scommessa,
-            # The answers to the two questions, in order (the screen's announcements log).
+            # The answers to the two questions (R12), in order: the screen's announcements log.
             "announcements": [{"seat": s, "announce": WORDS[a]} for s, a in self.history
                               if a == SCOMMESSA or a == RIVANTO or a == NO],
             "rivanto": self.rivanto,

@@ -148,8 +148,12 @@ class Table:
             "type": "state", "version": self.version, "acted": list(self.acted),
             "table": table,
             "view": self._frame_view(seat),
-            "events": [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]],
+            "events": self._events_since(since),
         }
+
+    def _events_since(self, since: int) -> list[dict]:
+        """The public events after version ``since``."""
+        return [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]
 
     def _frame_view(self, seat: int) -> dict | None:
         """The seat's view as sent: the engine's, without its ``actions`` list. The events
@@ -178,8 +182,7 @@ class Table:
             summary = shared.summaries[key] = _encode(table)
         events = shared.events.get(since)
         if events is None:
-            events = shared.events[since] = msgspec.Raw(_encode(
-                [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]))
+            events = shared.events[since] = msgspec.Raw(_encode(self._events_since(since)))
         return _encode({
             "type": "state", "version": self.version, "acted": self.acted,
             "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
