@@ -54,7 +54,7 @@ from tarocchi.engine.cards import mask_of
 from tarocchi.engine.sicilian import discard_refusal
 
 SERVER_FLAGS = ["--bot-delay", "0", "--trick-pause", "0", "--bot-processes", "0",
-                "--new-tables", "100000"]  # every room comes from this one address
+                "--new-tables", "100000", "--connections-per-address", "100000"]  # every room comes from this one address
 
 
 def free_port() -> int:

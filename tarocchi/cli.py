@@ -66,7 +66,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
           trick_pause=args.trick_pause, bot_processes=args.bot_processes,
           away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
-          deflate=args.deflate)
+          deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
+          header_timeout=args.header_timeout, hello_timeout=args.hello_timeout)
     return 0
 
 
@@ -109,6 +110,16 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--deflate", action="store_true",
                    help="let browsers compress frames (permessage-deflate): less bandwidth, but about "
                         "40-70%% more server CPU per action (docs/benchmarks.md)")
+    v.add_argument("--proxy", metavar="ADDRESS",
+                   help="the reverse proxy's address (comma-separated for several): believe its "
+                        "X-Forwarded-For and X-Forwarded-Proto, and do not cap its connections "
+                        "(default: no proxy, forwarded headers ignored; docs/operations.md)")
+    v.add_argument("--connections-per-address", type=int, default=64,
+                   help="connections one client address may hold open at once")
+    v.add_argument("--header-timeout", type=float, default=5.0,
+                   help="seconds a client has to send its request headers before it is closed")
+    v.add_argument("--hello-timeout", type=float, default=5.0,
+                   help="seconds a new websocket has to say hello before it is closed")
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

@@ -21,10 +21,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarocchi.bots import DEFAULT_LEVEL, LEVELS
 
+from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
 from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
 from .messages import (
-    BURST, CLOSE_TOO_MANY, MAX_FRAME, NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, PER_SECOND, TOO_MANY,
-    TOO_MANY_TABLES, BadMessage, Budget, NewComputer, NewRoom, decode,
+    BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, MAX_BODY, MAX_FRAME,
+    NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
+    Budget, NewComputer, NewRoom, decode,
 )
 from .store import SqliteStore
 
@@ -37,11 +39,13 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                bot_level_default: str = DEFAULT_LEVEL, bot_processes: int = 0,
                away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
                new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
-               chance: Chance | None = None) -> Starlette:
+               hello_timeout: float = HELLO_TIMEOUT, chance: Chance | None = None) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
     ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
-    the same for creating tables, per client address (rooms cannot be made in a flood). ``chance``:
+    the same for creating tables, per client address (rooms cannot be made in a flood; the
+    address is the peer's, or the one a trusted proxy forwards: see ``server_config``);
+    ``hello_timeout``: seconds a new socket has to say hello. ``chance``:
     the first dealers and deck orders (tests only; the server draws them from SystemRandom)."""
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
@@ -62,7 +66,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         store = SqliteStore(db)
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
-                           chance=chance)
+                           chance=chance, hello_timeout=hello_timeout)
         state["hub"].start()
         try:
             yield
@@ -125,7 +129,17 @@ def make_executor(processes: int) -> Executor:
 
 
 async def read_body(request: Request, kind: type):
-    raw = await request.body()
+    """The request's body as ``kind``, or the error to answer. A body over MAX_BODY is refused
+    with 413 before it is read (by its Content-Length), or as soon as it passes the limit."""
+    too_large = JSONResponse({"error": BODY_TOO_LARGE}, status_code=413, headers={"connection": "close"})
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        return too_large
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            return too_large
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
@@ -136,6 +150,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     """One seat's socket, from the token to the close. Garbage gets an error, never a crash;
     a socket over its message budget gets an error and is closed (4429)."""
     budget = budget or Budget()
+    loop = asyncio.get_running_loop()
     found = hub.find(token)
     reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
     if reason:
@@ -145,14 +160,23 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     conn = Connection(websocket, *found)
     hub.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
+    hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long
     try:
         while True:
-            frame = await websocket.receive()
+            try:
+                frame = await (websocket.receive() if conn.greeted
+                               else asyncio.wait_for(websocket.receive(), hello_by - loop.time()))
+            except TimeoutError:
+                conn.send({"type": "error", "reason": NO_HELLO})
+                conn.close(CLOSE_NO_HELLO, NO_HELLO)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(writer), 5)
+                break
             if frame["type"] == "websocket.disconnect":
                 break
             if writer.done():
                 break  # the writer closed the socket or lost it
-            if not budget.spend(asyncio.get_running_loop().time()):
+            if not budget.spend(loop.time()):
                 conn.send({"type": "error", "reason": TOO_MANY})
                 conn.close(CLOSE_TOO_MANY, TOO_MANY)
                 with contextlib.suppress(Exception):  # let the writer say it, then go
@@ -178,25 +202,47 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
             await writer
 
 
+def server_config(app, host: str, port: int, *, deflate: bool = False, proxy: str | None = None,
+                  connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+                  header_timeout: float = HEADER_TIMEOUT, **options):
+    """uvicorn's settings for the app: guarded connections (``guard``), frames up to 64 KiB,
+    and forwarded headers (X-Forwarded-For) believed only from ``proxy``, the addresses of the
+    operator's reverse proxy (comma-separated), never by default: uvicorn's own default
+    believed any local client, which could then pass for any address it liked."""
+    import uvicorn
+
+    trusted = frozenset(a.strip() for a in (proxy or "").split(",") if a.strip())
+    http, ws = protocols(ConnectionGuard(connections_per_address, header_timeout, trusted))
+    # permessage-deflate off unless asked for: browsers offer it, and compressing every frame
+    # for every seat cost the server 40 to 70 % more CPU per action and took it from 129 to
+    # 313 KiB per table (a zlib context per socket); a frame is about 1.5 KB uncompressed
+    # (bench/load.py --deflate, docs/benchmarks.md).
+    return uvicorn.Config(app, host=host, port=port, http=http, ws=ws, ws_max_size=MAX_FRAME * 16,
+                          ws_per_message_deflate=deflate, proxy_headers=bool(trusted),
+                          forwarded_allow_ips=",".join(sorted(trusted)), **options)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3", *,
           bot_delay: float = 1.0, trick_pause: float = 1.0, bot_processes: int | None = None,
           away_timeout: float = 60.0,
           new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
-          deflate: bool = False) -> None:
+          deflate: bool = False, proxy: str | None = None,
+          connections_per_address: int = CONNECTIONS_PER_ADDRESS,
+          header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT) -> None:
     import uvicorn
 
     if bot_processes is None:
         bot_processes = min(2, os.cpu_count() or 1)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
-                     away_timeout=away_timeout, new_tables=new_tables)
+                     away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
     gc.set_threshold(50_000, 20, 20)
-    print(f"Tarocchi: http://{host}:{port}/  (database {db})", flush=True)
-    # permessage-deflate off unless asked for: browsers offer it, and compressing every frame
-    # for every seat cost the server 40 to 70 % more CPU per action and took it from 129 to
-    # 313 KiB per table (a zlib context per socket); a frame is about 1.5 KB uncompressed
-    # (bench/load.py --deflate, docs/benchmarks.md).
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME * 16,
-                ws_per_message_deflate=deflate)
+    descriptors = raise_descriptor_limit()
+    print(f"Tarocchi: http://{host}:{port}/  (database {db}; open-file limit {descriptors}, "
+          f"{connections_per_address} connections per address"
+          + (f"; forwarded headers believed from {proxy}" if proxy else "") + ")", flush=True)
+    config = server_config(app, host, port, deflate=deflate, proxy=proxy, log_level="warning",
+                           connections_per_address=connections_per_address, header_timeout=header_timeout)
+    uvicorn.Server(config).run()

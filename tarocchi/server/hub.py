@@ -25,11 +25,15 @@ from tarocchi.bots import DEFAULT_LEVEL, LEVELS, make_player
 from tarocchi.engine.actions import action_text
 from tarocchi.engine.playout import random_action
 
-from .messages import Act, Chat, Hello, Message, Next, Start, Takeover
+from .messages import (
+    CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, HELLO_BURST, HELLO_TIMEOUT,
+    HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, Act, Budget, Chat,
+    Hello, History, Message, Next, Start, Takeover,
+)
 from .store import Store
 from .tables import (
-    BETWEEN, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table, replay,
-    shuffled_deck,
+    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table,
+    chat_line, replay, shuffled_deck,
 )
 
 log = logging.getLogger("tarocchi.server")
@@ -84,7 +88,8 @@ class Connection:
         """The playing seat (a room started with three renumbers its seats, R17)."""
         return self.table.seat_map[self.room_seat]
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict | bytes) -> None:
+        """Queue a message, or a frame already encoded (bytes) when many sockets get it."""
         self._put(message)
 
     def push_state(self) -> None:
@@ -139,8 +144,20 @@ class Connection:
                 version, frame = self.table.version, hub.state_frame(self)
                 self.sent_version = version
                 await self.websocket.send_text(frame.decode())
+            elif isinstance(item, bytes):
+                await self.websocket.send_text(item.decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
+
+
+class SeatLink:
+    """What one seat link may still cost, whichever of its sockets asks, and its open
+    sockets, oldest first (at most SOCKETS_PER_SEAT: a new one closes the oldest)."""
+
+    def __init__(self):
+        self.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # hellos and history requests replay the past
+        self.chat = Budget(CHAT_BURST, CHATS_PER_SECOND)  # a chat line goes to every socket
+        self.sockets: list[Connection] = []
 
 
 class Chance:
@@ -161,7 +178,8 @@ class Chance:
 class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
-                 away_timeout: float = 60.0, chance: Chance | None = None):
+                 away_timeout: float = 60.0, chance: Chance | None = None,
+                 hello_timeout: float = HELLO_TIMEOUT):
         self.store = store
         self.executor = executor
         self.bot_delay = bot_delay
@@ -170,6 +188,8 @@ class Hub:
         self.chance = chance or Chance()
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, list[Connection]] = {}
+        self.links: dict[str, dict[int, SeatLink]] = {}  # table -> room seat -> its link
+        self.hello_timeout = hello_timeout  # seconds a new socket has to say hello
         self.bot_tasks: dict[str, asyncio.Task] = {}
         # A room seat away this long (seconds) may be handed to the computer by the others.
         self.away_timeout = away_timeout
@@ -252,11 +272,27 @@ class Hub:
 
     def attach(self, conn: Connection) -> None:
         self.connections.setdefault(conn.table.id, []).append(conn)
+        sockets = self._link(conn).sockets
+        sockets.append(conn)
+        if len(sockets) > SOCKETS_PER_SEAT:  # a reload storm on one link ends with the oldest
+            oldest = sockets.pop(0)
+            oldest.send({"type": "error", "reason": REPLACED})
+            oldest.close(CLOSE_REPLACED, REPLACED)
+
+    def _link(self, conn: Connection) -> SeatLink:
+        links = self.links.setdefault(conn.table.id, {})
+        link = links.get(conn.room_seat)
+        if link is None:
+            link = links[conn.room_seat] = SeatLink()
+        return link
 
     def detach(self, conn: Connection) -> None:
         conns = self.connections.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
+            sockets = self._link(conn).sockets
+            if conn in sockets:
+                sockets.remove(conn)
             if not conns and conn.table.status == OVER:
                 # After this turn's commit, so a page that opens it again meanwhile finds it
                 # whole, in memory or in the store.
@@ -315,17 +351,20 @@ class Hub:
         return out
 
     def _arm_away_timer(self, table: Table, connected: list[bool]) -> None:
-        """Tell the seats again when an away seat's time runs out (its button appears)."""
+        """Tell the seats again when the next away seat's time runs out (its button appears).
+        The timer is made anew each time the seats are told: keeping one that looked pending
+        lost a seat's time when the one kept was the timer firing at that moment, or was set
+        for a seat that has come back since (issue 10)."""
+        timer = self.away_timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
         if table.kind != "room" or all(connected) or not any(connected) or table.status not in (PLAYING, BETWEEN):
             return
         left = [self.away_timeout - a for s in range(table.seats)
                 if (a := self._away_for(table, s, connected)) is not None and a < self.away_timeout]
-        timer = self.away_timers.get(table.id)
-        if not left or (timer is not None and not timer.cancelled()
-                        and timer.when() >= asyncio.get_running_loop().time()):
-            return
-        self.away_timers[table.id] = asyncio.get_running_loop().call_later(
-            min(left) + 0.01, self._tell_all, table)
+        if left:
+            self.away_timers[table.id] = asyncio.get_running_loop().call_later(
+                min(left) + 0.01, self._tell_all, table)
 
     # --- messages ---------------------------------------------------------------------------------
 
@@ -341,14 +380,18 @@ class Hub:
             return self._act(conn, message)
         if isinstance(message, Chat):
             reason = table.check_chat(message.text)
+            if reason is None and not self._link(conn).chat.spend(asyncio.get_running_loop().time()):
+                reason = TOO_MANY_CHATS
             if reason:
                 return self._refuse(conn, None, reason)
             self._write(table, "chat", {"seat": seat, "text": message.text})
-            line = {"type": "chat", **table.chat[-1]}
+            line = _encode({"type": "chat", **table.chat[-1]})  # once for every socket
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:
                     c.send(line)
             return
+        if isinstance(message, History):
+            return self._history(conn, message.before)
         if isinstance(message, Next):
             reason = table.check_next(seat)
             if reason:
@@ -377,6 +420,9 @@ class Hub:
 
     def _hello(self, conn: Connection, hello: Hello) -> None:
         table, seat = conn.table, conn.seat
+        if not self._link(conn).hellos.spend(asyncio.get_running_loop().time()):
+            conn.send({"type": "error", "reason": TOO_MANY_HELLOS})
+            return conn.close(CLOSE_TOO_MANY, TOO_MANY_HELLOS)
         conn.sent_version = min(hello.since, table.version)
         if not conn.greeted:
             conn.greeted = True
@@ -385,12 +431,22 @@ class Hub:
                 self._write(table, "join", {"seat": seat})
             if table.standin[seat]:
                 self._write(table, "return", {"seat": seat})  # back: the human plays again
-        # The chat lines this socket missed, then the state (with the events it missed).
-        for line in table.chat:
-            if line["version"] > conn.sent_version:
-                conn.send({"type": "chat", **line})
+        # The state first (with the events it missed), then the latest chat lines it missed
+        # in one frame: however long the chat, a reload always gets its state.
         self._changed(table)
         conn.push_state()
+        conn.send(table.history_frame(conn.sent_version))
+
+    def _history(self, conn: Connection, before: int) -> None:
+        """The chat lines before version ``before``, at most CHAT_KEPT, from the store (a
+        table keeps only its latest lines in memory)."""
+        if not self._link(conn).hellos.spend(asyncio.get_running_loop().time()):
+            return self._refuse(conn, None, TOO_MANY_HELLOS)
+        table = conn.table
+        rows = self.store.chat_before(table.id, before, CHAT_KEPT + 1)
+        lines = [chat_line(table.name_at(data["seat"], version), data, version)
+                 for version, data in reversed(rows[:CHAT_KEPT])]
+        conn.send({"type": "history", "before": before, "lines": lines, "more": len(rows) > CHAT_KEPT})
 
     def _act(self, conn: Connection, act: Act) -> None:
         table, seat = conn.table, conn.seat
@@ -452,6 +508,7 @@ class Hub:
         table = self.tables.pop(table_id, None)
         self.connections.pop(table_id, None)
         self.presence.pop(table_id, None)
+        self.links.pop(table_id, None)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:

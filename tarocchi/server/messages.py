@@ -17,9 +17,27 @@ CLOSE_TOO_MANY = 4429
 TOO_MANY = f"too many messages: at most {BURST} at once, then {PER_SECOND:g} a second"
 
 
+# What one seat link may cost, whichever of its sockets asks (a seat link is one client, and
+# it may hold several sockets at once): a hello or a history request replays the past, so
+# it has a budget of its own; a chat line goes to every socket of the table.
+HELLO_BURST, HELLOS_PER_SECOND = 10, 0.5
+TOO_MANY_HELLOS = (f"too many reconnects on this seat: at most {HELLO_BURST} at once, then one every "
+                   f"{1 / HELLOS_PER_SECOND:g} seconds")
+CHAT_BURST, CHATS_PER_SECOND = 10, 1.0
+TOO_MANY_CHATS = f"too many chat lines: at most {CHAT_BURST} at once, then one a second"
+SOCKETS_PER_SEAT = 4  # open at once on one seat link; a new one closes the oldest
+CLOSE_REPLACED = 4409
+REPLACED = "this seat was opened in another window"
+HELLO_TIMEOUT = 5.0  # seconds a new socket has to say hello
+CLOSE_NO_HELLO = 4400
+NO_HELLO = f"say hello within {HELLO_TIMEOUT:g} seconds of connecting"
+
 # New tables (rooms and computer tables) per client address: a burst, then one every 10 s.
 NEW_TABLES_BURST, NEW_TABLES_PER_SECOND = 30, 0.1
 TOO_MANY_TABLES = "too many new tables from this address: wait a little and try again"
+
+MAX_BODY = 4096  # bytes of an HTTP request body; no valid one comes near it
+BODY_TOO_LARGE = f"a request body is at most {MAX_BODY} bytes"
 
 
 class Budget:
@@ -69,7 +87,12 @@ class Takeover(msgspec.Struct, tag="takeover", forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover
+class History(msgspec.Struct, tag="history", forbid_unknown_fields=True):
+    """The chat lines before version ``before`` (a hello sends only the latest ones)."""
+    before: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
+
+
+Message = Hello | Act | Chat | Next | Start | Takeover | History
 _decoder = msgspec.json.Decoder(Message)
 
 

@@ -49,6 +49,9 @@ class Store(Protocol):
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table id, seat) of a seat token, or None for an unknown token."""
 
+    def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
+        """A table's last ``limit`` chat events before ``version``, newest first: (version, data)."""
+
     def unfinished(self) -> list[str]:
         """The ids of every table whose match is not over."""
 
@@ -128,6 +131,12 @@ class SqliteStore:
         rows = self.db.execute(
             "SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version", (table_id,))
         return [(v, k, json.loads(d)) for v, k, d in rows]
+
+    def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
+        rows = self.db.execute(
+            "SELECT version, data FROM events WHERE table_id = ? AND version < ? AND kind = 'chat' "
+            "ORDER BY version DESC LIMIT ?", (table_id, version, limit))
+        return [(v, json.loads(d)) for v, d in rows]
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
         row = self.db.execute("SELECT table_id, seat FROM seats WHERE token = ?", (token,)).fetchone()

@@ -9,6 +9,7 @@ and only then applies it, and a restart replays the same events through the same
 from __future__ import annotations
 
 import bisect
+import collections
 import random
 
 import msgspec
@@ -21,6 +22,7 @@ from tarocchi.engine.sicilian import shuffled_deck as engine_shuffled_deck
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
 CHAT_LIMIT = 300
+CHAT_KEPT = 100  # chat lines a table keeps in memory and a hello replays; the store keeps all
 
 WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between", "over"
 
@@ -62,6 +64,8 @@ class _Shared:
         self.version, self.summary_at = version, summary_at
         self.summaries = summaries  # connected + takeover -> the summary, no ``you``
         self.events: dict[int, msgspec.Raw] = {}  # since -> the events after it
+        self.frames: dict[tuple, bytes] = {}  # (seat, since, presence) -> the whole frame
+        self.history: dict[int, bytes] = {}  # since -> the chat lines after it, as a frame
 
 
 class Table:
@@ -84,7 +88,11 @@ class Table:
         self.match: Match | None = None
         self.version = 1
         self.log: list[tuple[int, dict]] = []  # (version, public engine event)
-        self.chat: list[dict] = []
+        # The latest chat lines ({seat, name, text, version}); older ones are only in the store.
+        self.chat: collections.deque[dict] = collections.deque(maxlen=CHAT_KEPT)
+        self.chat_dropped_upto = 0  # the version of the newest line no longer in ``chat``
+        self.started_at = 0  # the version of a four-seat room's early start (R17), else 0
+        self.names_before_start = self.names  # names by seat number before that start
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self.acted = [0] * self.seats  # actions applied, by seat: how a browser knows its act was
         self._logged = 0  # how many of the current deal's events are in ``log``
@@ -169,12 +177,15 @@ class Table:
         """``state(...)`` encoded as JSON: the same document, with what every seat's frame of
         this version shares built and encoded once (a frame goes to every seat after each
         action)."""
-        shared = self._shared
-        if shared is None or shared.version != self.version:
-            same = shared is not None and shared.summary_at == self._summary_at
-            shared = self._shared = _Shared(self.version, self._summary_at, shared.summaries if same else {})
+        shared = self._shared_now()
         takeover = takeover or [False] * self.seats
-        summary = shared.summaries.get(key := (*connected, *takeover))
+        key = (*connected, *takeover)
+        # Sockets of one seat at one version get the same frame: a storm of reloads on one
+        # seat link costs one encoding, not one per socket.
+        frame = shared.frames.get(whole := (seat, since, key))
+        if frame is not None:
+            return frame
+        summary = shared.summaries.get(key)
         if summary is None:
             table = self.summary(seat, connected)
             table["takeover"] = takeover
@@ -183,12 +194,38 @@ class Table:
         events = shared.events.get(since)
         if events is None:
             events = shared.events[since] = msgspec.Raw(_encode(self._events_since(since)))
-        return _encode({
+        frame = shared.frames[whole] = _encode({
             "type": "state", "version": self.version, "acted": self.acted,
             "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
             "view": self._frame_view(seat),
             "events": events,
         })
+        return frame
+
+    def history_frame(self, since: int) -> bytes:
+        """The chat lines after version ``since`` that a hello replays, as one ``history``
+        frame: at most the latest CHAT_KEPT (``more``: older ones the socket lacks are in the
+        store), possibly none."""
+        shared = self._shared_now()
+        frame = shared.history.get(since)
+        if frame is None:
+            lines = [line for line in self.chat if line["version"] > since]
+            frame = shared.history[since] = _encode(
+                {"type": "history", "lines": lines, "more": since < self.chat_dropped_upto})
+        return frame
+
+    def _shared_now(self) -> _Shared:
+        shared = self._shared
+        if shared is None or shared.version != self.version:
+            same = shared is not None and shared.summary_at == self._summary_at
+            shared = self._shared = _Shared(self.version, self._summary_at, shared.summaries if same else {})
+        return shared
+
+    def name_at(self, seat: int, version: int) -> str:
+        """The name of the seat a stored event of ``version`` numbered ``seat`` (a four-seat
+        room started with three renumbers its seats, R17)."""
+        names = self.names_before_start if version < self.started_at else self.names
+        return names[seat] if 0 <= seat < len(names) else f"#{seat}"
 
     # --- why a request is refused (None: accepted) ------------------------------------------
 
@@ -258,6 +295,7 @@ class Table:
     def _on_start(self, data: dict) -> None:
         """A four-seat room starts with the three seats that joined, renumbered 0..2 (R17)."""
         keep = [s for s in range(self.seats) if self.joined[s]]
+        self.started_at, self.names_before_start = self.version + 1, self.names
         self.seat_map = [keep.index(s) if s in keep else None for s in range(self.seats)]
         self.names = [self.names[s] for s in keep]
         self.bots = [self.bots[s] for s in keep]
@@ -285,8 +323,9 @@ class Table:
         self.acted[data["seat"]] += 1
 
     def _on_chat(self, data: dict) -> None:
-        self.chat.append({"seat": data["seat"], "name": self.names[data["seat"]],
-                          "text": data["text"], "version": self.version + 1})
+        if len(self.chat) == self.chat.maxlen:
+            self.chat_dropped_upto = self.chat[0]["version"]
+        self.chat.append(chat_line(self.names[data["seat"]], data, self.version + 1))
 
     def _on_next(self, data: dict) -> None:
         self.ready[data["seat"]] = True
@@ -308,6 +347,11 @@ class Table:
         for event in deal.events[self._logged:]:
             self.log.append((self.version, event))
         self._logged = len(deal.events)
+
+
+def chat_line(name: str, data: dict, version: int) -> dict:
+    """A chat line as the seats are sent it, from its stored event."""
+    return {"seat": data["seat"], "name": name, "text": data["text"], "version": version}
 
 
 def replay(table_id: str, events: list[tuple[int, str, dict]]) -> Table:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tarocchi.engine import sicilian, tricks
 from tarocchi.server import app as server_app
-from tarocchi.server import hub, tables
+from tarocchi.server import hub, messages, tables
 
 STATIC = Path(__file__).resolve().parents[2] / "tarocchi" / "web" / "static"
 SOURCE = (STATIC / "i18n.js").read_text(encoding="utf-8")
@@ -55,7 +55,7 @@ def test_every_engine_and_server_reason_is_translated():
     reasons = reason_constants(sicilian) | reason_constants(tricks)
     source = Path(sicilian.__file__).with_name("sicilian.py")  # the source, also when compiled
     reasons |= set(re.findall(r'_abandon\("([^"]+)"', source.read_text()))  # R6, R10
-    reasons |= reason_constants(tables) | {hub.UNKNOWN_LINK, hub.LEFT_OUT, hub.SAY_HELLO}
+    reasons |= reason_constants(tables) | reason_constants(hub) | reason_constants(messages)
     reasons |= set(re.findall(r'"reason": "([^"]+)"', Path(server_app.__file__).read_text()))
     for must in ("follow the suit", "play a trump", "the Fool cannot lead", "nobody said altre cinque"):
         assert must in reasons

@@ -39,8 +39,7 @@ from dataclasses import dataclass
 import pytest
 import uvicorn
 
-from tarocchi.server.app import create_app
-from tarocchi.server.messages import MAX_FRAME
+from tarocchi.server.app import create_app, server_config
 
 
 @dataclass
@@ -59,8 +58,11 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_pause: float = 0.05,
-                   bot_level_default: str = "random", bot_processes: int = 0, **options) -> Iterator[LiveServer]:
-    """``options`` go to ``create_app`` as they are (e.g. ``chance``, ``budget``)."""
+                   bot_level_default: str = "random", bot_processes: int = 0, connections_per_address: int = 10_000,
+                   proxy: str | None = None, header_timeout: float = 5.0, **options) -> Iterator[LiveServer]:
+    """``options`` go to ``create_app`` as they are (e.g. ``chance``, ``budget``); the
+    connection guard's settings to ``server_config`` (tests open many sockets from one
+    address: no cap unless a test sets one)."""
     tmpdir = None
     if db is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="tarocchi-live-")
@@ -70,8 +72,9 @@ def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_paus
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
                      bot_processes=bot_processes, **options)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                            ws_max_size=MAX_FRAME * 16, timeout_graceful_shutdown=2)
+    config = server_config(app, "127.0.0.1", port, proxy=proxy, connections_per_address=connections_per_address,
+                           header_timeout=header_timeout, log_level="warning", lifespan="on",
+                           timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()

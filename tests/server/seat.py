@@ -62,6 +62,7 @@ class Seat:
         seat = cls(await websockets.connect(f"{ws_url}/ws/{token}"), token)
         await seat.send({"type": "hello", "since": since})
         await seat.wait_state(lambda s: True)
+        await seat.until(lambda m: m["type"] == "history")  # a hello's answer ends with the chat it missed
         return seat
 
     async def close(self) -> None:
@@ -78,6 +79,8 @@ class Seat:
             self.events.extend(message["events"])
         elif message["type"] == "chat":
             self.chats.append(message)
+        elif message["type"] == "history":
+            self.chats.extend({"type": "chat", **line} for line in message["lines"])
         return message
 
     async def until(self, wanted, timeout: float = TIMEOUT) -> dict:

@@ -183,7 +183,7 @@ def test_a_socket_within_its_budget_is_never_closed(server):
             answers = []
             while len([m for m in answers if m["type"] == "refused"]) < sent - 1:
                 answers.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
-            assert all(m["type"] in ("state", "chat", "refused") for m in answers), answers[-3:]
+            assert all(m["type"] in ("state", "history", "refused") for m in answers), answers[-3:]
             await ws.send(json.dumps({"type": "hello", "since": 0}))
             while json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] != "state":
                 pass

@@ -9,6 +9,9 @@ const root = document.getElementById("app");
 const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
 const MAX_LINES = 4;
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
+const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
+const CLOSE_REPLACED = 4409;  // this seat was opened in another window: do not take it back by itself
+const CLOSE_TOO_MANY = 4429;  // over a budget: wait before trying again
 
 const state = {
   table: null,
@@ -16,7 +19,8 @@ const state = {
   version: 0,
   acted: 0,          // this seat's actions the server has applied (from each state)
   events: [],        // recent public events, formatted at render time (language can change)
-  chat: [],          // {version, seat, name, text}
+  chat: [],          // {version, seat, name, text}, oldest first
+  chatMore: false,   // older lines are in the store: "Earlier messages" asks for them
   chatDraft: "",
   selected: new Set(), // cards chosen for the discard
   note: null,        // {text, version}: a refusal or the reason of a dimmed card
@@ -200,7 +204,8 @@ function connect() {
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
-    retries = 0;
+    // (retries start again from the first state, not here: a socket that opens and is closed
+    // at once, whatever the reason, must not be reopened at the shortest wait forever)
     // A reconnect asks only for what it missed; a fresh page (version 0) gets the chat and
     // the events from the start, so a reload comes back exactly where it was.
     ws.send(JSON.stringify({ type: "hello", since: state.version, lang: lang() }));
@@ -214,8 +219,10 @@ function connect() {
   ws.onclose = (e) => {
     if (socket !== ws) return;
     if (e.code === 4404) { state.badLink = true; render(); return; }
+    if (e.code === CLOSE_REPLACED) { state.conn = "replaced"; render(); return; }
     state.conn = "lost"; render();
-    const wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    let wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    if (e.code === CLOSE_TOO_MANY) wait = Math.max(wait, 5000);
     retries += 1;
     setTimeout(connect, wait);
   };
@@ -237,6 +244,7 @@ function onMessage(msg) {
   if (msg.type === "state") {
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
     state.conn = "ok";
+    retries = 0;
     state.table = msg.table;
     state.view = msg.view;
     if (typeof msg.version === "number") state.version = msg.version;
@@ -253,15 +261,37 @@ function onMessage(msg) {
     state.note = { text: t("status.refused", { reason: reason(msg.reason) }), version: state.version };
     render();
   } else if (msg.type === "chat") {
-    if (!state.chat.some((c) => c.version === msg.version && msg.version !== undefined)) {
-      state.chat.push({ version: msg.version, seat: msg.seat, name: msg.name, text: String(msg.text ?? "") });
-      state.chat = state.chat.slice(-100);
-      render();
+    addChat([msg]);
+    render();
+  } else if (msg.type === "history") {
+    const lines = Array.isArray(msg.lines) ? msg.lines : [];
+    if ("before" in msg) {
+      // The answer to "Earlier messages": older lines, and whether there are older still.
+      state.chatMore = !!msg.more;
+    } else if (msg.more && lines.length) {
+      // A hello's latest lines with lines missing before them: what this page had is older
+      // than the gap, so it is dropped, and the gap is what "Earlier messages" fetches.
+      state.chat = state.chat.filter((c) => c.version > lines[lines.length - 1].version);
+      state.chatMore = true;
     }
+    addChat(lines);
+    render();
   } else if (msg.type === "error") {
     state.note = { text: reason(msg.reason), version: state.version };
     render();
   }
+}
+
+// Chat lines in version order, each once, the latest CHAT_MAX of them.
+function addChat(lines) {
+  const have = new Set(state.chat.map((c) => c.version));
+  for (const m of lines) {
+    if (typeof m.version !== "number" || have.has(m.version)) continue;
+    have.add(m.version);
+    state.chat.push({ version: m.version, seat: m.seat, name: m.name, text: String(m.text ?? "") });
+  }
+  state.chat.sort((a, b) => a.version - b.version);
+  state.chat = state.chat.slice(-CHAT_MAX);
 }
 
 // --- the table ------------------------------------------------------------------------
@@ -554,7 +584,11 @@ function chatPanel() {
     render();
   } }, input, h("button", { type: "submit", "data-focus": "chat-send" }, t("chat.send")));
   queueMicrotask(() => { list.scrollTop = list.scrollHeight; });
-  return h("section", { class: "panel chat", "aria-label": t("chat.title") }, h("h2", { text: t("chat.title") }), list, form);
+  const earlier = state.chatMore && state.chat.length
+    ? h("button", { type: "button", class: "chat-earlier", "data-focus": "chat-earlier",
+        onclick: () => send({ type: "history", before: state.chat[0].version }) }, t("chat.earlier"))
+    : null;
+  return h("section", { class: "panel chat", "aria-label": t("chat.title") }, h("h2", { text: t("chat.title") }), earlier, list, form);
 }
 
 function countPanel() {
@@ -624,7 +658,9 @@ function tablePage() {
   const top = h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", text: t("app.title") }),
     T && T.deal_number ? h("span", { class: "deal-no", text: t("table.deal", { n: T.deal_number, m: T.deals_in_match }) }) : null,
-    h("span", { class: `conn ${state.conn}`, role: "status", text: t(state.conn === "ok" ? "conn.ok" : state.conn === "lost" ? "conn.lost" : "conn.connecting") }),
+    h("span", { class: `conn ${state.conn}`, role: "status", text: t(`conn.${state.conn}`) }),
+    state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
+      onclick: () => { state.conn = "connecting"; render(); connect(); } }, t("conn.usehere")) : null,
     langButton());
   if (state.badLink) {
     return h("div", { class: "table-page" }, top,

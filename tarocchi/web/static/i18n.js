@@ -38,6 +38,8 @@ const en = {
   "conn.connecting": "Connecting…",
   "conn.lost": "Connection lost, reconnecting…",
   "conn.ok": "Connected",
+  "conn.replaced": "This seat is open in another window.",
+  "conn.usehere": "Play here",
   "conn.badlink": "This link does not open any seat.",
   "conn.lobby": "Back to the lobby",
 
@@ -132,6 +134,7 @@ const en = {
   "chat.title": "Chat",
   "chat.placeholder": "Say something to the table",
   "chat.send": "Send",
+  "chat.earlier": "Earlier messages",
   "chat.label": "Chat message",
 
   "ev.dealt": "{n} cards each are dealt.",
@@ -250,6 +253,8 @@ const it = {
   "conn.connecting": "Connessione…",
   "conn.lost": "Connessione persa, mi riconnetto…",
   "conn.ok": "Connesso",
+  "conn.replaced": "Questo posto è aperto in un'altra finestra.",
+  "conn.usehere": "Gioca qui",
   "conn.badlink": "Questo link non apre nessun posto.",
   "conn.lobby": "Torna all'ingresso",
 
@@ -344,6 +349,7 @@ const it = {
   "chat.title": "Chat",
   "chat.placeholder": "Scrivi qualcosa al tavolo",
   "chat.send": "Invia",
+  "chat.earlier": "Messaggi precedenti",
   "chat.label": "Messaggio della chat",
 
   "ev.dealt": "Si danno le carte: {n} a testa.",
@@ -483,6 +489,16 @@ const REASONS_IT = {
   "a seat is handed to the computer only during a match": "un posto si lascia al computer solo durante una partita",
   "that seat is not away, or not for long enough yet": "quel posto non è assente, o non ancora da abbastanza tempo",
   "a computer plays this seat now": "adesso questo posto lo gioca il computer",
+  // Limits (tarocchi/server/messages.py, hub.py; docs/protocol.md).
+  "too many messages: at most 100 at once, then 30 a second": "troppi messaggi: al massimo 100 di fila, poi 30 al secondo",
+  "too many reconnects on this seat: at most 10 at once, then one every 2 seconds": "troppe riconnessioni a questo posto: al massimo 10 di fila, poi una ogni 2 secondi",
+  "too many chat lines: at most 10 at once, then one a second": "troppi messaggi in chat: al massimo 10 di fila, poi uno al secondo",
+  "this seat was opened in another window": "questo posto è stato aperto in un'altra finestra",
+  "say hello within 5 seconds of connecting": "saluta (hello) entro 5 secondi dalla connessione",
+  "too many new tables from this address: wait a little and try again": "troppi tavoli nuovi da questo indirizzo: aspetta un po' e riprova",
+  "a request body is at most 4096 bytes": "il corpo di una richiesta è al massimo di 4096 byte",
+  "the connection fell too far behind: reconnect to carry on": "la connessione è rimasta troppo indietro: riconnettiti per continuare",
+  "the server could not store the last change: reconnect to carry on": "il server non ha potuto salvare l'ultima modifica: riconnettiti per continuare",
 };
 
 export const CATALOGUE = { en, it };
