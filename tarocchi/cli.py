@@ -48,6 +48,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                       f"({len(deal.history)} actions, {deal.phase})", file=sys.stderr)
                 return 1
             print(json.dumps({"record": n, **deal.count.to_json()}, separators=(",", ":")))
+        if not n:
+            print(f"tarocchi replay: {'the input' if args.file == '-' else args.file} holds no record",
+                  file=sys.stderr)
+            return 1
     except RecordError as e:
         print(f"tarocchi replay: {e}", file=sys.stderr)
         return 1

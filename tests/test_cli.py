@@ -100,3 +100,48 @@ def test_replay_refuses_an_unfinished_deal():
 def test_replay_of_a_missing_file_says_so():
     done = tarocchi("replay", "/nonexistent/deals.jsonl")
     assert done.returncode != 0 and "No such file" in done.stderr
+
+
+def one_line_refusal(done: subprocess.CompletedProcess, why: str) -> None:
+    """The usual refusal: status 1, one line on stderr naming the problem, no traceback."""
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("tarocchi replay: ") and why in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("line, why", [
+    ('{"seats": ' + "1" * 4301 + "}", "line 1 is not a record: it holds a number of more than 4300 digits"),
+    ("[" * 1500 + "]" * 1500, "line 1 is not a record: it is nested too deeply"),
+])
+def test_replay_refuses_numbers_and_nesting_json_cannot_read_in_one_line(line, why):
+    one_line_refusal(tarocchi("replay", "-", stdin=line + "\n"), why)
+
+
+def test_replay_names_a_card_the_deck_holds_twice():
+    r = simulated(1)[0]
+    r["deck"][r["deck"].index("KB")] = "KC"
+    one_line_refusal(tarocchi("replay", "-", stdin=json.dumps(r)), "KC more than once, missing KB")
+
+
+@pytest.mark.parametrize("seat, shown", [(3, "3"), (-1, "-1"), (10**40, "1" + "0" * 39 + "... (41 characters)")])
+def test_replay_says_a_seat_does_not_exist(seat, shown):
+    r = simulated(1)[0]
+    r["actions"][4]["seat"] = seat
+    done = tarocchi("replay", "-", stdin=json.dumps(r))
+    one_line_refusal(done, f"action 4: there is no seat {shown}; the seats are 0..2")
+
+
+def test_replay_cuts_a_huge_action_text_in_its_message():
+    r = simulated(1)[0]
+    r["actions"][4]["action"] = "K" * 100_000
+    done = tarocchi("replay", "-", stdin=json.dumps(r))
+    one_line_refusal(done, "action 4 (seat")
+    assert "100,002 characters" in done.stderr and len(done.stderr) < 400
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_replay_of_an_empty_input_says_it_holds_no_record(text, tmp_path):
+    one_line_refusal(tarocchi("replay", "-", stdin=text), "the input holds no record")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(text)
+    one_line_refusal(tarocchi("replay", str(empty)), f"{empty} holds no record")

@@ -92,7 +92,7 @@ def card(text: object) -> int:
             return CARD_OF[text.strip().upper()]
     except KeyError:
         pass
-    raise CardError(f"{text!r} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)")
+    raise CardError(f"{shown(text)} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)")
 
 
 def code(c: int) -> str:
@@ -166,11 +166,35 @@ def parse_deck(items: Iterable[object]) -> list[int]:
     """A deck order (63 codes, top first) as cards; every card exactly once (R3)."""
     deck = [card(x) if isinstance(x, str) else _bad_code(x) for x in items]
     if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
-        missing = [CODES[c] for c in range(DECK_SIZE) if c not in set(deck)]
-        raise CardError(f"a deck order holds each of the 63 cards once; got {len(deck)} codes"
-                        + (f", missing {' '.join(missing)}" if missing else ""))
+        raise CardError(deck_problem(deck, CODES))
     return deck
 
 
+def deck_problem(deck: list[int], names: list[str]) -> str:
+    """What is wrong with a deck order that does not hold each card of ``names`` once: the
+    cards it holds twice and the cards it lacks, by their codes."""
+    seen: set[int] = set()
+    twice: list[str] = []
+    for c in deck:
+        if c in seen and names[c] not in twice:
+            twice.append(names[c])
+        seen.add(c)
+    missing = [names[c] for c in range(len(names)) if c not in seen]
+    return (f"a deck order holds each of the {len(names)} cards once; got {len(deck)} codes"
+            + (f", {' '.join(twice)} more than once" if twice else "")
+            + (f", missing {' '.join(missing)}" if missing else ""))
+
+
+def cut(text: str, limit: int = 40) -> str:
+    """``text`` for a message, cut after ``limit`` characters: a message quotes what it
+    refuses, and a megabyte of it helps nobody."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+def shown(x: object) -> str:
+    """``repr(x)``, cut for a message."""
+    return cut(repr(x))
+
+
 def _bad_code(x: object) -> int:
-    raise CardError(f"{x!r} is not a card code (R1)")
+    raise CardError(f"{shown(x)} is not a card code (R1)")

@@ -15,9 +15,10 @@ action 1 (seat 0, 'passo'): it is not your turn
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 
-from .cards import CardError, parse_deck
+from .cards import CardError, cut, parse_deck, shown
 from .sicilian import Deal, IllegalAction, Options
 
 GAMES = {"sicilian": Deal}
@@ -41,9 +42,9 @@ def new_deal(record: object) -> Deal:
         raise RecordError(f"a record needs {', '.join(sorted(missing))}")
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
-        raise RecordError(f"unknown fields {', '.join(sorted(unknown))}")
+        raise RecordError(f"unknown fields {cut(', '.join(sorted(unknown)))}")
     if not isinstance(record["game"], str) or record["game"] not in GAMES:
-        raise RecordError(f"unknown game {record['game']!r}; known: {', '.join(GAMES)}")
+        raise RecordError(f"unknown game {shown(record['game'])}; known: {', '.join(GAMES)}")
     seats, dealer = record["seats"], record["dealer"]
     if type(seats) is not int or seats not in (3, 4):  # not 3.0, not True
         raise RecordError("seats is 3 or 4")
@@ -70,10 +71,12 @@ def replay(record: object) -> Deal:
         seat, action = item["seat"], item["action"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
             raise RecordError(f"action {i}: seat is a number and action a text", i)
+        if not 0 <= seat < deal.seats:
+            raise RecordError(f"action {i}: there is no seat {shown(seat)}; the seats are 0..{deal.seats - 1}", i)
         try:
             deal.apply(action, seat)
         except IllegalAction as e:
-            raise RecordError(f"action {i} (seat {seat}, {action!r}): {e.reason}", i) from None
+            raise RecordError(f"action {i} (seat {seat}, {shown(action)}): {e.reason}", i) from None
     return deal
 
 
@@ -83,9 +86,15 @@ def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, object]]:
         if not line.strip():
             continue
         try:
-            yield n, json.loads(line)
+            parsed = json.loads(line)
         except json.JSONDecodeError as e:
             raise RecordError(f"line {n} is not JSON: {e.msg}") from None
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            raise RecordError(f"line {n} is not a record: it holds a number of more than "
+                              f"{sys.get_int_max_str_digits()} digits") from None
+        except RecursionError:
+            raise RecordError(f"line {n} is not a record: it is nested too deeply") from None
+        yield n, parsed
 
 
 def dumps(record: dict) -> str:
