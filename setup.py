@@ -15,7 +15,7 @@ from setuptools import setup
 
 ENGINE = Path("tarocchi/engine")
 # The modules random playouts, search and the server spend their time in.
-COMPILED = ["cards.py", "tricks.py", "actions.py", "sicilian.py", "playout.py"]
+COMPILED = ["bits.py", "deck.py", "cards.py", "tricks.py", "actions.py", "sicilian.py", "playout.py"]
 RECORD = ENGINE / "_compiled.json"
 
 

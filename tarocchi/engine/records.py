@@ -18,10 +18,9 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 
-from .cards import CardError, cut, parse_deck, shown
-from .sicilian import Deal, IllegalAction, Options
+from .deck import CardError, cut, shown
+from .game import DEFAULT, IllegalAction, game_names, get_game
 
-GAMES = {"sicilian": Deal}
 FIELDS = {"game", "seats", "options", "dealer", "deck", "actions"}
 
 
@@ -33,36 +32,39 @@ class RecordError(ValueError):
         self.action_index = action_index
 
 
-def new_deal(record: object) -> Deal:
-    """The deal a record starts from, before any action; checks every field but the actions."""
+def new_deal(record: object):  # -> the game's State
+    """The deal a record starts from, before any action; checks every field but the actions.
+    The record's ``game`` names the game; a record without one is Sicilian's."""
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-    missing = {"game", "seats", "dealer", "deck", "actions"} - record.keys()
-    if missing:
-        raise RecordError(f"a record needs {', '.join(sorted(missing))}")
+    missing = {"seats", "dealer", "deck", "actions"} - record.keys()
+    if missing:  # every record should name its game: say so too when it is incomplete anyway
+        raise RecordError(f"a record needs {', '.join(sorted(missing | (FIELDS - {'options'} - record.keys())))}")
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
         raise RecordError(f"unknown fields {cut(', '.join(sorted(unknown)))}")
-    if not isinstance(record["game"], str) or record["game"] not in GAMES:
-        raise RecordError(f"unknown game {shown(record['game'])}; known: {', '.join(GAMES)}")
+    name = record.get("game", DEFAULT)
+    if not isinstance(name, str) or name not in game_names():
+        raise RecordError(f"unknown game {shown(name)}; known: {', '.join(game_names())}")
+    game = get_game(name)
     seats, dealer = record["seats"], record["dealer"]
-    if type(seats) is not int or seats not in (3, 4):  # not 3.0, not True
-        raise RecordError("seats is 3 or 4")
+    if type(seats) is not int or seats not in game.seats:  # not 3.0, not True
+        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
         raise RecordError(f"dealer is a seat number 0..{seats - 1}")
     if not isinstance(record["deck"], list):
-        raise RecordError("deck is a list of the 63 card codes, top first")
+        raise RecordError(f"deck is a list of the {game.deck.size} card codes, top first")
     try:
-        deck = parse_deck(record["deck"])
-        options = Options.from_json(record.get("options"))
+        deck = game.deck.parse_order(record["deck"])
+        options = game.options.from_json(record.get("options"))
     except (CardError, ValueError, TypeError) as e:
         raise RecordError(str(e)) from None
     if not isinstance(record["actions"], list):
         raise RecordError("actions is a list of {seat, action}")
-    return GAMES[record["game"]](seats, dealer, deck, options)
+    return game.new_deal(seats, dealer, deck, options)
 
 
-def replay(record: object) -> Deal:
+def replay(record: object):  # -> the game's State
     """Re-check every action of a record against the rules; the deal as it stands after them."""
     deal = new_deal(record)
     for i, item in enumerate(record["actions"]):  # type: ignore[index]
