@@ -38,7 +38,8 @@ DECK: Final = Deck(
     suits=[Suit("C", "Cups", "Coppe", _PIPS), Suit("O", "Coins", "Denari", ("4",) + _PIPS),
            Suit("S", "Swords", "Spade", _PIPS), Suit("B", "Batons", "Bastoni", _PIPS)],
     # R2: 20, 1, F = 10; 16-19 and Kings = 5; Queens 4; Horses 3; Maids 2; every other card 1
-    values={"20": 10, "1": 10, "F": 10, **{str(n): 5 for n in range(16, 20)}, "K": 5, "Q": 4, "H": 3, "M": 2},
+    values={"20": 10, "1": 10, "F": 10, **{str(n): 5 for n in range(16, 20)}},
+    rank_values={"K": 5, "Q": 4, "H": 3, "M": 2},
     batch=3,
     trump_names={"0": ("Miseria", "Miseria"), "F": ("the Fool", "il Fuggitivo")},
     rank_names={"H": ("Horse", "Cavallo"), "M": ("Maid", "Donna")},

@@ -10,7 +10,7 @@ among the trumps a higher bit is a higher card, and "the best card of a set" is 
 
 >>> from tarocchi.engine.deck import Deck, Suit
 >>> tiny = Deck("tiny", trumps=["1", "2"], fool="F", suits=[Suit("C", "Cups", "Coppe", ("2", "1", "K"))],
-...             values={"K": 5, "F": 5}, batch=3)
+...             values={"F": 5}, rank_values={"K": 5}, batch=3)
 >>> tiny.codes, tiny.size
 (['1', '2', 'F', '2C', '1C', 'KC'], 6)
 >>> tiny.codes_of(tiny.mask_of(["2C", "F", "KC", "2"]))      # display order: trumps, suits, the Fool
@@ -41,12 +41,12 @@ class Suit:
 
 
 class Deck:
-    """One game's pack. ``values`` maps a code or a rank (``"K"``) to its points (1 if absent);
-    a pile is counted in batches of ``batch`` cards (3, or 2): each batch's values less
+    """One game's pack. ``values`` maps a code to its points, ``rank_values`` a suit rank
+    (``"K"``) to the points of its four cards; every other card is worth 1. A pile is counted in batches of ``batch`` cards (3, or 2): each batch's values less
     ``batch - 1``, and a leftover part-batch less 1."""
 
     def __init__(self, name: str, trumps: Sequence[str], fool: str | None, suits: Sequence[Suit],
-                 values: Mapping[str, int], batch: int,
+                 values: Mapping[str, int], rank_values: Mapping[str, int], batch: int,
                  trump_names: Mapping[str, tuple[str, str]] | None = None,
                  rank_names: Mapping[str, tuple[str, str]] | None = None,
                  code_hint: str = ""):
@@ -74,8 +74,7 @@ class Deck:
         for c, s in enumerate(self.suit_of):
             self.suit_masks[s] |= 1 << c
         self.suit_mask_of: list[int] = [self.suit_masks[s] for s in self.suit_of]
-        # A code's own value, else its rank's (suit cards), else 1.
-        self.values: list[int] = [values.get(code, values.get(code[:-1], 1) if s < self.trump_suit else 1)
+        self.values: list[int] = [values.get(code, rank_values.get(code[:-1], 1) if s < self.trump_suit else 1)
                                   for code, s in zip(self.codes, self.suit_of)]
         self.kings = self.mask_of(["K" + s.letter for s in self.suits if "K" in s.ranks])
         # The display groups: trumps high to low, each suit high to low, the Fool set apart.

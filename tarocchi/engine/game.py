@@ -24,6 +24,32 @@ from typing import Any, Protocol
 from .deck import Deck
 
 
+class Reason(str):
+    """A refusal in a player's words that also carries a stable ``id``: it is the English text
+    (it compares, prints and encodes as that text), and a client translates it by its id, so
+    that a catalogue does not depend on the wording.
+
+    >>> r = Reason("play_trump", "play a trump")
+    >>> r == "play a trump", r.id
+    (True, 'play_trump')
+    """
+
+    id: str
+
+    def __new__(cls, id: str, text: str) -> Reason:
+        self = super().__new__(cls, text)
+        self.id = id
+        return self
+
+    def __reduce__(self):  # pickled as itself, id included (bots decide in worker processes)
+        return Reason, (self.id, str(self))
+
+
+def reason_id(reason: str | None) -> str | None:
+    """The stable id of a refusal, or None for a text without one."""
+    return reason.id if isinstance(reason, Reason) else None
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
 
@@ -95,8 +121,9 @@ class Game:
 
 
 _GAMES: dict[str, Game] = {}
-# Where the games live; imported on the first look-up, so that the engine imports none.
-GAMES_PACKAGE = "tarocchi.games"
+# Where the games live, beside the engine; imported on the first look-up, so that the engine
+# imports none (relative: a copy of both packages, tarocchi.pure_engine's, finds its own).
+GAMES_PACKAGE = "..games"
 DEFAULT = "sicilian"  # a record without "game" is Sicilian: the only game before there were more
 
 
@@ -109,7 +136,7 @@ def register(game: Game) -> Game:
 
 def _load() -> None:
     if not _GAMES or DEFAULT not in _GAMES:
-        importlib.import_module(GAMES_PACKAGE)
+        importlib.import_module(GAMES_PACKAGE, __package__)
 
 
 def get_game(name: str) -> Game:

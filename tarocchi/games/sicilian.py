@@ -4,10 +4,10 @@ with mypyc where they were first written; this module names them."""
 
 from __future__ import annotations
 
-from tarocchi.engine.actions import action_text, parse_action
-from tarocchi.engine.cards import DECK
-from tarocchi.engine.game import Game, register
-from tarocchi.engine.sicilian import Deal, Options
+from ..engine.actions import action_text, parse_action
+from ..engine.cards import DECK
+from ..engine.game import Game, register
+from ..engine.sicilian import Deal, Options
 
 SICILIAN = register(Game(
     name="sicilian", title="Tarocchi Siciliani", seats=(3, 4), deck=DECK, deal=Deal, options=Options,
