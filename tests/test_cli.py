@@ -145,3 +145,35 @@ def test_replay_of_an_empty_input_says_it_holds_no_record(text, tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text(text)
     one_line_refusal(tarocchi("replay", str(empty)), f"{empty} holds no record")
+
+
+def test_simulate_names_the_game_and_replay_reads_games_mixed_in_one_file():
+    renaissance = tarocchi("simulate", "--game", "renaissance", "--deals", "3", "--seed", "4")
+    assert renaissance.returncode == 0, renaissance.stderr
+    records = [json.loads(line) for line in renaissance.stdout.splitlines()]
+    assert all(r["game"] == "renaissance" and r["seats"] == 3 and len(r["deck"]) == 78 for r in records)
+    sicilian = simulated(2)
+    legacy = dict(sicilian[1])
+    del legacy["game"]  # a record without "game" is Sicilian's
+    mixed = [records[0], sicilian[0], records[1], legacy, records[2]]
+    done = tarocchi("replay", "-", stdin="\n".join(json.dumps(r) for r in mixed) + "\n")
+    assert done.returncode == 0, done.stderr
+    counts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [c["record"] for c in counts] == [1, 2, 3, 4, 5]
+    for c in counts[0::2]:  # A15: points - 26 each, summing to zero
+        assert sum(c["scores"]) == 0 and [p["points"] - 26 for p in c["piles"]] == c["scores"]
+    for c in counts[1::2]:
+        assert sum(c["payments"]) == 0
+
+
+def test_simulate_refuses_a_table_size_or_option_the_game_does_not_have():
+    done = tarocchi("simulate", "--game", "renaissance", "--seats", "4")
+    assert done.returncode == 2 and "renaissance is played at 3 seats" in done.stderr
+    assert "Sicilian option" in tarocchi("simulate", "--game", "renaissance", "--throw-in").stderr
+    assert tarocchi("simulate", "--game", "chess").returncode == 2
+
+
+def test_duel_names_the_game():
+    done = tarocchi("duel", "--game", "renaissance", "--deals", "3", "--seed", "1", "random", "random")
+    assert done.returncode == 0, done.stderr
+    assert "renaissance, 3 seats, 3 duplicate deals" in done.stdout and "points/deal" in done.stdout

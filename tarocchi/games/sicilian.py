@@ -7,9 +7,10 @@ from __future__ import annotations
 from ..engine.actions import action_text, parse_action
 from ..engine.cards import DECK
 from ..engine.game import Game, register
-from ..engine.sicilian import Deal, Options
+from ..engine.sicilian import DISCARD_RULE, Deal, Options
 
 SICILIAN = register(Game(
     name="sicilian", title="Tarocchi Siciliani", seats=(3, 4), deck=DECK, deal=Deal, options=Options,
-    parse_action=parse_action, action_text=action_text,
+    parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
+    levels=("random", "rule", "search"),
 ))
