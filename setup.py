@@ -3,8 +3,9 @@ as fast). The Python sources stay the reference: with ``TAROCCHI_PURE=1`` nothin
 and they run as they are.
 
 Every other setting of the package lives in pyproject.toml; this file only adds the extensions
-and ``tarocchi/engine/_compiled.json``, the hashes of the sources they were built from, which
-``tarocchi.engine`` checks so that a compiled module never runs rules its source no longer has."""
+and a ``_compiled.json`` in each compiled package, the hashes of the sources they were built
+from, which the package checks so that a compiled module never runs rules its source no longer
+has (``tarocchi.engine.stale_compiled``)."""
 
 import hashlib
 import json
@@ -13,27 +14,35 @@ from pathlib import Path
 
 from setuptools import setup
 
-ENGINE = Path("tarocchi/engine")
-# The modules random playouts, search and the server spend their time in.
-COMPILED = ["cards.py", "tricks.py", "actions.py", "sicilian.py", "playout.py"]
-RECORD = ENGINE / "_compiled.json"
+# The modules random playouts, search and the server spend their time in, by package. The
+# games' deals inherit the compiled engine's Playable trait, so a compiled game is compiled
+# with the engine, in one group.
+COMPILED = {
+    Path("tarocchi/engine"): ["bits.py", "deck.py", "cards.py", "tricks.py", "actions.py", "sicilian.py",
+                              "playout.py"],
+    Path("tarocchi/games"): ["renaissance.py"],
+}
+RECORD = "_compiled.json"
 
 
 def remove_compiled() -> None:
     """Leftovers of an earlier compiled build would shadow the sources."""
-    for path in [*ENGINE.glob("*.so"), *ENGINE.glob("*.pyd"), *Path().glob("tarocchi_engine__mypyc*"), RECORD]:
-        path.unlink(missing_ok=True)
+    for folder in COMPILED:
+        for path in [*folder.glob("*.so"), *folder.glob("*.pyd"), folder / RECORD]:
+            path.unlink(missing_ok=True)
+    for path in Path().glob("tarocchi_engine__mypyc*"):
+        path.unlink()
 
 
 ext_modules = []
 if os.environ.get("TAROCCHI_PURE", "") in ("", "0"):
     from mypyc.build import mypycify
 
-    ext_modules = mypycify([str(ENGINE / name) for name in COMPILED], opt_level="3",
-                           group_name="tarocchi_engine")
-    RECORD.write_text(json.dumps(
-        {name: hashlib.sha256((ENGINE / name).read_bytes()).hexdigest() for name in COMPILED},
-        indent=1) + "\n")
+    ext_modules = mypycify([str(folder / name) for folder, names in COMPILED.items() for name in names],
+                           opt_level="3", group_name="tarocchi_engine")
+    for folder, names in COMPILED.items():
+        (folder / RECORD).write_text(json.dumps(
+            {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in names}, indent=1) + "\n")
 else:
     remove_compiled()
 

@@ -7,21 +7,34 @@ import json
 import random
 import sys
 
+from .engine.game import DEFAULT, game_names, get_game
 from .engine.records import RecordError, dumps, read_lines, replay
-from .engine.sicilian import Deal, Options
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Whole deals by random legal players (or a bot level), one record a line."""
     from .bots import make_player  # bots sit above the engine; imported only when asked for
 
+    game = get_game(args.game)
+    seats = args.seats or game.seats[0]
+    if seats not in game.seats:
+        print(f"tarocchi simulate: {game.name} is played at {' or '.join(map(str, game.seats))} seats",
+              file=sys.stderr)
+        return 2
+    if args.player not in game.levels:
+        print(f"tarocchi simulate: the {args.player} player does not play {game.name}; it knows "
+              f"{', '.join(game.levels)}", file=sys.stderr)
+        return 2
+    if args.throw_in and game.name != "sicilian":
+        print("tarocchi simulate: --throw-in is a Sicilian option (R10)", file=sys.stderr)
+        return 2
     rng = random.Random(args.seed)
-    options = Options(forced_call=not args.throw_in)
+    options = game.options(forced_call=not args.throw_in) if game.name == "sicilian" else game.options()
     player = make_player(args.player, seed=args.seed)
     out = open(args.out, "w") if args.out else sys.stdout
     try:
         for i in range(args.deals):
-            deal = Deal.shuffled(args.seats, rng.randrange(args.seats), rng, options)
+            deal = game.shuffled(seats, rng.randrange(seats), rng, options)
             while not deal.done:
                 deal.apply(player(deal.view(deal.to_act)), deal.to_act)
             out.write(dumps(deal.record()) + "\n")
@@ -48,6 +61,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                       f"({len(deal.history)} actions, {deal.phase})", file=sys.stderr)
                 return 1
             print(json.dumps({"record": n, **deal.count.to_json()}, separators=(",", ":")))
+        if not n:
+            print(f"tarocchi replay: {'the input' if args.file == '-' else args.file} holds no record",
+                  file=sys.stderr)
+            return 1
     except RecordError as e:
         print(f"tarocchi replay: {e}", file=sys.stderr)
         return 1
@@ -78,11 +95,13 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tarocchi", description="Sicilian Tarocchi")
+    p = argparse.ArgumentParser(prog="tarocchi", description="Italian tarot card games: "
+                                + ", ".join(game_names()))
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("simulate", help="play whole deals and write records as JSON lines")
-    s.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    s.add_argument("--game", choices=game_names(), default=DEFAULT)
+    s.add_argument("--seats", type=int, choices=(3, 4), default=None, help="default: the game's smallest table")
     s.add_argument("--deals", type=int, default=1)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--player", default="random", help="random (default) or a bot level")
@@ -90,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", help="write to this file instead of stdout")
     s.set_defaults(func=cmd_simulate)
 
-    r = sub.add_parser("replay", help="re-check records (JSON lines, - for stdin) and print each count")
+    r = sub.add_parser("replay", help="re-check records of any game (JSON lines, - for stdin) and print each count")
     r.add_argument("file")
     r.set_defaults(func=cmd_replay)
 
@@ -123,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
-    d.add_argument("--seats", type=int, choices=(3, 4), default=3)
+    d.add_argument("--game", choices=game_names(), default=DEFAULT)
+    d.add_argument("--seats", type=int, choices=(3, 4), default=None, help="default: the game's smallest table")
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")

@@ -20,10 +20,11 @@ from pathlib import Path
 from types import ModuleType
 
 import tarocchi.engine
-import tarocchi.engine.sicilian
+import tarocchi.games
 
 ENGINE = Path(tarocchi.engine.__file__).parent
-PACKAGE = "tarocchi_pure_engine"
+GAMES = Path(tarocchi.games.__file__).parent
+PACKAGE = "tarocchi_pure"
 _home: str | None = None
 
 
@@ -31,16 +32,24 @@ def is_compiled(module: ModuleType) -> bool:
     return any(str(module.__file__).endswith(suffix) for suffix in EXTENSION_SUFFIXES)
 
 
-def pure(name: str) -> ModuleType:
-    """``tarocchi.engine.<name>`` from its source, in a package of sources only (so that its
-    relative imports are the sources too)."""
+def pure(name: str, package: str = "engine") -> ModuleType:
+    """``tarocchi.<package>.<name>`` from its source, in a copy of the engine and the games of
+    sources only (so that their relative imports are the sources too)."""
     global _home
     if _home is None:
         _home = tempfile.mkdtemp(prefix="tarocchi-pure-")
         atexit.register(shutil.rmtree, _home, ignore_errors=True)
-        target = Path(_home) / PACKAGE
-        target.mkdir()
-        for source in ENGINE.glob("*.py"):
-            shutil.copy(source, target / source.name)
+        root = Path(_home) / PACKAGE
+        root.mkdir()
+        (root / "__init__.py").write_text("")
+        for folder in (ENGINE, GAMES):
+            (root / folder.name).mkdir()
+            for source in folder.glob("*.py"):
+                shutil.copy(source, root / folder.name / source.name)
         sys.path.insert(0, _home)
-    return importlib.import_module(f"{PACKAGE}.{name}")
+    return importlib.import_module(f"{PACKAGE}.{package}.{name}")
+
+
+def pure_game(name: str) -> ModuleType:
+    """``tarocchi.games.<name>`` from its source."""
+    return pure(name, "games")

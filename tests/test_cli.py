@@ -100,3 +100,80 @@ def test_replay_refuses_an_unfinished_deal():
 def test_replay_of_a_missing_file_says_so():
     done = tarocchi("replay", "/nonexistent/deals.jsonl")
     assert done.returncode != 0 and "No such file" in done.stderr
+
+
+def one_line_refusal(done: subprocess.CompletedProcess, why: str) -> None:
+    """The usual refusal: status 1, one line on stderr naming the problem, no traceback."""
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("tarocchi replay: ") and why in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("line, why", [
+    ('{"seats": ' + "1" * 4301 + "}", "line 1 is not a record: it holds a number of more than 4300 digits"),
+    ("[" * 1500 + "]" * 1500, "line 1 is not a record: it is nested too deeply"),
+])
+def test_replay_refuses_numbers_and_nesting_json_cannot_read_in_one_line(line, why):
+    one_line_refusal(tarocchi("replay", "-", stdin=line + "\n"), why)
+
+
+def test_replay_names_a_card_the_deck_holds_twice():
+    r = simulated(1)[0]
+    r["deck"][r["deck"].index("KB")] = "KC"
+    one_line_refusal(tarocchi("replay", "-", stdin=json.dumps(r)), "KC more than once, missing KB")
+
+
+@pytest.mark.parametrize("seat, shown", [(3, "3"), (-1, "-1"), (10**40, "1" + "0" * 39 + "... (41 characters)")])
+def test_replay_says_a_seat_does_not_exist(seat, shown):
+    r = simulated(1)[0]
+    r["actions"][4]["seat"] = seat
+    done = tarocchi("replay", "-", stdin=json.dumps(r))
+    one_line_refusal(done, f"action 4: there is no seat {shown}; the seats are 0..2")
+
+
+def test_replay_cuts_a_huge_action_text_in_its_message():
+    r = simulated(1)[0]
+    r["actions"][4]["action"] = "K" * 100_000
+    done = tarocchi("replay", "-", stdin=json.dumps(r))
+    one_line_refusal(done, "action 4 (seat")
+    assert "100,002 characters" in done.stderr and len(done.stderr) < 400
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_replay_of_an_empty_input_says_it_holds_no_record(text, tmp_path):
+    one_line_refusal(tarocchi("replay", "-", stdin=text), "the input holds no record")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(text)
+    one_line_refusal(tarocchi("replay", str(empty)), f"{empty} holds no record")
+
+
+def test_simulate_names_the_game_and_replay_reads_games_mixed_in_one_file():
+    renaissance = tarocchi("simulate", "--game", "renaissance", "--deals", "3", "--seed", "4")
+    assert renaissance.returncode == 0, renaissance.stderr
+    records = [json.loads(line) for line in renaissance.stdout.splitlines()]
+    assert all(r["game"] == "renaissance" and r["seats"] == 3 and len(r["deck"]) == 78 for r in records)
+    sicilian = simulated(2)
+    legacy = dict(sicilian[1])
+    del legacy["game"]  # a record without "game" is Sicilian's
+    mixed = [records[0], sicilian[0], records[1], legacy, records[2]]
+    done = tarocchi("replay", "-", stdin="\n".join(json.dumps(r) for r in mixed) + "\n")
+    assert done.returncode == 0, done.stderr
+    counts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [c["record"] for c in counts] == [1, 2, 3, 4, 5]
+    for c in counts[0::2]:  # A15: points - 26 each, summing to zero
+        assert sum(c["scores"]) == 0 and [p["points"] - 26 for p in c["piles"]] == c["scores"]
+    for c in counts[1::2]:
+        assert sum(c["payments"]) == 0
+
+
+def test_simulate_refuses_a_table_size_or_option_the_game_does_not_have():
+    done = tarocchi("simulate", "--game", "renaissance", "--seats", "4")
+    assert done.returncode == 2 and "renaissance is played at 3 seats" in done.stderr
+    assert "Sicilian option" in tarocchi("simulate", "--game", "renaissance", "--throw-in").stderr
+    assert tarocchi("simulate", "--game", "chess").returncode == 2
+
+
+def test_duel_names_the_game():
+    done = tarocchi("duel", "--game", "renaissance", "--deals", "3", "--seed", "1", "random", "random")
+    assert done.returncode == 0, done.stderr
+    assert "renaissance, 3 seats, 3 duplicate deals" in done.stdout and "points/deal" in done.stdout

@@ -21,21 +21,21 @@ import statistics
 import sys
 import time
 
-from tarocchi.engine.cards import DECK_SIZE
-from tarocchi.engine.sicilian import Deal
+from tarocchi.engine.game import DEFAULT, Game, get_game
 
 from . import LEVELS, make_player
 
 
-def deck_for(seed: int, index: int) -> list[int]:
-    deck = list(range(DECK_SIZE))
+def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
+    deck = list(range(size))
     random.Random(f"duel:{seed}:{index}").shuffle(deck)
     return deck
 
 
-def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed: int) -> dict:
+def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed: int,
+              game: Game | None = None) -> dict:
     players = [make_player(lv, seed=seed * 8 + s) for s, lv in enumerate(levels)]
-    deal = Deal(seats, dealer, deck, log=False)
+    deal = (game or get_game(DEFAULT)).new_deal(seats, dealer, deck, log=False)
     times: list[list[float]] = [[] for _ in range(seats)]
     while not deal.done:
         s = deal.to_act
@@ -45,14 +45,16 @@ def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed:
         times[s].append(time.perf_counter() - t)
         deal.apply(action, s)
     c = deal.count
-    return {"payments": c.payments, "bidder": c.bidder, "net": c.net, "times": times,
-            "abandoned": c.abandoned}
+    # Sicilian's count has a bidder and its net; a game without contracts has neither.
+    return {"payments": deal.returns(), "bidder": getattr(c, "bidder", None), "net": getattr(c, "net", 0),
+            "times": times, "abandoned": getattr(c, "abandoned", False)}
 
 
 def duplicate_deal(job: tuple) -> dict:
     """Play one deck with A rotated through the seats (and B too, if mirrored)."""
-    seats, seed, index, a, b, mirror = job
-    deck = deck_for(seed, index)
+    seats, seed, index, a, b, mirror, *name = job
+    game = get_game(name[0] if name else DEFAULT)
+    deck = deck_for(seed, index, game.deck.size)
     dealer = index % seats
     out = {"a_pay": [], "b_pay": [], "bids": {a: [0, 0, 0], b: [0, 0, 0]}, "times": {a: [], b: []}}
     if a == b:  # a bot against itself: keep the two names apart
@@ -63,7 +65,7 @@ def duplicate_deal(job: tuple) -> dict:
     for g, (lone, flip) in enumerate(arrangements):
         who = [1 - flip if s != lone else flip for s in range(seats)]  # 0 = A, 1 = B
         levels = [(a, b)[w] for w in who]
-        r = play_game(seats, dealer, deck, levels, seed=hash((seed, index, g)) & 0xFFFFFFF)
+        r = play_game(seats, dealer, deck, levels, seed=hash((seed, index, g)) & 0xFFFFFFF, game=game)
         for s in range(seats):
             name = names[who[s]]
             (out["a_pay"] if who[s] == 0 else out["b_pay"]).append(r["payments"][s])
@@ -92,15 +94,15 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror: bool = False,
-        progress: bool = False) -> dict:
-    work = [(seats, seed, i, a, b, mirror) for i in range(deals)]
+        progress: bool = False, game: str = DEFAULT) -> dict:
+    work = [(seats, seed, i, a, b, mirror, game) for i in range(deals)]
     results: list[dict] = []
 
     def note(k: int) -> None:
         # A long run can be stopped at any time: every 50 deals the table so far goes to stderr.
         if progress and k % 50 == 0:
             print(f"after {k}/{deals} duplicate deals:\n"
-                  + format_report(summarise(results, seats, seed, a, b, mirror)),
+                  + format_report(summarise(results, seats, seed, a, b, mirror, game)),
                   file=sys.stderr, flush=True)
 
     if jobs > 1:
@@ -112,15 +114,16 @@ def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror
         for w in work:
             results.append(duplicate_deal(w))
             note(len(results))
-    return summarise(results, seats, seed, a, b, mirror)
+    return summarise(results, seats, seed, a, b, mirror, game)
 
 
-def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror: bool) -> dict:
+def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror: bool,
+              game: str = DEFAULT) -> dict:
     names = ("A", "B") if a == b else (a, b)
     per_deal_a = [statistics.fmean(r["a_pay"]) for r in results]
     per_deal_b = [statistics.fmean(r["b_pay"]) for r in results]
     diff = [x - y for x, y in zip(per_deal_a, per_deal_b)]
-    report = {"seats": seats, "deals": len(results), "seed": seed, "mirror": mirror, "bots": {}}
+    report = {"game": game, "seats": seats, "deals": len(results), "seed": seed, "mirror": mirror, "bots": {}}
     for name, per_deal in zip(names, (per_deal_a, per_deal_b)):
         seat_deals = sum(r["bids"][name][0] for r in results)
         bids = sum(r["bids"][name][1] for r in results)
@@ -142,10 +145,11 @@ def format_report(rep: dict, command: str = "") -> str:
     if command:
         lines.append(f"`{command}`")
         lines.append("")
-    lines.append(f"{rep['seats']} seats, {rep['deals']} duplicate deals"
+    unit = "jochi" if rep.get("game", DEFAULT) == "sicilian" else "points"
+    lines.append(f"{rep.get('game', DEFAULT)}, {rep['seats']} seats, {rep['deals']} duplicate deals"
                  f"{' (mirrored)' if rep['mirror'] else ''}, seed {rep['seed']}")
     lines.append("")
-    lines.append("| bot | mean jochi/deal (95% CI) | bids | contracts won (net > 0) | decisions | median ms | p95 ms | max ms |")
+    lines.append(f"| bot | mean {unit}/deal (95% CI) | bids | contracts won (net > 0) | decisions | median ms | p95 ms | max ms |")
     lines.append("|---|---|---|---|---|---|---|---|")
     for name, s in rep["bots"].items():
         m, h = s["mean"]
@@ -155,21 +159,31 @@ def format_report(rep: dict, command: str = "") -> str:
     m, h = rep["diff"]
     names = list(rep["bots"])
     lines.append("")
-    lines.append(f"difference {names[0]} - {names[1]}: {m:+.3f} ± {h:.3f} jochi/deal "
+    lines.append(f"difference {names[0]} - {names[1]}: {m:+.3f} ± {h:.3f} {unit}/deal "
                  f"(95% CI {m - h:+.3f} .. {m + h:+.3f})")
     return "\n".join(lines)
 
 
 def main(args: argparse.Namespace) -> int:
     a, b = args.bots
+    game = get_game(getattr(args, "game", DEFAULT))
+    seats = args.seats or game.seats[0]
+    if seats not in game.seats:
+        print(f"tarocchi duel: {game.name} is played at {' or '.join(map(str, game.seats))} seats", file=sys.stderr)
+        return 2
     for name in (a, b):
         if name not in LEVELS:
             print(f"tarocchi duel: unknown bot {name!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
             return 2
+        if name not in game.levels:
+            print(f"tarocchi duel: the {name} bot does not play {game.name} yet; it knows "
+                  f"{', '.join(game.levels)}", file=sys.stderr)
+            return 2
     jobs = getattr(args, "jobs", 1) or 1
     mirror = getattr(args, "mirror", False)
-    rep = run(args.seats, args.deals, args.seed, a, b, jobs=jobs, mirror=mirror, progress=True)
-    cmd = (f"tarocchi duel --seats {args.seats} --deals {args.deals} --seed {args.seed}"
+    rep = run(seats, args.deals, args.seed, a, b, jobs=jobs, mirror=mirror, progress=True, game=game.name)
+    cmd = (f"tarocchi duel{f' --game {game.name}' if game.name != DEFAULT else ''} --seats {seats} "
+           f"--deals {args.deals} --seed {args.seed}"
            f"{f' --jobs {jobs}' if jobs > 1 else ''}{' --mirror' if mirror else ''} {a} {b}")
     print(format_report(rep, cmd))
     return 0

@@ -1,11 +1,11 @@
-"""The floor: a uniformly random legal action, chosen from the seat's own view."""
+"""The floor: a uniformly random legal action, chosen from the seat's own view. It knows any
+registered game: the view names the game, and the game its deck and discard rule."""
 
 from __future__ import annotations
 
 import random
 
-from tarocchi.engine.cards import mask_of
-from tarocchi.engine.sicilian import discard_refusal
+from tarocchi.engine.game import DEFAULT, get_game
 
 
 class RandomBot:
@@ -15,10 +15,12 @@ class RandomBot:
     def __call__(self, view: dict) -> str:
         allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
         if view["phase"] == "discard":
-            # The choices list cards one by one; a discard is three that the rules allow (R11).
-            hand = mask_of(view["hand"])
+            # The choices list cards one by one; a discard is a set the rules allow (R11, A7).
+            game = get_game(view.get("game", DEFAULT))
+            rule, deck = game.discard_rule, game.deck
+            hand = deck.mask_of(view["hand"])
             while True:
-                picked = self.rng.sample(allowed, 3)
-                if discard_refusal(hand, mask_of(picked)) is None:
+                picked = self.rng.sample(allowed, rule.size)
+                if rule.refusal(hand, deck.mask_of(picked)) is None:
                     return "discard " + " ".join(picked)
         return self.rng.choice(allowed)

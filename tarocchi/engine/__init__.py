@@ -1,7 +1,9 @@
 """The rules engine: pure, no I/O, deterministic from a deck order.
 
-``cards`` and ``tricks`` serve any tarot game of this pack; ``sicilian`` is the Sicilian game;
-``records`` reads and writes game records; ``match`` runs one deal per seat.
+``game`` is the Game value, its registry and the State protocol; ``deck``, ``tricks``,
+``discards`` serve any tarot game; ``records`` reads and writes game records of any game;
+``match`` runs a match; ``playout`` plays at random. ``cards`` and ``sicilian`` are the
+Sicilian game, written here first; the other games live in ``tarocchi.games``.
 
 The hot modules are usually compiled with mypyc (``setup.py``); the sources are the reference.
 """
@@ -30,7 +32,8 @@ def stale_compiled(folder: Path) -> list[str]:
     return sorted(stale)
 
 
-if _stale := stale_compiled(Path(__file__).parent):
+# The compiled group (setup.py) is the engine and the compiled games beside it: one check for all.
+if _stale := stale_compiled(Path(__file__).parent) + stale_compiled(Path(__file__).parent.parent / "games"):
     # The compiled module would shadow its source and run rules the source no longer has.
     raise ImportError(
         f"tarocchi.engine: {', '.join(_stale)} changed since it was compiled; compile again with "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import CODES, DECK_SIZE, CardError, card, codes, mask_of
+from .cards import CODES, DECK_SIZE, CardError, card, codes, mask_of, shown
 
 PASSO: Final = 100
 ALTRE_CINQUE: Final = 101
@@ -81,5 +81,5 @@ def parse_action(text: object) -> int:
         return card(t)
     except CardError:
         raise ActionError(
-            f"{text!r} is not an action: say a card code, one of "
+            f"{shown(text)} is not an action: say a card code, one of "
             f"{', '.join(WORDS.values())}, or 'discard' and three cards") from None

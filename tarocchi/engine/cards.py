@@ -22,27 +22,34 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Final
 
+from .deck import CardError, Deck, Suit, cut, shown  # noqa: F401 (CardError and cut: part of this API)
+
 # Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
 # Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,
 # batons 53..62.
 MISERIA: Final = 0
 FOOL: Final = 21
 SUIT_LETTERS: Final = "COSB"  # cups, coins, swords, batons: the order hands are shown in
-_SUIT_RANKS: Final = {
-    "C": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
-    "O": ["4", "5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
-    "S": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
-    "B": ["5", "6", "7", "8", "9", "10", "M", "H", "Q", "K"],
-}
+_PIPS: Final = ("5", "6", "7", "8", "9", "10", "M", "H", "Q", "K")
+# The pack as a value (tarocchi.engine.deck), the one source of its codes and points; the
+# constants below are read from it, as Final, for the compiled hot paths.
+DECK: Final = Deck(
+    "sicilian", trumps=[str(n) for n in range(21)], fool="F",
+    suits=[Suit("C", "Cups", "Coppe", _PIPS), Suit("O", "Coins", "Denari", ("4",) + _PIPS),
+           Suit("S", "Swords", "Spade", _PIPS), Suit("B", "Batons", "Bastoni", _PIPS)],
+    # R2: 20, 1, F = 10; 16-19 and Kings = 5; Queens 4; Horses 3; Maids 2; every other card 1
+    values={"20": 10, "1": 10, "F": 10, **{str(n): 5 for n in range(16, 20)}},
+    rank_values={"K": 5, "Q": 4, "H": 3, "M": 2},
+    batch=3,
+    trump_names={"0": ("Miseria", "Miseria"), "F": ("the Fool", "il Fuggitivo")},
+    rank_names={"H": ("Horse", "Cavallo"), "M": ("Maid", "Donna")},
+    code_hint="R1: 0-20, F, or rank+suit like KC, 10O, 4O",
+)
 
-CODES: Final[list[str]] = [str(n) for n in range(21)] + ["F"]
-SUIT_OF: Final[list[int]] = [4] * 21 + [5]  # 0-3 suits, 4 trumps, 5 the Fool
-for _s, _letter in enumerate(SUIT_LETTERS):
-    for _rank in _SUIT_RANKS[_letter]:
-        CODES.append(_rank + _letter)
-        SUIT_OF.append(_s)
+CODES: Final[list[str]] = list(DECK.codes)
+SUIT_OF: Final[list[int]] = list(DECK.suit_of)  # 0-3 suits, 4 trumps, 5 the Fool
 DECK_SIZE: Final = len(CODES)
-assert DECK_SIZE == 63
+assert DECK_SIZE == 63 and DECK.fool == FOOL
 
 CARD_OF: Final[dict[str, int]] = {c: i for i, c in enumerate(CODES)}
 
@@ -66,23 +73,12 @@ NEVER_DISCARD: Final = TRUMPS | FOOL_BIT | KINGS
 # Trumps whose capture is a pigliata (R15).
 PIGLIATA_TRUMPS: Final = (1 << 1) | ARIE
 
-_VALUE_BY_RANK: Final = {"K": 5, "Q": 4, "H": 3, "M": 2}
-VALUES: Final[list[int]] = []
-for _c, _code in enumerate(CODES):
-    if _code in ("20", "1", "F"):
-        VALUES.append(10)
-    elif _c <= 20 and _c >= 16:
-        VALUES.append(5)
-    elif _c >= 22:
-        VALUES.append(_VALUE_BY_RANK.get(_code[0], 1))
-    else:
-        VALUES.append(1)
+VALUES: Final[list[int]] = list(DECK.values)
+# The masks above are written out so that mypyc folds them into the compiled code; they are
+# the deck value's own.
+assert (FULL_DECK, TRUMPS, FOOL_BIT, KINGS, SUIT_MASKS) == (DECK.full, DECK.trumps, DECK.fool_bit, DECK.kings, DECK.suit_masks)
 LAST_TRICK_BONUS: Final = 5
 TOTAL_POINTS: Final = 109
-
-
-class CardError(ValueError):
-    """A text that is not one of the 63 card codes (R1)."""
 
 
 def card(text: object) -> int:
@@ -92,7 +88,7 @@ def card(text: object) -> int:
             return CARD_OF[text.strip().upper()]
     except KeyError:
         pass
-    raise CardError(f"{text!r} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)")
+    raise CardError(f"{shown(text)} is not a card code (R1: 0-20, F, or rank+suit like KC, 10O, 4O)")
 
 
 def code(c: int) -> str:
@@ -164,13 +160,4 @@ def points(mask: int) -> int:
 
 def parse_deck(items: Iterable[object]) -> list[int]:
     """A deck order (63 codes, top first) as cards; every card exactly once (R3)."""
-    deck = [card(x) if isinstance(x, str) else _bad_code(x) for x in items]
-    if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
-        missing = [CODES[c] for c in range(DECK_SIZE) if c not in set(deck)]
-        raise CardError(f"a deck order holds each of the 63 cards once; got {len(deck)} codes"
-                        + (f", missing {' '.join(missing)}" if missing else ""))
-    return deck
-
-
-def _bad_code(x: object) -> int:
-    raise CardError(f"{x!r} is not a card code (R1)")
+    return DECK.parse_order(items)

@@ -1,4 +1,4 @@
-"""A match: one deal per seat, the dealer moving on one seat a deal, totals carried (R4, R16).
+"""A match of any game: the dealer moving on one seat a deal, totals carried (R4, R16, A16).
 
 >>> import random
 >>> from tarocchi.engine.match import Match
@@ -14,27 +14,33 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from .sicilian import Deal, Options
+from .game import DEFAULT, Game, get_game
 
 
 class Match:
-    def __init__(self, seats: int, first_dealer: int, options: Options | None = None):
-        if seats not in (3, 4):
-            raise ValueError("a match is played at three or four seats")
+    """Deals by dealers in turn, totals carried. ``game`` is a Game or its name (Sicilian by
+    default); its ``rounds`` option says how many deals each seat deals (Renaissance A16)."""
+
+    def __init__(self, seats: int, first_dealer: int, options: Any = None, game: Game | str = DEFAULT):
+        self.game = get_game(game) if isinstance(game, str) else game
+        if seats not in self.game.seats:
+            raise ValueError(f"a match of {self.game.title} is played at "
+                             f"{' or '.join(str(n) for n in self.game.seats)} seats")
         self.seats = seats
         self.first_dealer = first_dealer
-        self.options = options or Options()
-        self.deals: list[Deal] = []  # every deal started, the current one last
+        self.options = options or self.game.options()
+        self.deals: list[Any] = []  # every deal started, the current one last
 
     @classmethod
-    def drawn(cls, seats: int, rng: random.Random, options: Options | None = None) -> Match:
-        """A match whose first dealer is drawn at random (R4)."""
-        return cls(seats, rng.randrange(seats), options)
+    def drawn(cls, seats: int, rng: random.Random, options: Any = None, game: Game | str = DEFAULT) -> Match:
+        """A match whose first dealer is drawn at random (R4, A5)."""
+        return cls(seats, rng.randrange(seats), options, game)
 
     @property
     def length(self) -> int:
-        return self.seats  # one deal per seat (R4)
+        return self.game.match_length(self.seats, self.options)  # one deal per seat a round (R4, A16)
 
     @property
     def deals_played(self) -> int:
@@ -45,36 +51,35 @@ class Match:
         return self.deals_played == self.length
 
     @property
-    def current(self) -> Deal | None:
+    def current(self) -> Any:
         return self.deals[-1] if self.deals else None
 
     def dealer_of(self, index: int) -> int:
         return (self.first_dealer + index) % self.seats
 
-    def start_deal(self, rng: random.Random | None = None, deck: list[int] | None = None) -> Deal:
+    def start_deal(self, rng: random.Random | None = None, deck: list[int] | None = None) -> Any:
         if self.over:
             raise ValueError("the match is over")
         if self.deals and not self.deals[-1].done:
             raise ValueError("the deal in play is not finished")
         dealer = self.dealer_of(len(self.deals))
         if deck is None:
-            deal = Deal.shuffled(self.seats, dealer, rng or random.Random(), self.options)
+            deal = self.game.shuffled(self.seats, dealer, rng or random.Random(), self.options)
         else:
-            deal = Deal(self.seats, dealer, deck, self.options)
+            deal = self.game.new_deal(self.seats, dealer, deck, self.options)
         self.deals.append(deal)
         return deal
 
     @property
     def totals(self) -> list[int]:
-        """Running jochi totals over the finished deals (R16)."""
+        """Running totals over the finished deals (R16, A16)."""
         out = [0] * self.seats
         for deal in self.deals:
-            if deal.count is not None:
-                for s, p in enumerate(deal.count.payments):
-                    out[s] += p
+            for s, p in enumerate(deal.returns()):
+                out[s] += p
         return out
 
     def winners(self) -> list[int]:
-        """The seats with the highest total; a tie at the top is shared (R16)."""
+        """The seats with the highest total; a tie at the top is shared (R16, A16)."""
         top = max(self.totals)
         return [s for s, t in enumerate(self.totals) if t == top]

@@ -15,12 +15,12 @@ action 1 (seat 0, 'passo'): it is not your turn
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 
-from .cards import CardError, parse_deck
-from .sicilian import Deal, IllegalAction, Options
+from .deck import CardError, cut, shown
+from .game import DEFAULT, IllegalAction, game_names, get_game
 
-GAMES = {"sicilian": Deal}
 FIELDS = {"game", "seats", "options", "dealer", "deck", "actions"}
 
 
@@ -32,36 +32,39 @@ class RecordError(ValueError):
         self.action_index = action_index
 
 
-def new_deal(record: object) -> Deal:
-    """The deal a record starts from, before any action; checks every field but the actions."""
+def new_deal(record: object):  # -> the game's State
+    """The deal a record starts from, before any action; checks every field but the actions.
+    The record's ``game`` names the game; a record without one is Sicilian's."""
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-    missing = {"game", "seats", "dealer", "deck", "actions"} - record.keys()
-    if missing:
-        raise RecordError(f"a record needs {', '.join(sorted(missing))}")
+    missing = {"seats", "dealer", "deck", "actions"} - record.keys()
+    if missing:  # every record should name its game: say so too when it is incomplete anyway
+        raise RecordError(f"a record needs {', '.join(sorted(missing | (FIELDS - {'options'} - record.keys())))}")
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
-        raise RecordError(f"unknown fields {', '.join(sorted(unknown))}")
-    if not isinstance(record["game"], str) or record["game"] not in GAMES:
-        raise RecordError(f"unknown game {record['game']!r}; known: {', '.join(GAMES)}")
+        raise RecordError(f"unknown fields {cut(', '.join(sorted(unknown)))}")
+    name = record.get("game", DEFAULT)
+    if not isinstance(name, str) or name not in game_names():
+        raise RecordError(f"unknown game {shown(name)}; known: {', '.join(game_names())}")
+    game = get_game(name)
     seats, dealer = record["seats"], record["dealer"]
-    if type(seats) is not int or seats not in (3, 4):  # not 3.0, not True
-        raise RecordError("seats is 3 or 4")
+    if type(seats) is not int or seats not in game.seats:  # not 3.0, not True
+        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
         raise RecordError(f"dealer is a seat number 0..{seats - 1}")
     if not isinstance(record["deck"], list):
-        raise RecordError("deck is a list of the 63 card codes, top first")
+        raise RecordError(f"deck is a list of the {game.deck.size} card codes, top first")
     try:
-        deck = parse_deck(record["deck"])
-        options = Options.from_json(record.get("options"))
+        deck = game.deck.parse_order(record["deck"])
+        options = game.options.from_json(record.get("options"))
     except (CardError, ValueError, TypeError) as e:
         raise RecordError(str(e)) from None
     if not isinstance(record["actions"], list):
         raise RecordError("actions is a list of {seat, action}")
-    return GAMES[record["game"]](seats, dealer, deck, options)
+    return game.new_deal(seats, dealer, deck, options)
 
 
-def replay(record: object) -> Deal:
+def replay(record: object):  # -> the game's State
     """Re-check every action of a record against the rules; the deal as it stands after them."""
     deal = new_deal(record)
     for i, item in enumerate(record["actions"]):  # type: ignore[index]
@@ -70,10 +73,12 @@ def replay(record: object) -> Deal:
         seat, action = item["seat"], item["action"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
             raise RecordError(f"action {i}: seat is a number and action a text", i)
+        if not 0 <= seat < deal.seats:
+            raise RecordError(f"action {i}: there is no seat {shown(seat)}; the seats are 0..{deal.seats - 1}", i)
         try:
             deal.apply(action, seat)
         except IllegalAction as e:
-            raise RecordError(f"action {i} (seat {seat}, {action!r}): {e.reason}", i) from None
+            raise RecordError(f"action {i} (seat {seat}, {shown(action)}): {e.reason}", i) from None
     return deal
 
 
@@ -83,9 +88,15 @@ def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, object]]:
         if not line.strip():
             continue
         try:
-            yield n, json.loads(line)
+            parsed = json.loads(line)
         except json.JSONDecodeError as e:
             raise RecordError(f"line {n} is not JSON: {e.msg}") from None
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            raise RecordError(f"line {n} is not a record: it holds a number of more than "
+                              f"{sys.get_int_max_str_digits()} digits") from None
+        except RecursionError:
+            raise RecordError(f"line {n} is not a record: it is nested too deeply") from None
+        yield n, parsed
 
 
 def dumps(record: dict) -> str:

@@ -27,6 +27,10 @@ from typing import Final
 from mypy_extensions import i64
 
 from . import tricks
+from .bits import BIT_INDEX
+from .discards import DiscardRule
+from .game import IllegalAction
+from .playout import Playable
 from .actions import (
     ALTRE_CINQUE, CHIAMO, DISCARD, NO, PAGO, PASSO, PRENDO, RIVANTO, SCOMMESSA, VADO_SOLO,
     WORDS, ActionError, action_text, parse_action,
@@ -80,26 +84,21 @@ PARTNER_SILENT: Final = "the hidden partner may not announce anything"
 NOT_NOW: Final = "that is not an action now"
 
 
+# R11: never a trump, the Fool or a King; if fewer than three other cards are held, the
+# missing ones are Miseria and trumps 2-15, no more than needed.
+DISCARD_RULE: Final = DiscardRule(3, NEVER_DISCARD, LOW_TRUMPS, NO_TRUMP_DISCARD, LOW_TRUMPS_ONLY,
+                                  not_in_hand=tricks.NOT_IN_HAND)
+
+
 def discardable(hand: int) -> int:
     """The cards of ``hand`` that may go in a discard (R11): all but trumps, the Fool and
     Kings; with fewer than three of those, the least valuable trumps too."""
-    free = hand & ~NEVER_DISCARD
-    return free if free.bit_count() >= 3 else free | (hand & LOW_TRUMPS)
+    return DISCARD_RULE.allowed(hand)
 
 
 def discard_refusal(hand: int, cards: int) -> str | None:
     """Why ``cards`` (a mask) may not be the discard from ``hand``, or None (R11)."""
-    if cards & ~hand:
-        return tricks.NOT_IN_HAND
-    if cards.bit_count() != 3:
-        return DISCARD_THREE
-    free = hand & ~NEVER_DISCARD
-    if free.bit_count() >= 3:
-        return None if not cards & NEVER_DISCARD else NO_TRUMP_DISCARD
-    # Short of other cards: all of them, and the rest from the least valuable trumps.
-    if (cards & free) != free or cards & NEVER_DISCARD & ~LOW_TRUMPS:
-        return LOW_TRUMPS_ONLY if cards & LOW_TRUMPS else NO_TRUMP_DISCARD
-    return None
+    return DISCARD_RULE.refusal(hand, cards)
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -108,16 +107,6 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     rand = rng.random
     keys = [rand() for _ in range(DECK_SIZE)]
     return sorted(range(DECK_SIZE), key=keys.__getitem__)
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
-
-    def __init__(self, reason: str, seat: int | None = None, action: str | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.seat = seat
-        self.action = action
 
 
 @dataclass
@@ -193,10 +182,6 @@ class Count:
         }
 
 
-# The card of a one-card mask: 2**k % 67 differs for every k < 64.
-BIT_INDEX: Final = [0] * 67
-for _k in range(DECK_SIZE):
-    BIT_INDEX[(1 << _k) % 67] = _k
 
 # A deck that makes an empty Deal for copy() to fill: compiled classes cannot skip __init__.
 _BLANK: Final[list[int]] = []
@@ -212,7 +197,7 @@ STATE_FIELDS: Final = (
 )
 
 
-class Deal:
+class Deal(Playable):
     """One deal. Seats are 0..n-1; play and dealing run to the next seat number (R3)."""
 
     __slots__ = STATE_FIELDS
@@ -484,6 +469,14 @@ class Deal:
         assert self.bidder is not None, "nobody has bid yet"
         return discardable(self.hands[self.bidder])
 
+    def discard_choice(self) -> tuple[int, int, int]:
+        """(the cards that must go, the cards the rest come from, how many more) (R11)."""
+        assert self.bidder is not None, "nobody has bid yet"
+        return DISCARD_RULE.choice(self.hands[self.bidder])
+
+    def discard_action(self, cards: int) -> int:
+        return DISCARD | cards
+
     def _apply_discard(self, seat: int, cards: int) -> None:
         self.hands[seat] &= ~cards
         self.discarded = cards
@@ -545,7 +538,7 @@ class Deal:
         """The mask of cards the seat to act may play (R13)."""
         seat = self.to_act
         assert seat is not None, "the deal is over"
-        return tricks.legal_cards(self.hands[seat], self.trick)
+        return tricks.SICILIAN.legal(self.hands[seat], self.trick)
 
     def _apply_card(self, seat: int, c: int) -> None:
         bit: i64 = 1 << c  # i64: compiled, a machine word
@@ -580,7 +573,7 @@ class Deal:
         """The trick (``m``, its cards as a mask) is complete: the highest trump wins, else the
         highest of the suit led (R13)."""
         trick = self.trick
-        winner = (self.leader + trick.index(tricks.winning_card(trick, m))) % self.seats
+        winner = (self.leader + trick.index(tricks.SICILIAN.winning_card(trick, m))) % self.seats
         if m & FOOL_BIT:
             m ^= FOOL_BIT  # the Fool stays beside its seat until the count (R14)
             self.fool_trick_winner = winner
@@ -735,6 +728,10 @@ class Deal:
     def done(self) -> bool:
         return self.phase == DONE
 
+    def returns(self) -> list[int]:
+        """Each seat's payment in jochi (R15, R6); [] before the deal is over."""
+        return self.count.payments[:] if self.count is not None else []
+
     def hand_size(self, seat: int) -> int:
         return self.hands[seat].bit_count()
 
@@ -755,7 +752,7 @@ class Deal:
         if phase == PLAY:
             if not 0 <= action < DECK_SIZE:
                 return PLAY_NOW
-            return tricks.refusal(self.hands[seat], action, self.trick)
+            return tricks.SICILIAN.refusal(self.hands[seat], action, self.trick)
         if phase == SPEAK:
             if action not in (PASSO, ALTRE_CINQUE, VADO_SOLO, PAGO, PRENDO, CHIAMO):
                 return SPEAK_NOW
@@ -849,7 +846,7 @@ class Deal:
             return [{"action": CODES[c], "reason": None if ok >> c & 1 else NO_TRUMP_DISCARD}
                     for c in display_order(hand)]
         legal = self.legal_cards()
-        refused = None if legal == hand else tricks.refusal(hand, (hand & ~legal).bit_length() - 1, self.trick)
+        refused = None if legal == hand else tricks.SICILIAN.refusal(hand, (hand & ~legal).bit_length() - 1, self.trick)
         return [{"action": CODES[c], "reason": None if legal >> c & 1 else refused} for c in display_order(hand)]
 
     # --- what one seat may know ---------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 
 from tarocchi.pure_engine import pure
 
-MODULES = ["cards", "tricks", "actions", "sicilian", "records", "match", "playout"]
+MODULES = ["bits", "deck", "cards", "tricks", "discards", "actions", "sicilian", "records", "match", "playout"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,155 @@
+"""A game is a value, registered by name (as python-chess's ``variant.py``; the state's shape
+is OpenSpiel's ``State``). The engine's shared pieces (records, match, playout) find a game
+here by the name a record carries, and import no game themselves.
+
+>>> from tarocchi.engine.game import get_game, game_names
+>>> game_names()
+['sicilian', 'renaissance']
+>>> g = get_game("renaissance")
+>>> g.deck.size, g.seats
+(78, (3,))
+>>> deal = g.shuffled(3, 0, __import__("random").Random(1))
+>>> deal.to_act, deal.phase                 # the dealer holds 28 and discards first (A7)
+(0, 'discard')
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .deck import Deck
+
+
+class Reason(str):
+    """A refusal in a player's words that also carries a stable ``id``: it is the English text
+    (it compares, prints and encodes as that text), and a client translates it by its id, so
+    that a catalogue does not depend on the wording.
+
+    >>> r = Reason("play_trump", "play a trump")
+    >>> r == "play a trump", r.id
+    (True, 'play_trump')
+    """
+
+    id: str
+
+    def __new__(cls, id: str, text: str) -> Reason:
+        self = super().__new__(cls, text)
+        self.id = id
+        return self
+
+    def __reduce__(self):  # pickled as itself, id included (bots decide in worker processes)
+        return Reason, (self.id, str(self))
+
+
+def reason_id(reason: str | None) -> str | None:
+    """The stable id of a refusal, or None for a text without one."""
+    return reason.id if isinstance(reason, Reason) else None
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
+
+    def __init__(self, reason: str, seat: int | None = None, action: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+class State(Protocol):
+    """One deal of a game, from the deck order to the count. Chance is explicit: the deck
+    order is given, so a deal is a pure function of it and the actions."""
+
+    seats: int
+    dealer: int
+    phase: str  # the game's phases; "done" at the end
+    to_act: int | None  # None once the deal is over
+    history: list[tuple[int, int]]  # (seat, action) in order
+
+    @property
+    def done(self) -> bool: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def refusal(self, seat: int, action: object) -> str | None:
+        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
+
+    def apply(self, action: object, seat: int | None = None) -> None:
+        """Take ``action`` (an int or its text); raises IllegalAction, leaving the deal unchanged."""
+
+    def view(self, seat: int) -> dict:
+        """Everything ``seat`` may know and nothing more, JSON-ready."""
+
+    def returns(self) -> list[int]:
+        """Each seat's score for the deal (zero-sum in every game so far); [] before the end."""
+
+    def copy(self, log: bool = False) -> State: ...
+
+    def record(self) -> dict:
+        """The game record: enough to replay the deal exactly (docs/records.md)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """The static facts of a game and how to start one of its deals."""
+
+    name: str  # what records and the command line call it
+    title: str
+    seats: tuple[int, ...]  # the table sizes it is played at
+    deck: Deck
+    deal: Callable[..., Any]  # deal(seats, dealer, order, options, log=True) -> State
+    options: Any  # the Options class: from_json(dict | None), to_json()
+    parse_action: Callable[[object], int]
+    action_text: Callable[[int], str]
+    rounds: Callable[[Any], int] = lambda options: 1  # deals per seat in a match
+    discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
+    levels: tuple[str, ...] = ("random",)  # the computer players that know this game
+
+    def new_deal(self, seats: int, dealer: int, order: list[int], options: Any = None, *,
+                 log: bool = True) -> Any:
+        return self.deal(seats, dealer, order, options, log=log)
+
+    def shuffled(self, seats: int, dealer: int, rng: random.Random, options: Any = None, *,
+                 log: bool = True) -> Any:
+        """A deal from a uniformly shuffled deck, seeded by ``rng``."""
+        return self.deal(seats, dealer, self.deck.shuffled(rng), options, log=log)
+
+    def match_length(self, seats: int, options: Any = None) -> int:
+        return self.rounds(options or self.options()) * seats
+
+
+_GAMES: dict[str, Game] = {}
+# Where the games live, beside the engine; imported on the first look-up, so that the engine
+# imports none (relative: a copy of both packages, tarocchi.pure_engine's, finds its own).
+GAMES_PACKAGE = "..games"
+DEFAULT = "sicilian"  # a record without "game" is Sicilian: the only game before there were more
+
+
+def register(game: Game) -> Game:
+    if game.name in _GAMES and _GAMES[game.name] is not game:
+        raise ValueError(f"a game named {game.name!r} is already registered")
+    _GAMES[game.name] = game
+    return game
+
+
+def _load() -> None:
+    if not _GAMES or DEFAULT not in _GAMES:
+        importlib.import_module(GAMES_PACKAGE, __package__)
+
+
+def get_game(name: str) -> Game:
+    """The game registered as ``name``; KeyError names the known ones."""
+    _load()
+    try:
+        return _GAMES[name]
+    except (KeyError, TypeError):
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(_GAMES)}") from None
+
+
+def game_names() -> list[str]:
+    _load()
+    return list(_GAMES)

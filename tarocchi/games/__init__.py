@@ -1,0 +1,11 @@
+"""The games, each in its own module, each registered by name (``tarocchi.engine.game``):
+
+- ``sicilian``: Tarocchi Siciliani, 63 cards, three or four seats (seed 000, RULINGS.md R1-R17);
+  its rules engine is ``tarocchi.engine.sicilian``, where it was written first.
+- ``renaissance``: the Renaissance three-hand game, 78 cards (seed 001, RENAISSANCE.md A1-A17).
+
+docs/games.md says how to add one.
+"""
+
+# (tarocchi.engine refuses to import when a compiled game is older than its source.)
+from . import renaissance, sicilian  # noqa: E402, F401 (importing a game registers it)
