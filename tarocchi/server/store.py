@@ -14,7 +14,10 @@ Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``ma
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -24,6 +27,12 @@ from typing import Protocol
 import msgspec
 
 _encode = msgspec.json.Encoder().encode
+log = logging.getLogger("tarocchi.server")
+
+# A WAL file larger than this is checkpointed to its end and cut back to this size (PASSIVE
+# checkpoints alone never shrink it). Large, so that even flat out (bench/load.py) the writer
+# pays for that (about 10 ms) only every few seconds.
+WAL_LIMIT = 64 * 1024 * 1024
 
 
 class VersionConflict(RuntimeError):
@@ -88,7 +97,7 @@ class SqliteStore:
     """One SQLite file in WAL mode. Used from one thread (the server's event loop); a thread
     of its own copies the WAL back into the database file (checkpoints)."""
 
-    def __init__(self, path: str, checkpoint_every: float = 0.5):
+    def __init__(self, path: str, checkpoint_every: float = 0.5, wal_limit: int = WAL_LIMIT):
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -100,7 +109,10 @@ class SqliteStore:
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.checkpoints = Checkpoints(path, checkpoint_every)
+        # When this connection starts the WAL over (all of it checkpointed), it cuts a longer
+        # file to this size at that commit.
+        self.db.execute(f"PRAGMA journal_size_limit={wal_limit}")
+        self.checkpoints = Checkpoints(path, checkpoint_every, wal_limit)
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()
@@ -160,29 +172,82 @@ class SqliteStore:
 class Checkpoints:
     """Checkpoints the WAL every ``every`` seconds from its own thread and connection.
     PASSIVE: it never waits for the writer, and SQLite leaves the GIL while it copies and
-    syncs, so the event loop goes on meanwhile."""
+    syncs, so the event loop goes on meanwhile (a WAL past ``wal_limit`` gets more, see
+    ``_checkpoint``).
 
-    def __init__(self, path: str, every: float):
-        self.path, self.every = path, every
+    No error ends the thread (a full disk, no descriptor left: the WAL would then grow until
+    a restart). It logs the first error of a streak, drops its connection (it may be the
+    broken part), tries again after a delay that doubles up to ten periods (5 s by default),
+    and logs once more when a checkpoint works again. ``connect``: tests inject faults."""
+
+    def __init__(self, path: str, every: float, wal_limit: int = WAL_LIMIT, connect=None):
+        self.path, self.every, self.wal_limit = path, every, wal_limit
+        self.max_delay = 10 * every
+        self.connect = connect or self._connect
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="sqlite-checkpoints", daemon=True)
         self.thread.start()
 
+    def _connect(self) -> sqlite3.Connection:
+        # timeout 0: a RESTART checkpoint gives up at once while the writer holds its lock,
+        # instead of waiting for it (it tries again at the next period).
+        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
+
     def _run(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            while not self.stopping.wait(self.every):
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            db.close()
+        db = None
+        failures, failing_since, delay = 0, 0.0, self.every
+        while not self.stopping.wait(delay):
+            try:
+                if db is None:
+                    db = self.connect()
+                self._checkpoint(db)
+            except Exception as e:
+                if not failures:
+                    failing_since = time.monotonic()
+                    log.error("WAL checkpoint of %s failed: %s: %s; retrying every %g s at most, "
+                              "the WAL grows until one works", self.path, type(e).__name__, e,
+                              self.max_delay)
+                failures += 1
+                _close(db)
+                db = None
+                delay = min(self.every * 2 ** failures, self.max_delay)
+                continue
+            if failures:
+                log.warning("WAL checkpoints of %s work again, after %d failed in %.1f s",
+                            self.path, failures, time.monotonic() - failing_since)
+                failures, delay = 0, self.every
+        _close(db)
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[2]
+        if os.path.getsize(self.path + "-wal") <= self.wal_limit:
+            return
+        # The WAL is large: it grew while checkpoints failed, or the writer never starts it
+        # over because it writes during every pass (bench/load.py: 251 MB in 20 s, and on).
+        # Catch up with passes that get shorter, then RESTART: it holds the writer's lock only
+        # to copy the last few frames, and the writer's next commit starts the file over and
+        # cuts it to the limit (journal_size_limit).
+        for _ in range(4):
+            before = copied
+            copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[2]
+            if copied - before < 64:  # frames: a short pass, few were written meanwhile
+                break
+        db.execute("PRAGMA wal_checkpoint(RESTART)")
 
     def close(self) -> None:
         self.stopping.set()
         self.thread.join()
 
 
+def _close(db: sqlite3.Connection | None) -> None:
+    if db is not None:
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+
+
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error), with autocommit otherwise off."""
+    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error), with autocommit otherwise off.
+    Whatever fails, no transaction is left open: the next one could not begin."""
 
     def __init__(self, db: sqlite3.Connection):
         self.db = db
@@ -191,5 +256,18 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, exc, tb):
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+            except BaseException:
+                self._rollback()  # a failed COMMIT may leave the transaction open (SQLITE_BUSY)
+                raise
+        else:
+            self._rollback()
         return False
+
+    def _rollback(self) -> None:
+        # SQLite may have rolled back already (a full disk, out of memory): a ROLLBACK then
+        # fails and its error would hide the real one.
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
