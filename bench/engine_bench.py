@@ -12,6 +12,10 @@ says vado solo (a stata), the others pass, and from there every action is a rand
   random speaking  whole deals with random speaking too: many are abandoned early, and each
                    abandoned deal counts as a deal (a table deals again)
 
+Then the same for the Renaissance game (78 cards, three seats, 25 tricks; no speaking: the
+dealer's random discard, then every card): shuffle+Deal, apply(int), apply(str), rollout,
+replay.
+
 Times are the process's CPU time (time.process_time), so that other work on the machine
 inflates them less than wall-clock time would.
 
@@ -35,10 +39,12 @@ from types import SimpleNamespace
 from tarocchi import pure_engine
 from tarocchi.engine import actions, playout, records, sicilian
 from tarocchi.engine.sicilian import PASSO, VADO_SOLO, Deal
+from tarocchi.games import renaissance
 
 # The engine measured: the installed one, or its sources (engines()).
 engine = SimpleNamespace(Deal=Deal, random_action=playout.random_action, replay=records.replay,
-                         action_text=actions.action_text)
+                         action_text=actions.action_text, Renaissance=renaissance.Deal,
+                         renaissance_text=renaissance.action_text)
 
 
 def engines(sources: str | None):
@@ -48,7 +54,9 @@ def engines(sources: str | None):
         return [installed]
     source = ("sources", SimpleNamespace(
         Deal=pure_engine.pure("sicilian").Deal, random_action=pure_engine.pure("playout").random_action,
-        replay=pure_engine.pure("records").replay, action_text=pure_engine.pure("actions").action_text))
+        replay=pure_engine.pure("records").replay, action_text=pure_engine.pure("actions").action_text,
+        Renaissance=pure_engine.pure_game("renaissance").Deal,
+        renaissance_text=pure_engine.pure_game("renaissance").action_text))
     return [source] if sources == "only" else [installed, source]
 
 
@@ -116,6 +124,33 @@ def baseline(seats: int, n: int, seed: int) -> float:
     return time.process_time() - start
 
 
+def renaissance_deals(n: int, seed: int, finish) -> tuple[float, int, list]:
+    rng = random.Random(seed)
+    acts = 0
+    deals = []
+    start = time.process_time()
+    for _ in range(n):
+        deal = engine.Renaissance.shuffled(3, rng.randrange(3), rng, log=False)
+        finish(deal, rng)
+        acts += len(deal.history)
+        if len(deals) < 500 and finish is to_the_end:
+            deals.append(deal)
+    return time.process_time() - start, acts, deals
+
+
+def renaissance_in_text(deal, rng: random.Random) -> None:
+    while deal.phase != "done":
+        deal.apply(engine.renaissance_text(engine.random_action(deal, rng)))
+
+
+def renaissance_baseline(n: int, seed: int) -> float:
+    rng = random.Random(seed)
+    start = time.process_time()
+    for _ in range(n):
+        engine.Renaissance.shuffled(3, rng.randrange(3), rng, log=False)
+    return time.process_time() - start
+
+
 def main() -> None:
     global engine
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -148,6 +183,17 @@ def main() -> None:
             line(seats, "replay", len(records), time.process_time() - start, acts)
             t, acts = random_speaking(seats, n, args.seed)
             line(seats, "random speak", n, t, acts)
+        game = "renaissance"
+        line(3, f"{game[:4]} shuffle", n, renaissance_baseline(n, args.seed))
+        for what, finish in (("apply(int)", to_the_end), ("apply(str)", renaissance_in_text),
+                             ("rollout", to_the_end_by_rollout)):
+            t, acts, deals = renaissance_deals(n, args.seed, finish)
+            line(3, f"{game[:4]} {what}", n, t, acts)
+            if deals:
+                records = [d.record() for d in deals]
+        start = time.process_time()
+        acts = sum(len(engine.replay(r).history) for r in records)
+        line(3, f"{game[:4]} replay", len(records), time.process_time() - start, acts)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from .engine.records import RecordError, dumps, read_lines, replay
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Whole deals by random legal players (or a bot level), one record a line."""
-    from .bots import make_player  # bots sit above the engine; imported only when asked for
+    from .bots import levels_for, make_player  # bots sit above the engine; imported only when asked for
 
     game = get_game(args.game)
     seats = args.seats or game.seats[0]
@@ -21,16 +21,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"tarocchi simulate: {game.name} is played at {' or '.join(map(str, game.seats))} seats",
               file=sys.stderr)
         return 2
-    if args.player not in game.levels:
-        print(f"tarocchi simulate: the {args.player} player does not play {game.name}; it knows "
-              f"{', '.join(game.levels)}", file=sys.stderr)
+    if args.player not in levels_for(game.name):
+        print(f"tarocchi simulate: the {args.player} player does not play {game.name}; it has "
+              f"{', '.join(levels_for(game.name))}", file=sys.stderr)
         return 2
     if args.throw_in and game.name != "sicilian":
         print("tarocchi simulate: --throw-in is a Sicilian option (R10)", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     options = game.options(forced_call=not args.throw_in) if game.name == "sicilian" else game.options()
-    player = make_player(args.player, seed=args.seed)
+    player = make_player(args.player, seed=args.seed, game=game.name)
     out = open(args.out, "w") if args.out else sys.stdout
     try:
         for i in range(args.deals):

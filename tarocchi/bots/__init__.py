@@ -16,18 +16,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .random_bot import RandomBot
+from .renaissance_rule import RenaissanceRuleBot
+from .renaissance_search import RenaissanceSearchBot
 from .rule_bot import RuleBot
 from .search_bot import SearchBot
 
 Player = Callable[[dict], str]
-LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}
+LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian's, the first game's
+# The levels of the other games; ``random`` plays any game.
+GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
+    "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
+}
 # The computer table's default: the strongest level that keeps within the time goal
 # (p95 under 1 s a decision on one core, docs/benchmarks.md "Bots").
 DEFAULT_LEVEL = "search"
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
+def levels_for(game: str) -> dict[str, Callable[..., Player]]:
+    """The computer players that know ``game``, weakest first."""
+    return GAME_LEVELS.get(game, LEVELS if game == "sicilian" else {"random": RandomBot})
+
+
+def make_player(level: str, seed: int | None = None, game: str = "sicilian") -> Player:
+    levels = levels_for(game)
     try:
-        return LEVELS[level](seed=seed)
+        return levels[level](seed=seed)
     except KeyError:
-        raise ValueError(f"unknown player {level!r}; known: {', '.join(LEVELS)}") from None
+        raise ValueError(f"unknown player {level!r} for {game}; known: {', '.join(levels)}") from None

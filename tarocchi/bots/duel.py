@@ -23,7 +23,7 @@ import time
 
 from tarocchi.engine.game import DEFAULT, Game, get_game
 
-from . import LEVELS, make_player
+from . import LEVELS, levels_for, make_player
 
 
 def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
@@ -34,8 +34,9 @@ def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
 
 def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed: int,
               game: Game | None = None) -> dict:
-    players = [make_player(lv, seed=seed * 8 + s) for s, lv in enumerate(levels)]
-    deal = (game or get_game(DEFAULT)).new_deal(seats, dealer, deck, log=False)
+    game = game or get_game(DEFAULT)
+    players = [make_player(lv, seed=seed * 8 + s, game=game.name) for s, lv in enumerate(levels)]
+    deal = game.new_deal(seats, dealer, deck, log=False)
     times: list[list[float]] = [[] for _ in range(seats)]
     while not deal.done:
         s = deal.to_act
@@ -149,12 +150,14 @@ def format_report(rep: dict, command: str = "") -> str:
     lines.append(f"{rep.get('game', DEFAULT)}, {rep['seats']} seats, {rep['deals']} duplicate deals"
                  f"{' (mirrored)' if rep['mirror'] else ''}, seed {rep['seed']}")
     lines.append("")
-    lines.append(f"| bot | mean {unit}/deal (95% CI) | bids | contracts won (net > 0) | decisions | median ms | p95 ms | max ms |")
-    lines.append("|---|---|---|---|---|---|---|---|")
+    contracts = unit == "jochi"  # a game without bidding has no contracts to report
+    lines.append(f"| bot | mean {unit}/deal (95% CI) |" + (" bids | contracts won (net > 0) |" if contracts else "")
+                 + " decisions | median ms | p95 ms | max ms |")
+    lines.append("|---|---|" + ("---|---|" if contracts else "") + "---|---|---|---|")
     for name, s in rep["bots"].items():
         m, h = s["mean"]
-        lines.append(f"| {name} | {m:+.3f} ± {h:.3f} | {s['bid_rate']:.1%} ({s['contracts']}) | "
-                     f"{s['success']:.1%} | {s['decisions']} | {s['median_ms']:.2f} | "
+        bids = f" {s['bid_rate']:.1%} ({s['contracts']}) | {s['success']:.1%} |" if contracts else ""
+        lines.append(f"| {name} | {m:+.3f} ± {h:.3f} |{bids} {s['decisions']} | {s['median_ms']:.2f} | "
                      f"{s['p95_ms']:.2f} | {s['max_ms']:.1f} |")
     m, h = rep["diff"]
     names = list(rep["bots"])
@@ -175,9 +178,9 @@ def main(args: argparse.Namespace) -> int:
         if name not in LEVELS:
             print(f"tarocchi duel: unknown bot {name!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
             return 2
-        if name not in game.levels:
-            print(f"tarocchi duel: the {name} bot does not play {game.name} yet; it knows "
-                  f"{', '.join(game.levels)}", file=sys.stderr)
+        if name not in levels_for(game.name):
+            print(f"tarocchi duel: the {name} bot does not play {game.name} yet; {game.name} has "
+                  f"{', '.join(levels_for(game.name))}", file=sys.stderr)
             return 2
     jobs = getattr(args, "jobs", 1) or 1
     mirror = getattr(args, "mirror", False)

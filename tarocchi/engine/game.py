@@ -107,7 +107,6 @@ class Game:
     action_text: Callable[[int], str]
     rounds: Callable[[Any], int] = lambda options: 1  # deals per seat in a match
     discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
-    levels: tuple[str, ...] = ("random",)  # the computer players that know this game
 
     def new_deal(self, seats: int, dealer: int, order: list[int], options: Any = None, *,
                  log: bool = True) -> Any:

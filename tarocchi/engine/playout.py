@@ -58,16 +58,20 @@ DONE: Final = "done"
 
 def nth_bit(mask: int, k: int) -> int:
     """The card of the k-th lowest set bit of ``mask``."""
-    if mask > WORD:  # more than 63 cards (Renaissance): plain ints
-        while k:
-            mask &= mask - 1
-            k -= 1
-        return (mask & -mask).bit_length() - 1
-    m: i64 = mask  # i64: compiled, a machine word
+    if mask > WORD:  # more cards than a machine word holds (Renaissance's 78): plain ints
+        return _nth_bit_of_int(mask, k)
+    m: i64 = mask  # i64: compiled, a machine word (Sicilian's 63 cards)
     while k:
         m &= m - 1
         k -= 1
     return BIT_INDEX[(m & -m) % 67]
+
+
+def _nth_bit_of_int(mask: int, k: int) -> int:
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
 
 
 def random_card(mask: int, rng: random.Random) -> int:

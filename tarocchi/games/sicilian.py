@@ -12,5 +12,4 @@ from ..engine.sicilian import DISCARD_RULE, Deal, Options
 SICILIAN = register(Game(
     name="sicilian", title="Tarocchi Siciliani", seats=(3, 4), deck=DECK, deal=Deal, options=Options,
     parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
-    levels=("random", "rule", "search"),
 ))

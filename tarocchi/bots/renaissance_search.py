@@ -1,0 +1,140 @@
+"""The search bot for the Renaissance game: determinized Monte Carlo (PIMC) from the seat's view.
+
+For each card decision it samples worlds consistent with what the seat has seen: the other two
+hands and, when it is not the dealer, the dealer's hidden discard (never a King, a trump or
+the Fool, A7), every card where the seat cannot rule it out: a seat that did not follow a suit
+holds none of it, and one that did not trump holds no trump either (A10; the Fool shows
+nothing). Each world is rebuilt as a real deal: a deck order that deals those hands (A6), and
+the seat's action log applied to it, so the engine checks the world. Each legal card is then
+played in every world and the deal finished by the rule bot's play for all seats; the card
+with the best mean score (A15) is played. The discard is the rule bot's.
+
+Every decision depends only on the view and the bot's seed, so a worker rebuilt from (level,
+seed) decides the same.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tarocchi.engine.game import IllegalAction
+from tarocchi.games.renaissance import DECK, DISCARD, FOOL, KINGS, TRUMPS, Deal
+
+from .renaissance_rule import RenaissanceRuleBot, cards
+
+WORLDS = 24  # worlds sampled per decision, at most
+TIME_LIMIT = 0.6  # seconds: stop sampling more worlds after this (a safety net under load)
+NEVER_DISCARDED = TRUMPS | DECK.fool_bit | KINGS  # A7
+
+
+class Knowledge:
+    """What one seat knows, read from its view."""
+
+    def __init__(self, view: dict):
+        self.me: int = view["seat"]
+        self.dealer: int = view["dealer"]
+        self.hand = DECK.mask_of(view["hand"])
+        self.counts: list[int] = view["hand_counts"]
+        self.discard = DECK.mask_of(view["discard"] or [])  # known to the dealer only
+        self.plays: list[tuple[int, int]] = []
+        for a in view["actions"]:
+            if not a["action"].startswith("discard"):
+                self.plays.append((a["seat"], DECK.card(a["action"])))
+        self.played = [0, 0, 0]
+        self.void = [0, 0, 0]  # the cards each seat cannot hold
+        for i, (seat, c) in enumerate(self.plays):
+            self.played[seat] |= 1 << c
+            trick = self.plays[i - i % 3:i + 1]
+            if i % 3 == 0 or c == FOOL:
+                continue
+            lead = trick[0][1] if trick[0][1] != FOOL else (trick[1][1] if len(trick) > 2 else -1)
+            if lead < 0 or seat == trick[0][0] or c == lead:
+                continue
+            led_suit = DECK.suit_mask_of[lead]
+            if not led_suit >> c & 1:
+                self.void[seat] |= led_suit
+                if not TRUMPS >> c & 1:
+                    self.void[seat] |= TRUMPS
+        self.hidden = DECK.full & ~self.hand & ~sum(self.played) & ~self.discard
+
+    def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
+        """A deal in the same position with the hidden cards placed at random; None if this
+        try found no consistent one."""
+        others = [s for s in range(3) if s != self.me]
+        slots = [(s, self.counts[s], DECK.full & ~(0 if relax else self.void[s])) for s in others]
+        if self.me != self.dealer:
+            slots.append((-1, 3, DECK.full & ~NEVER_DISCARDED))
+        placed = {s: 0 for s, _, _ in slots}
+        room = {s: n for s, n, _ in slots}
+        hidden = cards(self.hidden)
+        rng.shuffle(hidden)
+        hidden.sort(key=lambda c: sum(1 for _, _, ok in slots if ok >> c & 1))  # most constrained first
+        for c in hidden:
+            options = [s for s, _, ok in slots if ok >> c & 1 and room[s] > 0]
+            if not options:
+                return None
+            s = rng.choices(options, weights=[room[o] for o in options])[0]
+            placed[s] |= 1 << c
+            room[s] -= 1
+        discard = self.discard if self.me == self.dealer else placed.pop(-1)
+        hands = {s: placed.get(s, self.hand) | self.played[s] for s in range(3)}
+        hands[self.dealer] |= discard
+        order: list[int] = []
+        dealt = {s: cards(hands[s] & ~(discard if s == self.dealer else 0)) for s in range(3)}
+        for packet in range(5):
+            for i in range(3):
+                order += dealt[(self.dealer + 1 + i) % 3][5 * packet:5 * packet + 5]
+        order += cards(discard)  # the dealer's three extra cards: any three of his 28
+        try:
+            deal = Deal(3, self.dealer, order, log=False)
+            deal.apply(DISCARD | discard)
+            for seat, c in self.plays:
+                deal.apply(c, seat)
+        except (IllegalAction, ValueError):
+            return None
+        return deal
+
+
+def finish(deal: Deal, policy: RenaissanceRuleBot) -> Deal:
+    """Play the deal out with the rule bot's card for every seat, in full view of the world."""
+    while deal.phase == "play":
+        seat = deal.to_act
+        assert seat is not None
+        deal.apply(policy.play(deal.hands[seat], deal.legal_cards(), deal.trick, sum(deal.played)))
+    return deal
+
+
+class RenaissanceSearchBot:
+    def __init__(self, seed: int | None = None, worlds: int = WORLDS, time_limit: float | None = TIME_LIMIT):
+        self.seed = 0 if seed is None else seed
+        self.rule = RenaissanceRuleBot(seed)
+        self.worlds = worlds
+        self.time_limit = time_limit  # a safety net only; None makes a decision a pure function of the view
+
+    def __call__(self, view: dict) -> str:
+        ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+        if view["phase"] != "play" or len(ok) == 1:
+            return self.rule(view) if len(ok) != 1 else ok[0]
+        seen = Knowledge(view)
+        rng = random.Random(f"{self.seed}:{seen.me}:{len(view['actions'])}")
+        options = [DECK.card(c) for c in ok]
+        totals = dict.fromkeys(options, 0.0)
+        start = time.perf_counter()
+        sampled = 0
+        for attempt in range(self.worlds * 3):
+            world = seen.world(rng, relax=attempt >= self.worlds * 2)
+            if world is None:
+                continue
+            for c in options:
+                d = world.copy()
+                d.apply(c)
+                totals[c] += finish(d, self.rule).count.scores[seen.me]
+            sampled += 1
+            if sampled == self.worlds or (self.time_limit and time.perf_counter() - start > self.time_limit):
+                break
+        if not sampled:
+            return self.rule(view)
+        fallback = DECK.card(self.rule(view))
+        best = max(options, key=lambda c: (totals[c], c == fallback))
+        return DECK.codes[best]
