@@ -14,12 +14,13 @@ from pathlib import Path
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tarocchi.bots import DEFAULT_LEVEL, LEVELS
+from tarocchi.bots import DEFAULT_LEVEL, levels_for
+from tarocchi.engine.game import DEFAULT, game_names, get_game
 
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
 from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
@@ -87,7 +88,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         if isinstance(body, JSONResponse):
             return body
         try:
-            table_id, token = hub().new_computer(body.seats, body.level)
+            table_id, token = hub().new_computer(body.seats, body.level, body.game)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "link": f"/t/{token}"})
@@ -98,12 +99,32 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         body = await read_body(request, NewRoom)
         if isinstance(body, JSONResponse):
             return body
-        table_id, tokens = hub().new_room(body.seats)
+        try:
+            table_id, tokens = hub().new_room(body.seats, body.game)
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
 
     async def levels(request: Request):
-        # The lobby's level picker offers what the server accepts, preselecting its default.
-        return JSONResponse({"levels": list(LEVELS), "default": hub().bot_level_default})
+        # The levels of the default game (the lobby before there were more games).
+        return JSONResponse({"levels": list(levels_for(DEFAULT)), "default": hub().bot_level_default})
+
+    def describe_games() -> bytes:
+        """Every game's static facts, as the lobby and the table draw them: names, seats,
+        computer levels and the deck (codes, groups in hand order, points, card names). One
+        source of truth for each deck: the client keeps no copy of its own."""
+        games = []
+        for name in game_names():
+            game = get_game(name)
+            games.append({"name": name, "title": game.title, "seats": list(game.seats),
+                          "levels": list(levels_for(name)), "default_level": hub().default_level(game),
+                          "deck": game.deck.describe()})
+        return msgspec.json.encode({"games": games, "default": DEFAULT})
+
+    async def games(request: Request):
+        if "games" not in state:
+            state["games"] = describe_games()
+        return Response(state["games"], media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def table_socket(websocket: WebSocket):
         await websocket.accept()
@@ -115,6 +136,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
+        Route("/api/games", games),
         WebSocketRoute("/ws/{token}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

@@ -21,8 +21,8 @@ from concurrent.futures import Executor
 
 import msgspec
 
-from tarocchi.bots import DEFAULT_LEVEL, LEVELS, make_player
-from tarocchi.engine.actions import action_text
+from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
+from tarocchi.engine.game import DEFAULT, Game, get_game
 from tarocchi.engine.playout import random_action
 
 from .messages import (
@@ -52,14 +52,14 @@ _encode = msgspec.json.Encoder().encode
 _players = threading.local()  # one player per level per worker thread or process
 
 
-def decide(level: str, view: dict) -> str:
+def decide(game: str, level: str, view: dict) -> str:
     """A bot's action for ``view``; runs in the executor (a thread or another process)."""
     cache = getattr(_players, "cache", None)
     if cache is None:
         cache = _players.cache = {}
-    if level not in cache:
-        cache[level] = make_player(level)
-    return cache[level](view)
+    if (game, level) not in cache:
+        cache[game, level] = make_player(level, game=game)
+    return cache[game, level](view)
 
 
 class Connection:
@@ -172,7 +172,7 @@ class Chance:
         return self.rng.randrange(table.seats)
 
     def deck(self, table: Table) -> list[str]:
-        return shuffled_deck(self.rng)
+        return shuffled_deck(self.rng, table.game)
 
 
 class Hub:
@@ -193,7 +193,6 @@ class Hub:
         self.bot_tasks: dict[str, asyncio.Task] = {}
         # A room seat away this long (seconds) may be handed to the computer by the others.
         self.away_timeout = away_timeout
-        self.standin_level = "rule" if "rule" in LEVELS else bot_level_default
         self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
         self.away_timers: dict[str, asyncio.TimerHandle] = {}
         self.presence: dict[str, tuple[list[bool], list[bool]]] = {}  # see _presence
@@ -235,24 +234,47 @@ class Hub:
 
     # --- new tables ---------------------------------------------------------------------------
 
-    def new_computer(self, seats: int, level: str | None = None) -> tuple[str, str]:
+    def default_level(self, game: Game) -> str:
+        """The computer table's level when none is asked for: the server's default where the
+        game has it, else the game's strongest."""
+        levels = list(levels_for(game.name))
+        return self.bot_level_default if self.bot_level_default in levels else levels[-1]
+
+    @staticmethod
+    def standin_level(game: Game) -> str:
+        """Who plays for an away human: "rule" where the game has it (quick and sound)."""
+        levels = list(levels_for(game.name))
+        return "rule" if "rule" in levels else levels[-1]
+
+    def new_computer(self, seats: int, level: str | None = None, game: str = DEFAULT) -> tuple[str, str]:
         """A computer table: the human at seat 0, bots in the others. (table id, token)."""
-        level = level or self.bot_level_default
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-        table_id, tokens = self._create("computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
+        rules = self._game(game, seats)
+        level = level or self.default_level(rules)
+        if level not in levels_for(rules.name):
+            raise ValueError(f"unknown level {level!r} for {rules.title}; known: {', '.join(levels_for(rules.name))}")
+        table_id, tokens = self._create(rules, "computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
         return table_id, tokens[0]
 
-    def new_room(self, seats: int) -> tuple[str, list[str]]:
+    def new_room(self, seats: int, game: str = DEFAULT) -> tuple[str, list[str]]:
         """A room: every seat human, one link each. (table id, tokens by seat)."""
-        return self._create("room", ROOM_NAMES[:seats], [None] * seats)
+        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats)
 
-    def _create(self, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str | None]]:
+    @staticmethod
+    def _game(name: str, seats: int) -> Game:
+        try:
+            game = get_game(name)
+        except KeyError as e:
+            raise ValueError(e.args[0]) from None
+        if seats not in game.seats:
+            raise ValueError(f"{game.title} is played at {' or '.join(map(str, game.seats))} seats")
+        return game
+
+    def _create(self, game: Game, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str | None]]:
         table_id = secrets.token_urlsafe(9)
         # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
         tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
-        created = {"kind": kind, "seats": len(names), "names": names, "bots": bots,
-                   "options": {"forced_call": True}}
+        created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
+                   "options": game.options().to_json()}
         self.store.create_table(table_id, kind, tokens, created)
         self.tables[table_id] = Table(table_id, created)
         return table_id, tokens
@@ -405,7 +427,7 @@ class Hub:
             reason = table.check_takeover(seat, message.seat, away)
             if reason:
                 return self._refuse(conn, None, reason)
-            self._write(table, "takeover", {"seat": message.seat, "level": self.standin_level, "by": seat})
+            self._write(table, "takeover", {"seat": message.seat, "level": self.standin_level(table.game), "by": seat})
             return self._changed(table)
         if isinstance(message, Start):
             reason = table.check_start(conn.room_seat)
@@ -553,7 +575,7 @@ class Hub:
             began = loop.time()
             level = table.bot_level(seat)
             try:
-                action = await loop.run_in_executor(self.executor, decide, level, deal.view(seat))
+                action = await loop.run_in_executor(self.executor, decide, table.game.name, level, deal.view(seat))
             except Exception:
                 log.exception("bot %s failed at table %s", level, table.id)
                 action = None
@@ -562,7 +584,7 @@ class Hub:
                 continue  # the table moved on meanwhile (or the human came back); think again
             if not isinstance(action, str) or table.check_act(seat, action) is not None:
                 log.error("bot %s gave %r at table %s; playing a random legal action", level, action, table.id)
-                action = action_text(random_action(deal.copy(), random.Random()))
+                action = table.game.action_text(random_action(deal.copy(), random.Random()))
             try:
                 self._write(table, "act", {"seat": seat, "action": action, "id": None})
             except Exception:

@@ -113,10 +113,15 @@ def decode(frame: str | bytes) -> Message:
 
 
 # The HTTP bodies.
+GameName = Annotated[str, msgspec.Meta(max_length=32)]
+
+
 class NewComputer(msgspec.Struct, forbid_unknown_fields=True):
     seats: Literal[3, 4] = 3
-    level: str | None = None  # None: the server's default level
+    level: Annotated[str, msgspec.Meta(max_length=32)] | None = None  # None: the server's default level
+    game: GameName = "sicilian"  # a registered game (GET /api/games); it says the seats it allows
 
 
 class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     seats: Literal[3, 4] = 3
+    game: GameName = "sicilian"

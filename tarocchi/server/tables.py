@@ -14,10 +14,8 @@ import random
 
 import msgspec
 
-from tarocchi.engine.cards import card, code
+from tarocchi.engine.game import DEFAULT, Game, IllegalAction, get_game
 from tarocchi.engine.match import Match
-from tarocchi.engine.sicilian import PLAY, Deal, IllegalAction, Options
-from tarocchi.engine.sicilian import shuffled_deck as engine_shuffled_deck
 
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
@@ -50,9 +48,10 @@ def _version(logged: tuple[int, dict]) -> int:
     return logged[0]
 
 
-def shuffled_deck(rng: random.Random) -> list[str]:
-    """A deck order as the 63 codes the stream stores (R3)."""
-    return [code(c) for c in engine_shuffled_deck(rng)]
+def shuffled_deck(rng: random.Random, game: Game | None = None) -> list[str]:
+    """A deck order of ``game`` (Sicilian by default) as the codes the stream stores (R3, A5)."""
+    deck = (game or get_game(DEFAULT)).deck
+    return [deck.codes[c] for c in deck.shuffled(rng)]
 
 
 class _Shared:
@@ -79,7 +78,9 @@ class Table:
         # A computer standing in for the human of a room seat who is away (``bots`` says it
         # acts; this says the seat is the human's again when they come back).
         self.standin = [False] * self.seats
-        self.options = Options.from_json(created.get("options"))
+        # A table created before there were other games is Sicilian (no "game" in its event).
+        self.game: Game = get_game(created.get("game", DEFAULT))
+        self.options = self.game.options.from_json(created.get("options"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         # Room seat -> playing seat; a seat left out when a four-seat room starts with three
@@ -105,7 +106,7 @@ class Table:
     def _what_it_is(self) -> None:
         """``deal`` (the current one, or None) and ``status``: they change only with an event,
         and are read many times for every frame, so they are worked out once per event."""
-        self.deal: Deal | None = self.match.current if self.match else None
+        self.deal = self.match.current if self.match else None
         if self.deal is None:
             self.status = WAITING
         elif not self.deal.done:
@@ -126,7 +127,7 @@ class Table:
     def trick_just_closed(self) -> bool:
         """A trick was just gathered and nobody has led since: it stays shown a moment."""
         deal = self.deal
-        return deal is not None and deal.phase == PLAY and not deal.trick and deal.last_trick is not None
+        return deal is not None and deal.phase == "play" and not deal.trick and deal.last_trick is not None
 
     def all_ready(self) -> bool:
         return all(self.ready[s] or self.bots[s] for s in range(self.seats))
@@ -134,7 +135,7 @@ class Table:
     def summary(self, seat: int, connected: list[bool]) -> dict:
         match = self.match
         return {
-            "id": self.id, "kind": self.kind, "seats": self.seats, "status": self.status,
+            "id": self.id, "game": self.game.name, "kind": self.kind, "seats": self.seats, "status": self.status,
             "names": self.names, "joined": self.joined, "connected": connected,
             "bots": [b is not None for b in self.bots],
             "standin": self.standin,
@@ -306,10 +307,10 @@ class Table:
         self.ready = [False] * self.seats
 
     def _on_match(self, data: dict) -> None:
-        self.match = Match(self.seats, data["first_dealer"], self.options)
+        self.match = Match(self.seats, data["first_dealer"], self.options, self.game)
 
     def _on_deal(self, data: dict) -> None:
-        self.match.start_deal(deck=[card(c) for c in data["deck"]])
+        self.match.start_deal(deck=self.game.deck.parse_order(data["deck"]))
         self.ready = [False] * self.seats
         self._logged = 0
 

@@ -75,7 +75,10 @@ def test_rooms_cannot_be_listed(server):
     # The HTTP routes are the documented ones; none of them answers a list.
     from tarocchi.server.app import create_app
     paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
-    assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/ws/{token}", "/static"}
+    assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
+                     "/static"}
+    games = httpx.get(f"{server.url}/api/games").text  # the games' static facts, no table in them
+    assert "/t/" not in games and '"table"' not in games
 
 
 def test_a_token_opens_its_own_table_and_seat_only(server):
