@@ -22,7 +22,7 @@ from concurrent.futures import Executor
 import msgspec
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
-from tarocchi.engine.game import DEFAULT, Game, get_game
+from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
 from .messages import (
@@ -481,7 +481,12 @@ class Hub:
         self._changed(table)
 
     def _refuse(self, conn: Connection, client_id, reason: str) -> None:
-        conn.send({"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version})
+        # The English text, and the rules' stable id where the game gives one (a client's
+        # catalogue translates by the id, so it does not depend on the wording).
+        refused = {"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version}
+        if (rid := reason_id(reason)) is not None:
+            refused["reason_id"] = rid
+        conn.send(refused)
 
     # --- changing a table ------------------------------------------------------------------------
 
