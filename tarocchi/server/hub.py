@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import random
 import secrets
 import threading
 from concurrent.futures import Executor
 
-import msgspec
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
@@ -35,6 +35,7 @@ from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table,
     chat_line, replay, shuffled_deck,
 )
+from .tables import encode_json as _encode
 
 log = logging.getLogger("tarocchi.server")
 
@@ -46,9 +47,8 @@ CLOSE_TOO_SLOW = 4408
 TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 CLOSE_NOT_STORED = 1011
 NOT_STORED = "the server could not store the last change: reconnect to carry on"
+SERVER_ERROR = "the server could not send this seat its state: reconnect to carry on"
 
-# JSON out: msgspec is several times faster than json.dumps on a state (bench/load.py).
-_encode = msgspec.json.Encoder().encode
 _players = threading.local()  # one player per level per worker thread or process
 
 
@@ -123,6 +123,16 @@ class Connection:
             self.wake.set_result(None)
 
     async def write_loop(self, hub: Hub) -> None:
+        try:
+            await self._write_loop(hub)
+        except Exception:
+            # A frame that cannot be made must not leave the socket open and silent forever:
+            # the page reconnects and gets its state again.
+            log.exception("could not send a frame to table %s seat %s", self.table.id, self.room_seat)
+            with contextlib.suppress(Exception):
+                await self.websocket.close(CLOSE_NOT_STORED, SERVER_ERROR)
+
+    async def _write_loop(self, hub: Hub) -> None:
         loop = asyncio.get_running_loop()
         while True:
             if not self.queue:

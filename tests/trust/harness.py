@@ -21,13 +21,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 
-from tarocchi.engine.cards import CODES, codes
+from tarocchi.engine.game import game_names, get_game
 from tarocchi.server.hub import Chance
 from tarocchi.server.tables import Table
 from tests.server.live import running_server
 from tests.server.seat import Seat, new_room  # noqa: F401  (re-exported for the tests)
 
-CODE_SET = frozenset(CODES)
+# Every game's codes (a frame of any game is scanned for the codes of all of them).
+CODE_SET = frozenset(code for name in game_names() for code in get_game(name).deck.codes)
 
 
 @dataclass
@@ -86,11 +87,11 @@ def run_async(coro):
     return out["value"]
 
 
-def new_room_ids(base: str, seats: int) -> tuple[str, list[str]]:
+def new_room_ids(base: str, seats: int, game: str = "sicilian") -> tuple[str, list[str]]:
     """A room: (table id, seat tokens)."""
     import httpx
 
-    r = httpx.post(f"{base}/api/rooms", json={"seats": seats})
+    r = httpx.post(f"{base}/api/rooms", json={"seats": seats, "game": game})
     assert r.status_code == 200, r.text
     body = r.json()
     return body["table"], [link.removeprefix("/t/") for link in body["links"]]
@@ -162,11 +163,47 @@ class Truth:
     deals: list = field(default_factory=list)                            # the engine's deals
 
 
+def sicilian_known(d, s: int) -> set[str]:
+    """What seat ``s`` may know of a Sicilian deal now: its hand, every card played, the
+    monte once turned up (or for the dealer who looked, R11), the called trump's name (not
+    where it is), and the discard once counted."""
+    codes = get_game("sicilian").deck.codes_of
+    k = set(codes(d.hands[s]))
+    for p in d.played:
+        k.update(codes(p))
+    k.update(codes(sum(1 << c for c in d.trick)))
+    if d.monte_up or (s == d.dealer and d.dealer_looked):
+        k.update(codes(d.monte))
+    if d.called is not None:
+        k.update(codes(1 << d.called))
+    if d.done:
+        k.update(codes(d.discarded))
+    return k
+
+
+def renaissance_known(d, s: int) -> set[str]:
+    """What seat ``s`` may know of a Renaissance deal now: its hand (the dealer's with his
+    three extra cards), its own discard (the dealer's, A7), every card played; at the count
+    every pile and the discard (A13-A15)."""
+    deck = get_game("renaissance").deck
+    if d.done:
+        return set(deck.codes)
+    k = set(deck.codes_of(d.hands[s]))
+    for p in d.played:
+        k.update(deck.codes_of(p))
+    k.update(deck.codes_of(sum(1 << c for c in d.trick)))
+    if s == d.dealer:
+        k.update(deck.codes_of(d.discarded))
+    return k
+
+
+KNOWN = {"sicilian": sicilian_known, "renaissance": renaissance_known}  # every registered game
+
+
 def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:
     """Replay the stream one event at a time with the server's own ``Table`` and the engine,
-    keeping, after each version, each seat's view and the cards it may know: its hands in
-    this deal, every card played, the monte once turned up (or for the dealer who looked,
-    R11), the called trump's name (not where it is), and the discard once counted."""
+    keeping, after each version, each seat's view and the cards it may know (``KNOWN``: all
+    it has known so far in this deal), and, for Sicilian, facts for the structural checks."""
     (_, _, created), *rest = events
     table = Table(table_id, created)
     truth = Truth(table)
@@ -183,20 +220,13 @@ def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:
             known = [set() for _ in range(d.seats)]
         for s in range(d.seats):
             k = known[s]
-            k.update(codes(d.hands[s]))
-            for p in d.played:
-                k.update(codes(p))
-            k.update(CODES[c] for c in d.trick)
-            if d.monte_up or (s == d.dealer and d.dealer_looked):
-                k.update(codes(d.monte))
-            if d.called is not None:
-                k.add(CODES[d.called])
-            if d.done:
-                k.update(codes(d.discarded))
+            k.update(KNOWN[table.game.name](d, s))
             # What the socket is sent: the engine's view without its actions list (the events
             # carry them, docs/protocol.md).
             truth.views[(version, s)] = {k: v for k, v in d.view(s).items() if k != "actions"}
             truth.known[(version, s)] = frozenset(k)
+        if table.game.name != "sicilian":
+            continue
         truth.facts[version] = {
             "deal": len(truth.deals) - 1, "phase": d.phase, "dealer": d.dealer, "bidder": d.bidder,
             "monte_up": d.monte_up, "dealer_looked": d.dealer_looked, "partner": d.partner,

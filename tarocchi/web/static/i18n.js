@@ -499,6 +499,7 @@ const REASONS_IT = {
   "a request body is at most 4096 bytes": "il corpo di una richiesta è al massimo di 4096 byte",
   "the connection fell too far behind: reconnect to carry on": "la connessione è rimasta troppo indietro: riconnettiti per continuare",
   "the server could not store the last change: reconnect to carry on": "il server non ha potuto salvare l'ultima modifica: riconnettiti per continuare",
+  "the server could not send this seat its state: reconnect to carry on": "il server non ha potuto mandare a questo posto il suo stato: riconnettiti per continuare",
 };
 
 export const CATALOGUE = { en, it };
