@@ -28,12 +28,12 @@ from tarocchi.engine.playout import random_action
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, Act, Budget, Chat,
-    Hello, History, Message, Next, Start, Takeover,
+    Hello, History, Message, Name, Next, Rematch, Start, Takeover,
 )
 from .store import Store
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table,
-    chat_line, replay, shuffled_deck,
+    chat_line, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
 
@@ -211,6 +211,7 @@ class Hub:
         # ended, and the commit at the end of this loop turn (see _write and _commit).
         self.staged: list[tuple[str, int, str, dict]] = []
         self.finished: list[str] = []
+        self.reopened: list[str] = []  # finished tables whose seats begin another match
         self.committed = asyncio.Event()  # set whenever nothing is staged
         self.committed.set()
         self._commit_soon: asyncio.Handle | None = None
@@ -424,6 +425,18 @@ class Hub:
             return
         if isinstance(message, History):
             return self._history(conn, message.before)
+        if isinstance(message, Name):
+            reason = table.check_name(message.name)
+            if reason:
+                return self._refuse(conn, None, reason)
+            return self._rename(table, seat, message.name)
+        if isinstance(message, Rematch):
+            reason = table.check_rematch()
+            if reason:
+                return self._refuse(conn, None, reason)
+            if not table.rematch[seat]:
+                self._write(table, "rematch", {"seat": seat})
+            return self._changed(table)
         if isinstance(message, Next):
             reason = table.check_next(seat)
             if reason:
@@ -463,11 +476,19 @@ class Hub:
                 self._write(table, "join", {"seat": seat})
             if table.standin[seat]:
                 self._write(table, "return", {"seat": seat})  # back: the human plays again
+        if hello.name is not None and table.check_name(hello.name) is None:
+            self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
         # The state first (with the events it missed), then the latest chat lines it missed
         # in one frame: however long the chat, a reload always gets its state.
         self._changed(table)
         conn.push_state()
         conn.send(table.history_frame(conn.sent_version))
+
+    def _rename(self, table: Table, seat: int, text: str) -> None:
+        name = plain_name(text)
+        if name != table.names[seat]:
+            self._write(table, "name", {"seat": seat, "name": name})
+            self._changed(table)
 
     def _history(self, conn: Connection, before: int) -> None:
         """The chat lines before version ``before``, at most CHAT_KEPT, from the store (a
@@ -516,14 +537,14 @@ class Hub:
     def _commit(self) -> None:
         """Store every staged event in one transaction, then let the writers go."""
         self._commit_soon = None
-        events, finished = self.staged, self.finished
+        events, finished, reopened = self.staged, self.finished, self.reopened
         try:
-            self.store.append_many(events, finished)
+            self.store.append_many(events, finished, reopened)
         except Exception:
             log.exception("could not store %d events; their tables are dropped and reloaded", len(events))
             for table_id in dict.fromkeys(t for t, *_ in events):
                 self._drop(table_id)
-        self.staged, self.finished = [], []
+        self.staged, self.finished, self.reopened = [], [], []
         self.committed.set()
 
     def _drop(self, table_id: str) -> None:
@@ -568,6 +589,9 @@ class Hub:
                 self._write(table, "deal", {"deck": self.chance.deck(table)})
             elif table.status == BETWEEN and table.all_ready():
                 self._write(table, "deal", {"deck": self.chance.deck(table)})
+            elif table.status == OVER and table.all_rematch():
+                self.reopened.append(table.id)  # playing again: reloaded at a restart
+                self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})
             else:
                 return
 

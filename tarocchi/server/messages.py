@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .tables import CHAT_LIMIT
+from .tables import CHAT_LIMIT, NAME_LIMIT
 
 MAX_FRAME = 4096  # bytes; no valid message comes near it
 
@@ -59,9 +59,22 @@ class Budget:
 ClientId = Annotated[str, msgspec.Meta(max_length=64)] | Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
+NameText = Annotated[str, msgspec.Meta(max_length=NAME_LIMIT * 4)]  # longer ones refused with a reason
+
+
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     since: Annotated[int, msgspec.Meta(ge=0, lt=2**53)] = 0
     lang: Annotated[str, msgspec.Meta(max_length=16)] | None = None
+    name: NameText | None = None  # the player's name, kept by the browser: set if it changed
+
+
+class Name(msgspec.Struct, tag="name", forbid_unknown_fields=True):
+    """The player's name for this seat, shown to the table (plain text)."""
+    name: NameText
+
+
+class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
+    """Yes to another match with the same seats, once the match is over."""
 
 
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
@@ -92,7 +105,7 @@ class History(msgspec.Struct, tag="history", forbid_unknown_fields=True):
     before: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover | History
+Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch
 _decoder = msgspec.json.Decoder(Message)
 
 

@@ -9,7 +9,8 @@ events of one turn of its event loop together (``append_many``, one transaction:
 
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
 ``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
-(the human is back).
+(the human is back), ``name`` (a seat's player named), ``rematch`` (a seat's yes to another
+match; a ``match`` follows once every seat has said it).
 """
 
 from __future__ import annotations
@@ -47,10 +48,11 @@ class Store(Protocol):
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         """Commit one event; raise VersionConflict if ``version`` is taken."""
 
-    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = ()) -> None:
-        """Commit the events ``(table id, version, kind, data)`` and mark the ``finished``
-        tables' matches as over, in one transaction: all of it or nothing (VersionConflict if
-        a version is taken)."""
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
+                    reopened: Iterable[str] = ()) -> None:
+        """Commit the events ``(table id, version, kind, data)``, mark the ``finished``
+        tables' matches as over and the ``reopened`` ones (a rematch) as not, in one
+        transaction: all of it or nothing (VersionConflict if a version is taken)."""
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         """The whole stream of a table, in version order."""
@@ -127,13 +129,15 @@ class SqliteStore:
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         self.append_many([(table_id, version, kind, data)])
 
-    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = ()) -> None:
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
+                    reopened: Iterable[str] = ()) -> None:
         now = time.time()
         rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
         try:
             with self._transaction():
                 self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
+                self.db.executemany("UPDATE tables SET finished = 0 WHERE id = ?", [(t,) for t in reopened])
         except sqlite3.IntegrityError:
             if len(events) == 1:
                 raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import collections
 import random
+import unicodedata
 
 import msgspec
 
@@ -21,6 +22,7 @@ ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
 CHAT_LIMIT = 300
 CHAT_KEPT = 100  # chat lines a table keeps in memory and a hello replays; the store keeps all
+NAME_LIMIT = 24
 
 WAITING, PLAYING, BETWEEN, OVER = "waiting", "playing", "between", "over"
 
@@ -31,6 +33,9 @@ MATCH_OVER = "the match is over"
 ONLY_HOST_STARTS = "only the host may start the room"
 ALREADY_STARTED = "the room has already started"
 START_WITH_THREE = "a four-seat room starts early only with three seats joined (R17)"
+NOT_OVER = "the match is not over yet"
+NAME_EMPTY = "a name needs at least one letter or digit"
+NAME_LONG = f"a name is at most {NAME_LIMIT} characters"
 CHAT_EMPTY = "say something"
 CHAT_LONG = f"a chat line is at most {CHAT_LIMIT} characters"
 TAKEOVER_ROOM = "only a room lets the computer play for an away seat"
@@ -93,6 +98,8 @@ class Table:
         self.options = self.game.options.from_json(created.get("options"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
+        self.rematch = [False] * self.seats  # who said yes to another match, once one is over
+        self.matches = 0  # matches begun at this table (a rematch begins another)
         # Room seat -> playing seat; a seat left out when a four-seat room starts with three
         # maps to None (R17).
         self.seat_map: list[int | None] = list(range(self.seats))
@@ -154,6 +161,9 @@ class Table:
             "totals": match.totals if match else [0] * self.seats,
             "ready": [self.ready[s] or self.bots[s] is not None for s in range(self.seats)],
             "winners": match.winners() if match and match.over else None,
+            # The score sheet: each finished deal's payments, in order (R16, A15, A16).
+            "sheet": [d.returns() for d in match.deals if d.done] if match else [],
+            "rematch": [self.rematch[s] or self.bots[s] is not None for s in range(self.seats)],
             "you": seat,
         }
 
@@ -278,6 +288,21 @@ class Table:
             return TAKEOVER_AWAY
         return None
 
+    def check_rematch(self) -> str | None:
+        return None if self.status == OVER else NOT_OVER
+
+    def all_rematch(self) -> bool:
+        return all(self.rematch[s] or self.bots[s] for s in range(self.seats))
+
+    @staticmethod
+    def check_name(text: str) -> str | None:
+        name = plain_name(text)
+        if not any(ch.isalnum() for ch in name):
+            return NAME_EMPTY
+        if len(name) > NAME_LIMIT:
+            return NAME_LONG
+        return None
+
     @staticmethod
     def check_chat(text: str) -> str | None:
         if not text.strip():
@@ -317,7 +342,18 @@ class Table:
         self.ready = [False] * self.seats
 
     def _on_match(self, data: dict) -> None:
+        """A match begins: the first when every seat has joined, another on a rematch (the
+        same seats, links and names; totals from zero)."""
         self.match = Match(self.seats, data["first_dealer"], self.options, self.game)
+        self.matches += 1
+        self.ready = [False] * self.seats
+        self.rematch = [False] * self.seats
+
+    def _on_rematch(self, data: dict) -> None:
+        self.rematch[data["seat"]] = True
+
+    def _on_name(self, data: dict) -> None:
+        self.names[data["seat"]] = data["name"]
 
     def _on_deal(self, data: dict) -> None:
         self.match.start_deal(deck=self.game.deck.parse_order(data["deck"]))
@@ -358,6 +394,13 @@ class Table:
         for event in deal.events[self._logged:]:
             self.log.append((self.version, event))
         self._logged = len(deal.events)
+
+
+def plain_name(text: str) -> str:
+    """A player's name as shown: no control or format characters, spaces collapsed. Always
+    shown as text, never as markup."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())
 
 
 def chat_line(name: str, data: dict, version: int) -> dict:

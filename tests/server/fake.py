@@ -25,11 +25,11 @@ class RecordingStore(SqliteStore):
         self.commits: list[list[tuple[str, int]]] = []
         self.fail_next = False
 
-    def append_many(self, events, finished=()):
+    def append_many(self, events, finished=(), reopened=()):
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
-        super().append_many(events, finished)
+        super().append_many(events, finished, reopened)
         self.commits.append([(t, v) for t, v, *_ in events])
         for t, v, *_ in events:
             self.committed[t] = max(v, self.committed.get(t, 0))

@@ -489,6 +489,9 @@ const REASONS_IT = {
   "a seat is handed to the computer only during a match": "un posto si lascia al computer solo durante una partita",
   "that seat is not away, or not for long enough yet": "quel posto non è assente, o non ancora da abbastanza tempo",
   "a computer plays this seat now": "adesso questo posto lo gioca il computer",
+  "the match is not over yet": "la partita non è ancora finita",
+  "a name needs at least one letter or digit": "un nome ha almeno una lettera o una cifra",
+  "a name is at most 24 characters": "un nome ha al massimo 24 caratteri",
   // Limits (tarocchi/server/messages.py, hub.py; docs/protocol.md).
   "too many messages: at most 100 at once, then 30 a second": "troppi messaggi: al massimo 100 di fila, poi 30 al secondo",
   "too many reconnects on this seat: at most 10 at once, then one every 2 seconds": "troppe riconnessioni a questo posto: al massimo 10 di fila, poi una ogni 2 secondi",
