@@ -5,14 +5,18 @@ The rules text is ``shared/seeds/001_5a4829a0310e0071.txt`` (the seed); the ruli
 engine's (``tarocchi.engine.game.State``): ``to_act``, ``legal_actions()``, ``apply(action)``,
 ``refusal(seat, action)``, ``view(seat)``, ``returns()``, ``copy()``, ``record()``.
 
->>> from tarocchi.games.renaissance import Deal
->>> d = Deal.from_seed(dealer=2, seed=7)
+>>> from tarocchi.games.renaissance import DECK, Deal
+>>> d = Deal(3, 2, list(range(78)))          # the deck in code order, seat 2 deals
 >>> d.phase, d.to_act, [d.hand_size(s) for s in range(3)]   # the dealer holds 28 (A6, A7)
 ('discard', 2, [25, 25, 28])
->>> d.refusal(2, "discard KC KO KS")
+>>> DECK.codes_of(d.extra)                   # the last three cards: the dealer's alone
+['KB', 'QB', 'HB']
+>>> d.refusal(2, "discard KB 3C 4C")
 'you may not discard a King, a trump or the Fool'
->>> d.refusal(0, "7B")
-'it is not your turn'
+>>> d.apply("discard QB 3C 4C"); d.to_act    # dealer + 1 leads (A9)
+0
+>>> d.refusal(1, "KS"), d.refusal(0, "KC")
+('it is not your turn', 'that card is not in your hand')
 """
 
 from __future__ import annotations
