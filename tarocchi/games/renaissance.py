@@ -93,7 +93,7 @@ REASONS: Final = {r.id: str(r) for r in (NOT_YOUR_TURN, DEAL_OVER, NOT_IN_HAND, 
 # A7: never a King, a trump or the Fool; with fewer than three other cards, trumps 2-20.
 DISCARD_RULE: Final = DiscardRule(3, never=TRUMPS | FOOL_BIT | KINGS, fallback=TRUMPS & ~1 & ~(1 << 20),
                                   never_words=NO_KING_TRUMP_FOOL, fallback_words=MIDDLE_TRUMPS_ONLY,
-                                  not_in_hand=NOT_IN_HAND)
+                                  not_in_hand=NOT_IN_HAND, size_words=DISCARD_THREE)
 
 DISCARD_PHASE: Final = "discard"
 PLAY: Final = "play"
@@ -288,8 +288,12 @@ class Deal(Playable):
         return []
 
     def refusal(self, seat: int, action: object) -> str | None:
-        """Why ``seat`` may not take ``action`` now, in a player's words (a Reason: its ``id``
-        is stable for a client's catalogue); None if it may."""
+        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
+        why = self.reason(seat, action)
+        return None if why is None else str(why)
+
+    def reason(self, seat: int, action: object) -> str | None:
+        """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -341,9 +345,9 @@ class Deal(Playable):
             self.history.append((seat, action))
             self._play(seat, action)
             return
-        reason = self.refusal(seat, action)
-        if reason is not None:
-            raise IllegalAction(reason, seat, None)
+        why = self.reason(seat, action)
+        if why is not None:
+            raise IllegalAction(why, seat, None)
         self.history.append((seat, action))
         self._discard(action & ~DISCARD)
 
@@ -479,12 +483,13 @@ class Deal(Playable):
             out = []
             for c in DECK.display_order(hand):
                 r = None if ok >> c & 1 else NO_KING_TRUMP_FOOL
-                out.append({"action": DECK.codes[c], "reason": r, "reason_id": reason_id(r)})
+                out.append({"action": DECK.codes[c], "reason": None if r is None else str(r), "reason_id": reason_id(r)})
             return out
         legal = self.legal_cards()
         refused = None if legal == hand else self._card_refusal(hand, (hand & ~legal).bit_length() - 1)
         rid = reason_id(refused)
-        return [{"action": DECK.codes[c], "reason": None if legal >> c & 1 else refused,
+        text = None if refused is None else str(refused)
+        return [{"action": DECK.codes[c], "reason": None if legal >> c & 1 else text,
                  "reason_id": None if legal >> c & 1 else rid} for c in DECK.display_order(hand)]
 
     def view(self, seat: int) -> dict:
