@@ -177,3 +177,15 @@ def test_duel_names_the_game():
     done = tarocchi("duel", "--game", "renaissance", "--deals", "3", "--seed", "1", "random", "random")
     assert done.returncode == 0, done.stderr
     assert "renaissance, 3 seats, 3 duplicate deals" in done.stdout and "points/deal" in done.stdout
+
+
+def test_the_renaissance_count_in_docs_records_md_is_what_the_commands_print():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "records.md").read_text()
+    shown = json.loads(next(line for line in text.splitlines() if '"fool":{"seat"' in line).strip())
+    records = tarocchi("simulate", "--game", "renaissance", "--deals", "1", "--seed", "1").stdout
+    count = json.loads(tarocchi("replay", "-", stdin=records).stdout)
+    for pile in count["piles"]:
+        pile["cards"] = pile["cards"][:3] + ["..."]
+    assert count == shown

@@ -18,11 +18,11 @@ higher bit is a higher card, which makes "the best card of a set" one ``bit_leng
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
 
-from .deck import CardError, Deck, Suit, cut, shown  # noqa: F401 (CardError and cut: part of this API)
+from .deck import CardError, Deck, Suit, cards_in, cut, shown  # noqa: F401 (CardError, cards_in, cut: part of this API)
 
 # Bits 0..20 are the trumps: Miseria (0), then 1..20. Bit 21 is the Fool.
 # Then the suits, each low to high: cups 22..31, coins 32..42 (with the 4), swords 43..52,
@@ -102,28 +102,10 @@ def mask_of(items: Iterable[int | str]) -> int:
     return m
 
 
-def cards_in(mask: int) -> Iterator[int]:
-    """The cards of a set, lowest bit first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def display_order(mask: int) -> list[int]:
     """The order a hand is shown in: trumps high to low, then cups, coins, swords, batons
     (each high to low), the Fool last, set apart."""
-    out = []
-    for group in _DISPLAY_GROUPS:  # each group high to low: one step per card held
-        m = mask & group
-        while m:
-            c = m.bit_length() - 1
-            out.append(c)
-            m ^= 1 << c
-    return out
-
-
-_DISPLAY_GROUPS: Final = (TRUMPS, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3], FOOL_BIT)
+    return DECK.display_order(mask)
 
 
 def codes(mask: int) -> list[str]:

@@ -18,14 +18,14 @@ SIZE_WORDS = {2: "two", 3: "three", 4: "four"}
 
 class DiscardRule:
     def __init__(self, size: int, never: int, fallback: int, never_words: str, fallback_words: str,
-                 not_in_hand: str = "that card is not in your hand"):
+                 not_in_hand: str = "that card is not in your hand", size_words: str | None = None):
         self.size = size
         self.never = never  # never discarded while the hand holds enough other cards
         self.fallback = fallback  # of those, what may fill a discard that is short
         self.never_words = never_words
         self.fallback_words = fallback_words
         self.not_in_hand = not_in_hand
-        self.size_words = f"discard {SIZE_WORDS.get(size, str(size))} cards"
+        self.size_words = size_words or f"discard {SIZE_WORDS.get(size, str(size))} cards"
 
     def allowed(self, hand: int) -> int:
         """The cards of ``hand`` that may go in a discard: all but the ``never`` ones; with

@@ -26,8 +26,9 @@ from .deck import Deck
 
 class Reason(str):
     """A refusal in a player's words that also carries a stable ``id``: it is the English text
-    (it compares, prints and encodes as that text), and a client translates it by its id, so
-    that a catalogue does not depend on the wording.
+    (it compares and prints as that text), and a client translates it by its id, so that a
+    catalogue does not depend on the wording. What leaves the engine (views, ``refusal()``,
+    IllegalAction) is the plain text with the id beside it: msgspec encodes no str subclass.
 
     >>> r = Reason("play_trump", "play a trump")
     >>> r == "play a trump", r.id
@@ -51,11 +52,13 @@ def reason_id(reason: str | None) -> str | None:
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; ``reason`` says why in a player's words. The deal is unchanged."""
+    """An action the rules refuse; ``reason`` says why in a player's words (a plain text, fit
+    for any encoder) and ``reason_id`` is its stable id when it has one. The deal is unchanged."""
 
     def __init__(self, reason: str, seat: int | None = None, action: str | None = None):
         super().__init__(reason)
-        self.reason = reason
+        self.reason = str(reason)
+        self.reason_id = reason_id(reason)
         self.seat = seat
         self.action = action
 
@@ -136,7 +139,7 @@ def register(game: Game) -> Game:
 
 
 def _load() -> None:
-    if not _GAMES or DEFAULT not in _GAMES:
+    if DEFAULT not in _GAMES:  # importing the package registers every game in it
         importlib.import_module(GAMES_PACKAGE, __package__)
 
 

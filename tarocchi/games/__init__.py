@@ -7,5 +7,7 @@
 docs/games.md says how to add one.
 """
 
+# Importing a game registers it, in this order: the order games are offered in, Sicilian first.
 # (tarocchi.engine refuses to import when a compiled game is older than its source.)
-from . import renaissance, sicilian  # noqa: E402, F401 (importing a game registers it)
+from . import sicilian  # noqa: F401, I001
+from . import renaissance  # noqa: F401, E402

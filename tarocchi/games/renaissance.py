@@ -5,14 +5,18 @@ The rules text is ``shared/seeds/001_5a4829a0310e0071.txt`` (the seed); the ruli
 engine's (``tarocchi.engine.game.State``): ``to_act``, ``legal_actions()``, ``apply(action)``,
 ``refusal(seat, action)``, ``view(seat)``, ``returns()``, ``copy()``, ``record()``.
 
->>> from tarocchi.games.renaissance import Deal
->>> d = Deal.from_seed(dealer=2, seed=7)
+>>> from tarocchi.games.renaissance import DECK, Deal
+>>> d = Deal(3, 2, list(range(78)))          # the deck in code order, seat 2 deals
 >>> d.phase, d.to_act, [d.hand_size(s) for s in range(3)]   # the dealer holds 28 (A6, A7)
 ('discard', 2, [25, 25, 28])
->>> d.refusal(2, "discard KC KO KS")
+>>> DECK.codes_of(d.extra)                   # the last three cards: the dealer's alone
+['KB', 'QB', 'HB']
+>>> d.refusal(2, "discard KB 3C 4C")
 'you may not discard a King, a trump or the Fool'
->>> d.refusal(0, "7B")
-'it is not your turn'
+>>> d.apply("discard QB 3C 4C"); d.to_act    # dealer + 1 leads (A9)
+0
+>>> d.refusal(1, "KS"), d.refusal(0, "KC")
+('it is not your turn', 'that card is not in your hand')
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ REASONS: Final = {r.id: str(r) for r in (NOT_YOUR_TURN, DEAL_OVER, NOT_IN_HAND, 
 # A7: never a King, a trump or the Fool; with fewer than three other cards, trumps 2-20.
 DISCARD_RULE: Final = DiscardRule(3, never=TRUMPS | FOOL_BIT | KINGS, fallback=TRUMPS & ~1 & ~(1 << 20),
                                   never_words=NO_KING_TRUMP_FOOL, fallback_words=MIDDLE_TRUMPS_ONLY,
-                                  not_in_hand=NOT_IN_HAND)
+                                  not_in_hand=NOT_IN_HAND, size_words=DISCARD_THREE)
 
 DISCARD_PHASE: Final = "discard"
 PLAY: Final = "play"
@@ -284,8 +288,12 @@ class Deal(Playable):
         return []
 
     def refusal(self, seat: int, action: object) -> str | None:
-        """Why ``seat`` may not take ``action`` now, in a player's words (a Reason: its ``id``
-        is stable for a client's catalogue); None if it may."""
+        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
+        why = self.reason(seat, action)
+        return None if why is None else str(why)
+
+    def reason(self, seat: int, action: object) -> str | None:
+        """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -337,9 +345,9 @@ class Deal(Playable):
             self.history.append((seat, action))
             self._play(seat, action)
             return
-        reason = self.refusal(seat, action)
-        if reason is not None:
-            raise IllegalAction(reason, seat, None)
+        why = self.reason(seat, action)
+        if why is not None:
+            raise IllegalAction(why, seat, None)
         self.history.append((seat, action))
         self._discard(action & ~DISCARD)
 
@@ -475,12 +483,13 @@ class Deal(Playable):
             out = []
             for c in DECK.display_order(hand):
                 r = None if ok >> c & 1 else NO_KING_TRUMP_FOOL
-                out.append({"action": DECK.codes[c], "reason": r, "reason_id": reason_id(r)})
+                out.append({"action": DECK.codes[c], "reason": None if r is None else str(r), "reason_id": reason_id(r)})
             return out
         legal = self.legal_cards()
         refused = None if legal == hand else self._card_refusal(hand, (hand & ~legal).bit_length() - 1)
         rid = reason_id(refused)
-        return [{"action": DECK.codes[c], "reason": None if legal >> c & 1 else refused,
+        text = None if refused is None else str(refused)
+        return [{"action": DECK.codes[c], "reason": None if legal >> c & 1 else text,
                  "reason_id": None if legal >> c & 1 else rid} for c in DECK.display_order(hand)]
 
     def view(self, seat: int) -> dict:

@@ -10,7 +10,7 @@ import pytest
 from tarocchi.engine.deck import CardError
 from tarocchi.engine.game import IllegalAction, get_game
 from tarocchi.engine.match import Match
-from tarocchi.engine.playout import play_out
+from tarocchi.engine.playout import play_out, random_action
 from tarocchi.engine.records import replay
 from tarocchi.games.renaissance import DECK, RULES, Deal, Options, parse_action
 
@@ -173,7 +173,10 @@ def test_A10_T4_follow_the_suit_else_a_trump_else_anything_and_the_fool_always()
     d.apply("discard 2S 3S 4S")
     d.apply("7C", BARTOLO)
     assert DECK.codes_of(d.legal_cards()) == ["3C", "F"]
-    assert d.refusal(CECCO, "5") == "follow cups" and d.refusal(CECCO, "5").id == "follow_cups"
+    assert d.refusal(CECCO, "5") == "follow cups" and d.reason(CECCO, "5").id == "follow_cups"
+    with pytest.raises(IllegalAction) as e:
+        d.apply("5", CECCO)
+    assert (e.value.reason, e.value.reason_id, type(e.value.reason)) == ("follow cups", "follow_cups", str)
     # no cups, holds trumps: only trumps or F
     d = in_play("7C", ["F", "5", "KO", "KB"] + [f"{n}B" for n in range(1, 11)] + ["QB", "HB", "MB", "6O", "7O", "8O", "9O"])
     assert DECK.codes_of(d.legal_cards()) == ["5", "F"]
@@ -350,6 +353,20 @@ def test_refused_actions_leave_the_deal_unchanged_and_say_why():
             d.apply(bad, seat)
         assert e.value.reason and d.view(0) == before
     assert parse_action(" discard 10c 9o 2s ") == parse_action("discard 2S 9O 10C")
+
+
+def test_views_and_refusals_are_plain_json_with_the_reason_ids_beside():
+    import msgspec
+
+    d = Deal.from_seed(dealer=0, seed=6)
+    rng = random.Random(6)
+    refused = 0
+    while not d.done:
+        views = [d.view(s) for s in range(3)]
+        assert msgspec.json.decode(msgspec.json.encode(views)) == views  # the server's encoder
+        refused += sum(c["reason"] is not None for v in views for c in v["choices"])
+        d.apply(random_action(d, rng))
+    assert refused and type(d.refusal(0, "7C")) is str
 
 
 def test_choices_name_the_reason_and_its_id():

@@ -13,6 +13,8 @@ from tarocchi.engine.playout import random_action
 from tarocchi.engine.records import replay
 from tarocchi.games.renaissance import DECK, RULES, Deal
 
+from ..engine.test_properties import strings  # every text of a view, a discard's cards one by one
+
 SEEDS = st.integers(0, 2**63)
 CODE_SET = set(DECK.codes)
 
@@ -61,16 +63,6 @@ def test_every_deal_adds_up_and_replays_to_the_same_count_A4_A13_A15(seed):
     assert (c.piles[d.dealer] | paid_away) & d.discarded == d.discarded  # A7: the discard is his
     fool_settled_as_A13_A14(d)
     assert replay(d.record()).count.to_json() == c.to_json()
-
-
-def strings(x) -> list[str]:
-    if isinstance(x, str):
-        return x.split()[1:] if x.startswith("discard ") else [x]
-    if isinstance(x, dict):
-        return [s for v in x.values() for s in strings(v)]
-    if isinstance(x, list):
-        return [s for v in x for s in strings(v)]
-    return []
 
 
 def may_know(d: Deal, seat: int) -> int:
