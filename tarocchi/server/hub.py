@@ -514,7 +514,7 @@ class Hub:
     def _refuse(self, conn: Connection, client_id, reason: str) -> None:
         # The English text, and the rules' stable id where the game gives one (a client's
         # catalogue translates by the id, so it does not depend on the wording).
-        refused = {"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version}
+        refused = {"type": "refused", "id": client_id, "reason": str(reason), "version": conn.table.version}
         if (rid := reason_id(reason)) is not None:
             refused["reason_id"] = rid
         conn.send(refused)

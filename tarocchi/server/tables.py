@@ -251,9 +251,12 @@ class Table:
     # --- why a request is refused (None: accepted) ------------------------------------------
 
     def check_act(self, seat: int, action: str) -> str | None:
+        """Why the game refuses ``action``: a Reason (its text and stable id) where the game
+        gives ids (``State.reason``), else the text alone."""
         if self.status in (WAITING,):
             return NOT_STARTED
-        return self.deal.refusal(seat, action)
+        deal = self.deal
+        return deal.reason(seat, action) if hasattr(deal, "reason") else deal.refusal(seat, action)
 
     def check_next(self, seat: int) -> str | None:
         if self.status == OVER:
