@@ -20,7 +20,6 @@ import secrets
 import threading
 from concurrent.futures import Executor
 
-
 from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
