@@ -416,7 +416,7 @@ class Hub:
                 reason = TOO_MANY_CHATS
             if reason:
                 return self._refuse(conn, None, reason)
-            self._write(table, "chat", {"seat": seat, "text": message.text})
+            self._write(table, "chat", {"seat": seat, "text": message.text, "name": table.names[seat]})
             line = _encode({"type": "chat", **table.chat[-1]})  # once for every socket
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:

@@ -99,7 +99,6 @@ class Table:
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
-        self.matches = 0  # matches begun at this table (a rematch begins another)
         # Room seat -> playing seat; a seat left out when a four-seat room starts with three
         # maps to None (R17).
         self.seat_map: list[int | None] = list(range(self.seats))
@@ -348,7 +347,6 @@ class Table:
         """A match begins: the first when every seat has joined, another on a rematch (the
         same seats, links and names; totals from zero)."""
         self.match = Match(self.seats, data["first_dealer"], self.options, self.game)
-        self.matches += 1
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats
 
@@ -407,8 +405,9 @@ def plain_name(text: str) -> str:
 
 
 def chat_line(name: str, data: dict, version: int) -> dict:
-    """A chat line as the seats are sent it, from its stored event."""
-    return {"seat": data["seat"], "name": name, "text": data["text"], "version": version}
+    """A chat line as the seats are sent it, from its stored event: with the name its seat
+    had then (stored with the line since names can change; ``name`` for older lines)."""
+    return {"seat": data["seat"], "name": data.get("name", name), "text": data["text"], "version": version}
 
 
 def replay(table_id: str, events: list[tuple[int, str, dict]]) -> Table:
