@@ -39,7 +39,7 @@ from .tables import encode_json as _encode
 log = logging.getLogger("tarocchi.server")
 
 UNKNOWN_LINK = "unknown link: this seat does not exist"
-LEFT_OUT = "the room started with three seats without this one (R17)"
+LEFT_OUT = "the room started with three seats without this one"  # R17 (rule ids are for developers)
 SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
 CLOSE_TOO_SLOW = 4408
