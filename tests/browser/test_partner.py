@@ -11,6 +11,7 @@ import pytest
 
 from tarocchi.engine.cards import card
 from tarocchi.engine.sicilian import Deal
+from tarocchi.server.hub import Chance
 from tarocchi.server.tables import shuffled_deck
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
