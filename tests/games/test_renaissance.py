@@ -388,3 +388,19 @@ def test_the_deck_describes_itself_for_a_client():
     assert desc["names"]["21"] == {"en": "World", "it": "Il Mondo"}
     assert desc["names"]["HO"] == {"en": "Knight of Pentacles", "it": "Cavallo di Denari"}
     assert sum(desc["points"].values()) == 130
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seats": 4}, "seats is 3"),
+    ({"options": {"rounds": 9}}, "rounds is a number of rounds, 1 to 4 (A16), not 9"),
+    ({"options": {"forced_call": True}}, "unknown table options forced_call"),
+    ({"deck": DECK.codes[:-1] + ["KC"]}, "KC more than once, missing KB"),
+    ({"dealer": 3}, "dealer is a seat number 0..2"),
+])
+def test_a_malformed_renaissance_record_says_what_is_wrong(change, message):
+    from tarocchi.engine.records import RecordError
+
+    r = play_out(Deal.from_seed(dealer=0, seed=2), random.Random(2)).record()
+    r.update(change)
+    with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        replay(r)
