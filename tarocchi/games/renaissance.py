@@ -564,5 +564,5 @@ class Deal(Playable):
 RENAISSANCE: Final = register(Game(
     name="renaissance", title="Renaissance tarocchi", seats=(SEATS,), deck=DECK, deal=Deal, options=Options,
     parse_action=parse_action, action_text=action_text, rounds=lambda options: options.rounds,
-    discard_rule=DISCARD_RULE,
+    discard_rule=DISCARD_RULE, reasons=REASONS,
 ))

@@ -404,3 +404,16 @@ def test_a_malformed_renaissance_record_says_what_is_wrong(change, message):
     r.update(change)
     with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
         replay(r)
+
+
+@pytest.mark.parametrize("name", ["sicilian", "renaissance"])
+def test_every_game_names_its_refusals_by_stable_ids(name):
+    game = get_game(name)
+    assert len(set(game.reasons.values())) == len(game.reasons) >= 10  # one id per text
+    assert all(game.reason_id(text) == i for i, text in game.reasons.items())
+    assert game.reason_id("it is not your turn") == "not_your_turn" and game.reason_id("no such words") is None
+    rng = random.Random(1)
+    d = game.shuffled(game.seats[0], 0, rng)
+    with pytest.raises(IllegalAction) as e:
+        d.apply(d.legal_actions()[0], (d.to_act + 1) % d.seats)
+    assert game.reason_id(e.value.reason) == "not_your_turn"
