@@ -12,6 +12,7 @@ import pytest
 from tarocchi.engine.cards import card
 from tarocchi.engine.sicilian import Deal
 from tarocchi.server.hub import Chance
+from tarocchi.server.tables import shuffled_deck
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
 
@@ -27,7 +28,7 @@ def seed_with_a_partner() -> int:
     for seed in range(100):
         rng = random.Random(seed)
         dealer = rng.randrange(4)  # as Chance draws them: the first dealer, then the deck (R4, R3)
-        deal = Deal(4, dealer, [card(c) for c in Chance(rng).deck(None)])
+        deal = Deal(4, dealer, [card(c) for c in shuffled_deck(rng)])  # as Chance.deck, for Sicilian
         for _ in range(4):
             deal.apply("passo")
         deal.apply("chiamo")
