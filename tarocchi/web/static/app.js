@@ -3,7 +3,7 @@
 // User text (chat, names) is always set with textContent, never parsed as HTML.
 
 import { t, has, lang, setLang, reason, seatName } from "./i18n.js";
-import { cardSvg, cardLabel, cardName, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
+import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 
 const root = document.getElementById("app");
 const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
@@ -621,7 +621,7 @@ function handArea() {
       if (isExtra) label += `; ${t("card.extra")}`;
       if (selected) label += `; ${t("card.selected")}`;
       return h("button", {
-        type: "button", class: "card" + (why ? " dimmed" : "") + (code === "F" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
+        type: "button", class: "card" + (why ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
         "data-card": code, "data-focus": `card-${code}`, "aria-label": label, "data-extra": isExtra ? t("card.extra.mark") : null,
         "aria-disabled": why ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
         title: why || cardName(code),
