@@ -20,7 +20,6 @@ import secrets
 import threading
 from concurrent.futures import Executor
 
-
 from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
@@ -40,7 +39,7 @@ from .tables import encode_json as _encode
 log = logging.getLogger("tarocchi.server")
 
 UNKNOWN_LINK = "unknown link: this seat does not exist"
-LEFT_OUT = "the room started with three seats without this one (R17)"
+LEFT_OUT = "the room started with three seats without this one"  # R17 (rule ids are for developers)
 SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
 CLOSE_TOO_SLOW = 4408
@@ -417,7 +416,7 @@ class Hub:
                 reason = TOO_MANY_CHATS
             if reason:
                 return self._refuse(conn, None, reason)
-            self._write(table, "chat", {"seat": seat, "text": message.text})
+            self._write(table, "chat", {"seat": seat, "text": message.text, "name": table.names[seat]})
             line = _encode({"type": "chat", **table.chat[-1]})  # once for every socket
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:
@@ -514,7 +513,7 @@ class Hub:
     def _refuse(self, conn: Connection, client_id, reason: str) -> None:
         # The English text, and the rules' stable id where the game gives one (a client's
         # catalogue translates by the id, so it does not depend on the wording).
-        refused = {"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version}
+        refused = {"type": "refused", "id": client_id, "reason": str(reason), "version": conn.table.version}
         if (rid := reason_id(reason)) is not None:
             refused["reason_id"] = rid
         conn.send(refused)

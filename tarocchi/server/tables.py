@@ -32,7 +32,7 @@ NOT_BETWEEN = "there is no deal to wait for now"
 MATCH_OVER = "the match is over"
 ONLY_HOST_STARTS = "only the host may start the room"
 ALREADY_STARTED = "the room has already started"
-START_WITH_THREE = "a four-seat room starts early only with three seats joined (R17)"
+START_WITH_THREE = "a four-seat room starts early only with three seats joined"  # R17
 NOT_OVER = "the match is not over yet"
 NAME_EMPTY = "a name needs at least one letter or digit"
 NAME_LONG = f"a name is at most {NAME_LIMIT} characters"
@@ -99,7 +99,6 @@ class Table:
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
-        self.matches = 0  # matches begun at this table (a rematch begins another)
         # Room seat -> playing seat; a seat left out when a four-seat room starts with three
         # maps to None (R17).
         self.seat_map: list[int | None] = list(range(self.seats))
@@ -251,9 +250,12 @@ class Table:
     # --- why a request is refused (None: accepted) ------------------------------------------
 
     def check_act(self, seat: int, action: str) -> str | None:
+        """Why the game refuses ``action``: a Reason (its text and stable id) where the game
+        gives ids (``State.reason``), else the text alone."""
         if self.status in (WAITING,):
             return NOT_STARTED
-        return self.deal.refusal(seat, action)
+        deal = self.deal
+        return deal.reason(seat, action) if hasattr(deal, "reason") else deal.refusal(seat, action)
 
     def check_next(self, seat: int) -> str | None:
         if self.status == OVER:
@@ -345,7 +347,6 @@ class Table:
         """A match begins: the first when every seat has joined, another on a rematch (the
         same seats, links and names; totals from zero)."""
         self.match = Match(self.seats, data["first_dealer"], self.options, self.game)
-        self.matches += 1
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats
 
@@ -404,8 +405,9 @@ def plain_name(text: str) -> str:
 
 
 def chat_line(name: str, data: dict, version: int) -> dict:
-    """A chat line as the seats are sent it, from its stored event."""
-    return {"seat": data["seat"], "name": name, "text": data["text"], "version": version}
+    """A chat line as the seats are sent it, from its stored event: with the name its seat
+    had then (stored with the line since names can change; ``name`` for older lines)."""
+    return {"seat": data["seat"], "name": data.get("name", name), "text": data["text"], "version": version}
 
 
 def replay(table_id: str, events: list[tuple[int, str, dict]]) -> Table:

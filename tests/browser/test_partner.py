@@ -28,7 +28,7 @@ def seed_with_a_partner() -> int:
     for seed in range(100):
         rng = random.Random(seed)
         dealer = rng.randrange(4)  # as Chance draws them: the first dealer, then the deck (R4, R3)
-        deal = Deal(4, dealer, [card(c) for c in shuffled_deck(rng)])  # as Chance.deck, for Sicilian
+        deal = Deal(4, dealer, [card(c) for c in shuffled_deck(rng)])  # as Chance.deck draws a Sicilian one
         for _ in range(4):
             deal.apply("passo")
         deal.apply("chiamo")

@@ -92,19 +92,25 @@ SCRIPTS = {
 }
 
 
+async def playing_room(tmp_path):
+    """A hub on the test's clock with a three-seat room whose seats are all open (the match
+    under way): (clock, store, hub, table id, tokens, pages)."""
+    clock = Clock(asyncio.get_running_loop())
+    store = SqliteStore(str(tmp_path / "t.sqlite3"))
+    hub = Hub(store, None, away_timeout=AWAY)
+    hub.start()
+    table_id, tokens = hub.new_room(3)
+    pages = [Page(hub, t, clock) for t in tokens]
+    for p in pages:
+        p.open()
+    await asyncio.sleep(0)  # the group commit
+    return clock, store, hub, table_id, tokens, pages
+
+
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_every_away_seat_button_appears_at_its_time(tmp_path, name):
     async def body():
-        loop = asyncio.get_running_loop()
-        clock = Clock(loop)
-        store = SqliteStore(str(tmp_path / "t.sqlite3"))
-        hub = Hub(store, None, away_timeout=AWAY)
-        hub.start()
-        _, tokens = hub.new_room(3)
-        pages = [Page(hub, t, clock) for t in tokens]
-        for p in pages:
-            p.open()
-        await asyncio.sleep(0)  # the group commit
+        clock, store, hub, _, tokens, pages = await playing_room(tmp_path)
         start, left_at = clock.now, {}
         for at, seat, what in SCRIPTS[name]:
             clock.advance(start + at)
@@ -135,15 +141,7 @@ def test_the_timer_is_one_per_table_and_gone_when_nobody_is_away(tmp_path):
     """Made anew at each telling, a timer never piles up: one per table at most, none once
     every seat is back."""
     async def body():
-        clock = Clock(asyncio.get_running_loop())
-        store = SqliteStore(str(tmp_path / "t.sqlite3"))
-        hub = Hub(store, None, away_timeout=AWAY)
-        hub.start()
-        table_id, tokens = hub.new_room(3)
-        pages = [Page(hub, t, clock) for t in tokens]
-        for p in pages:
-            p.open()
-        await asyncio.sleep(0)
+        clock, store, hub, table_id, tokens, pages = await playing_room(tmp_path)
         for step in itertools.islice(itertools.cycle([1, 2]), 6):
             pages[step].close()
             clock.advance(clock.now + 0.4)

@@ -40,9 +40,16 @@ def test_names_are_plain_limited_stored_and_shown_to_the_table(live_server):
         await guest.send({"type": "chat", "text": "ciao"})
         line = await host.until(lambda m: m["type"] == "chat")
         assert line["name"] == markup and line["version"] == version + 1
-        # Stored: a page opening later sees the names.
+        # Stored: a page opening later sees the names, and each line under the name it was
+        # said with, also once the seat is renamed (from memory and from the store).
+        await guest.send({"type": "name", "name": "Cecco"})
+        await host.wait_state(lambda st: st["table"]["names"][1] == "Cecco")
         late = await Seat.open(live_server.ws_url, tokens[2])
-        assert late.state["table"]["names"] == ["Lucia la Rossa", markup, "guest 2"]
+        assert late.state["table"]["names"] == ["Lucia la Rossa", "Cecco", "guest 2"]
+        assert [(c["name"], c["text"]) for c in late.chats] == [(markup, "ciao")]
+        await late.send({"type": "history", "before": late.state["version"]})
+        older = await late.until(lambda m: m["type"] == "history")
+        assert [(c["name"], c["text"]) for c in older["lines"]] == [(markup, "ciao")]
         for s in (host, guest, late):
             await s.close()
 

@@ -136,3 +136,28 @@ def test_a_sigkill_loses_no_acknowledged_action(tmp_path, game):
 
     with ServerProcess(str(tmp_path / f"{game}.sqlite3")) as server:
         run(body(server))
+
+
+def test_a_renaissance_refusal_carries_its_reason_id():
+    """A refusal travels as its English text and, where the game gives one, its stable id
+    (the client's catalogue translates by the id)."""
+    async def body(server):
+        _, tokens = new_room_ids(server.url, 3, "renaissance")
+        room = await open_all(server.ws_url, tokens)
+        idle = next(s for s in room if not s.my_turn())
+        await idle.act(idle.view["hand"][0], "early")
+        refused = await idle.until(lambda m: m["type"] == "refused")
+        assert (refused["reason"], refused["reason_id"]) == ("it is not your turn", "not_your_turn")
+        dealer = next(s for s in room if s.my_turn())
+        hand = dealer.view["hand"]
+        trump = next(c for c in hand if c.isdigit())
+        plain = [c for c in hand if not c.isdigit() and c != "F" and not c.startswith("K")][:2]
+        await dealer.act(f"discard {trump} {' '.join(plain)}", "trump")
+        refused = await dealer.until(lambda m: m["type"] == "refused")
+        assert (refused["reason"], refused["reason_id"]) == \
+            ("you may not discard a King, a trump or the Fool", "discard_forbidden")  # A7
+        for s in room:
+            await s.close()
+
+    with running(seed=33) as server:
+        run_async(body(server))
