@@ -830,11 +830,17 @@ function waitingRoom() {
     T.you === 0 && T.seats === 4 && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
 }
 
+function tableGameTitle() {
+  const g = state.games?.games.find((x) => x.name === gameName());
+  return g ? gameTitle(g) : gameName();
+}
+
 function tablePage() {
   const T = state.table;
   const v = state.view;
   const top = h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", text: t("app.title") }),
+    T ? h("span", { class: "game-name", text: tableGameTitle() }) : null,
     T && T.deal_number ? h("span", { class: "deal-no", text: t("table.deal", { n: T.deal_number, m: T.deals_in_match }) }) : null,
     h("span", { class: `conn ${state.conn}`, role: "status", text: t(`conn.${state.conn}`) }),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
