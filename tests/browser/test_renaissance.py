@@ -160,11 +160,17 @@ def check_count(page, deck: dict, *, discard: list[str] | None, totals_before: l
 
 
 def fool_watch(seen: list):
-    """An on_turn hook: once the Fool has gone into another seat's trick, the line says who
-    owes whom (A13): "X owes Y a card" while no plain card is in X's pile, else where it goes."""
+    """An on_turn hook: once the Fool has gone into another seat's trick (it never wins: A12),
+    the line is there and says who owes whom (A13): "X owes Y a card" while no plain card is
+    in X's pile, else where the card goes. ``seen`` gets the first line seen."""
     def on_turn(page, taken):
         line = page.locator(".board .fool-line")
+        fool_played = page.locator(".played-panel .played-row").last.locator(".mini.was-played").count() == 1
+        in_open_trick = page.locator(".center.trick:not(.last) .played[data-card='F']").count() == 1
+        if fool_played and not in_open_trick:
+            assert line.count() == 1, "the Fool was played: its line shows"
         if line.count():
+            assert fool_played
             text = line.inner_text()
             if page.get_attribute("html", "lang") == "en":
                 assert re.search(r"owes? .+ a card|played the Fool into", text), text
@@ -246,6 +252,7 @@ def test_renaissance_deal_at_the_computer_table(new_page, dealer, size):
                 shot(p, f"{tag}-play")
         play_deal(page, check_dimmed=dimmed, on_turn=on_turn, timeout=120)
         assert deal_over(page)
+        assert dimmed, "a switched-off card in play said why (follow cups, play a trump ...)"
         shot(page, f"{tag}-count")
         totals = check_count(page, deck, discard=chosen, totals_before=[0, 0, 0])
         assert page.locator(".board .fool-line").count() == 0  # settled at the count
@@ -330,3 +337,20 @@ def test_renaissance_room_in_three_browsers(new_page):
         assert guests[0].locator(".center.count h2").first.inner_text() == "Il conto"
         shot(host, "renaissance-room-count-desktop")
         shot(guests[0], "renaissance-room-count-phone-it")
+
+
+def test_refusals_translate_by_id_then_by_text(live_server, new_page):
+    """The catalogue's reason(text, id): a refusal with an id reads in Italian by its id
+    whatever its English wording; one without an id (Sicilian, the server's own) by its text;
+    one the catalogue does not know stays as the server said it."""
+    page = new_page(PHONE, locale="it-IT")
+    page.goto(live_server.url + "/")
+    page.get_by_text("Al tavolo col computer").wait_for()
+    said = page.evaluate("""async () => {
+        const m = await import("/static/i18n.js");
+        return [m.reason("play a trump", "play_trump"), m.reason("a wording that changed", "follow_pentacles"),
+                m.reason("follow the suit"), m.reason("the match is over", null), m.reason("something new", "no_such_id")];
+    }""")
+    assert said == ["gioca un trionfo", "rispondi a denari", "rispondi al seme", "la partita è finita", "something new"]
+    page.get_by_role("button", name="Read in English").click()
+    assert page.evaluate("""async () => (await import("/static/i18n.js")).reason("play a trump", "play_trump")""") == "play a trump"

@@ -449,7 +449,7 @@ function seatOrder() {
 }
 
 function playedCard(seat, code, extra = "") {
-  return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat },
+  return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat, "data-card": code },
     h("div", { class: "card-box", role: "img", "aria-label": cardLabel(code) }, cardSvg(code)),
     h("figcaption", { text: whoLabel(seat) }));
 }
@@ -530,7 +530,7 @@ function foolText(f) {
 function foolLine() {
   const f = state.view.fool;
   if (!f || typeof f !== "object" || state.view.phase === "done") return null;
-  return h("p", { class: "fool-line" + (f.owed ? " owed" : ""), role: "status" }, miniCard("F"), h("span", { text: foolText(f) }));
+  return h("p", { class: "fool-line" + (f.owed ? " owed" : "") }, miniCard("F"), h("span", { text: foolText(f) }));
 }
 
 function linesArea() {
