@@ -354,3 +354,67 @@ def test_refusals_translate_by_id_then_by_text(live_server, new_page):
     assert said == ["gioca un trionfo", "rispondi a denari", "rispondi al seme", "la partita è finita", "something new"]
     page.get_by_role("button", name="Read in English").click()
     assert page.evaluate("""async () => (await import("/static/i18n.js")).reason("play a trump", "play_trump")""") == "play a trump"
+
+
+class T9Deck(FirstDealer):
+    """RENAISSANCE.md T9: the dealer (seat 0) holds all 21 trumps, the Fool, four Kings, QC and
+    10S, so the discard must be QC, 10S and one of trumps 2-20 (A7's fallback)."""
+
+    DEALER = [str(n) for n in range(1, 22)] + ["F", "KC", "KO", "KS", "KB", "QC", "10S"]
+
+    def deck(self, table) -> list[str]:
+        codes = describe_codes()
+        rest = [c for c in codes if c not in self.DEALER]
+        random.Random(9).shuffle(rest)
+        mine = iter(self.DEALER)
+        others = iter(rest)
+        order = []
+        for i in range(15):  # A6: packets of five from dealer + 1: seats 1, 2, 0, five rounds
+            source = mine if (1 + i) % 3 == 0 else others
+            order += [next(source) for _ in range(5)]
+        return order + [next(mine) for _ in range(3)]  # cards 76-78 to the dealer
+
+
+def describe_codes() -> list[str]:
+    from tarocchi.engine.game import get_game
+
+    import tarocchi.games  # noqa: F401 (registers the games)
+    return list(get_game("renaissance").deck.codes)
+
+
+def test_discard_fallback_in_italian(new_page):
+    """T9 by clicking, in Italian: only QC, 10S and trumps 2-20 switched on, with the note that
+    trumps fill the discard; two trumps are refused by the server, by reason id, in Italian;
+    QC, 10S and one trump go."""
+    with running_server(chance=T9Deck(0, seed=1)) as server:
+        page = new_page(PHONE, locale="it-IT")
+        page.goto(server.url + "/")
+        page.check("input[name='computer-game'][value='renaissance']")
+        page.select_option("select", "random")
+        page.click("#sit-down")
+        page.wait_for_url("**/t/**")
+        page.wait_for_function("() => document.querySelector('.status.yours')")
+        assert phase(page) == "discard" and len(hand_codes(page)) == 28
+        on = sorted(c for c in hand_codes(page)
+                    if page.locator(f".hand .card[data-card='{c}']").get_attribute("aria-disabled") is None)
+        assert on == sorted(["QC", "10S"] + [str(n) for n in range(2, 21)], key=str)
+        for code in ("21", "1", "F", "KC", "KO", "KS", "KB"):
+            assert page.locator(f".hand .card[data-card='{code}']").get_attribute("title") == \
+                "non si scarta un Re, un trionfo o il Matto"  # by its id, discard_forbidden
+        assert "i trionfi dal 2 al 20 completano lo scarto" in page.locator(".discard-fallback").inner_text()
+        shot(page, "renaissance-discard-fallback-phone-it")
+        for code in ("QC", "5", "6"):
+            page.click(f".hand .card[data-card='{code}']")
+        page.click("#confirm-discard")
+        note = page.locator(".status .status-note")
+        note.wait_for()
+        assert note.inner_text() == "Non si può: solo i trionfi dal 2 al 20, e non più del necessario."  # discard_fallback
+        assert len(hand_codes(page)) == 28
+        page.click(".hand .card[data-card='6']")  # put one back
+        page.click(".hand .card[data-card='10S']")
+        before = int(page.get_attribute(".table-page", "data-version"))
+        page.click("#confirm-discard")
+        wait_version_after(page, before)
+        page.wait_for_function("() => document.querySelectorAll('.hand .card').length === 25")
+        assert not {"QC", "10S", "5"} & set(hand_codes(page))
+        assert page.errors == []

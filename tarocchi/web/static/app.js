@@ -563,6 +563,9 @@ function actionsArea() {
     return h("section", { class: "actions discard", "aria-label": t("discard.title") },
       h("span", { class: "discard-count", text: t("discard.count", { n }) }),
       whys.length ? h("span", { class: "why discard-why", text: t("discard.off", { reasons: whys.join("; ") }) }) : null,
+      // Short of cards that may go (A7, R11): some trumps are switched on to fill the discard.
+      v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
+        ? h("span", { class: "why discard-fallback", text: gt("discard.fallback") }) : null,
       h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== 3,
         onclick: () => act(`discard ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
   }

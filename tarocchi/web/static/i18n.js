@@ -215,6 +215,8 @@ const en = {
   "table.total": "total {n}",
   "table.pile": "pile {n}",
   "discard.off": "Switched off: {reasons}.",
+  "discard.fallback": "You hold fewer than three cards that may go: the switched-on trumps fill the discard, no more than you must.",
+  "ren.discard.fallback": "You hold fewer than three cards that may go: trumps 2 to 20 fill the discard, no more than you must.",
   "card.extra": "one of the dealer's three extra cards",
   "card.extra.mark": "extra",
 
@@ -462,6 +464,8 @@ const it = {
   "table.total": "totale {n}",
   "table.pile": "mucchio {n}",
   "discard.off": "Spente: {reasons}.",
+  "discard.fallback": "Hai meno di tre carte che si possono scartare: i trionfi accesi completano lo scarto, non più del necessario.",
+  "ren.discard.fallback": "Hai meno di tre carte che si possono scartare: i trionfi dal 2 al 20 completano lo scarto, non più del necessario.",
   "card.extra": "una delle tre carte in più del mazziere",
   "card.extra.mark": "in più",
 
