@@ -289,6 +289,7 @@ def test_renaissance_room_in_three_browsers(new_page):
         host.wait_for_function("() => document.querySelector('.status.yours')")
         # The dealer's three extra cards: on the dealer's screen only.
         assert host.locator(".hand .card.extra").count() == 3
+        extra = host.locator(".hand .card.extra").evaluate_all("els => els.map(e => e.dataset.card)")
         for page in guests:
             assert page.locator(".card.extra, .center.extra, .info .extra-cards").count() == 0
             assert len(hand_codes(page)) == 25
@@ -303,6 +304,14 @@ def test_renaissance_room_in_three_browsers(new_page):
         take_turn_confirm.click()
         wait_version_after(host, before)
         host.wait_for_function("() => document.querySelectorAll('.hand .card').length === 25")
+        # A reload comes back to the same screen: the hand, the extra cards still marked, the discard.
+        hand = hand_codes(host)
+        host.reload()
+        host.locator(".hand .card").first.wait_for()
+        assert hand_codes(host) == hand
+        assert sorted(host.locator(".hand .card.extra").evaluate_all("els => els.map(e => e.dataset.card)")) == \
+            sorted(set(extra) & set(hand))
+        assert host.locator(".info .discard-cards .mini").count() == 3 and host.locator(".info .extra-cards .mini").count() == 3
 
         tricks_seen = 0
         checked_italian = False
