@@ -743,7 +743,8 @@ function renCountParts(c) {
       h("td", { class: "num score" }, h("span", { class: "formula", text: `${p.points} − 26 = ` }), h("b", { text: signed(p.score) }))));
     rows.push(h("tr", { class: "pile-cards-row", "data-seat": seat },
       h("td", { colspan: 5 }, h("span", { class: "pile-cards", "aria-label": `${whoLabel(seat)}: ${t("ren.count.counting")}` },
-        h("small", { text: `${t("ren.count.counting")}:` }), p.counting.map((x) => miniCard(x))))));
+        h("small", { text: `${t("ren.count.counting")}:` }),
+        p.counting.length ? p.counting.map((x) => miniCard(x)) : h("small", { class: "none", text: t("ren.count.none") })))));
   });
   parts.push(h("table", { class: "piles-table" },
     h("thead", {}, h("tr", {},
