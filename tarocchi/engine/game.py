@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .deck import Deck
@@ -110,6 +110,15 @@ class Game:
     action_text: Callable[[int], str]
     rounds: Callable[[Any], int] = lambda options: 1  # deals per seat in a match
     discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
+    reasons: Mapping[str, str] = field(default_factory=dict)  # refusal id -> its English text
+
+    def reason_id(self, text: str | None) -> str | None:
+        """The stable id of one of this game's refusals (a Reason's own, else its catalogue's),
+        so that a client translates ids, not wording; None for a text with none (one that
+        quotes what it refuses)."""
+        if text is None or isinstance(text, Reason):
+            return reason_id(text)
+        return next((i for i, t in self.reasons.items() if t == text), None)
 
     def new_deal(self, seats: int, dealer: int, order: list[int], options: Any = None, *,
                  log: bool = True) -> Any:

@@ -15,8 +15,12 @@ action 1 (seat 0, 'passo'): it is not your turn
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
 
 from .deck import CardError, cut, shown
 from .game import DEFAULT, IllegalAction, game_names, get_game
@@ -32,9 +36,54 @@ class RecordError(ValueError):
         self.action_index = action_index
 
 
-def new_deal(record: object):  # -> the game's State
-    """The deal a record starts from, before any action; checks every field but the actions.
-    The record's ``game`` names the game; a record without one is Sicilian's."""
+class Action(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int
+    action: str
+
+
+class Record(msgspec.Struct, forbid_unknown_fields=True):
+    """A record's schema (docs/records.md); what each game makes of its fields is checked after."""
+
+    seats: int
+    dealer: int
+    deck: list[str]
+    actions: list[Action]
+    game: str = DEFAULT  # a record without a game is Sicilian's
+    options: dict[str, Any] | None = None
+    result: Any = None  # ignored by replay
+    meta: Any = None
+
+
+# The path of a schema error, as msgspec reports it: "... - at `$.actions[3].seat`".
+_AT = re.compile(r"at `\$\.(\w+)(?:\[(\d+)\])?")
+
+
+def _schema_error(record: dict, error: msgspec.ValidationError) -> RecordError:
+    """A schema error in the words of the field it is about."""
+    m = _AT.search(str(error))
+    field, index = (m.group(1), int(m.group(2)) if m.group(2) else None) if m else ("", None)
+    name = record.get("game", DEFAULT)
+    game = get_game(name) if isinstance(name, str) and name in game_names() else get_game(DEFAULT)
+    if field == "actions" and index is not None:
+        item = record["actions"][index]
+        if isinstance(item, dict) and set(item) == {"seat", "action"}:
+            return RecordError(f"action {index}: seat is a number and action a text", index)
+        return RecordError(f"action {index}: an action is {{\"seat\": n, \"action\": \"text\"}}", index)
+    if field == "deck" and index is not None:
+        return RecordError(f"{shown(record['deck'][index])} is not a card code ({game.deck.code_hint})")
+    seats = record.get("seats")
+    return RecordError({
+        "game": f"unknown game {shown(name)}; known: {', '.join(game_names())}",
+        "seats": f"seats is {' or '.join(map(str, game.seats))}",
+        "dealer": f"dealer is a seat number 0..{seats - 1}" if type(seats) is int else "dealer is a seat number",
+        "deck": f"deck is a list of the {game.deck.size} card codes, top first",
+        "actions": "actions is a list of {seat, action}",
+        "options": "options is an object of table options",
+    }.get(field, str(error)))
+
+
+def decode(record: object) -> Record:
+    """A record checked against its schema; RecordError in a reader's words otherwise."""
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
     missing = {"seats", "dealer", "deck", "actions"} - record.keys()
@@ -42,37 +91,41 @@ def new_deal(record: object):  # -> the game's State
         raise RecordError(f"a record needs {', '.join(sorted(missing | (FIELDS - {'options'} - record.keys())))}")
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
-        raise RecordError(f"unknown fields {cut(', '.join(sorted(unknown)))}")
-    name = record.get("game", DEFAULT)
-    if not isinstance(name, str) or name not in game_names():
-        raise RecordError(f"unknown game {shown(name)}; known: {', '.join(game_names())}")
-    game = get_game(name)
-    seats, dealer = record["seats"], record["dealer"]
-    if type(seats) is not int or seats not in game.seats:  # not 3.0, not True
-        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
-        raise RecordError(f"dealer is a seat number 0..{seats - 1}")
-    if not isinstance(record["deck"], list):
-        raise RecordError(f"deck is a list of the {game.deck.size} card codes, top first")
+        raise RecordError(f"unknown fields {cut(', '.join(sorted(map(str, unknown))))}")
     try:
-        deck = game.deck.parse_order(record["deck"])
-        options = game.options.from_json(record.get("options"))
+        return msgspec.convert(record, Record)
+    except msgspec.ValidationError as e:
+        raise _schema_error(record, e) from None
+
+
+def new_deal(record: object):  # -> the game's State
+    """The deal a record starts from, before any action. The record's ``game`` names the game;
+    a record without one is Sicilian's."""
+    return _start(decode(record))
+
+
+def _start(r: Record):  # -> the game's State
+    if r.game not in game_names():
+        raise RecordError(f"unknown game {shown(r.game)}; known: {', '.join(game_names())}")
+    game = get_game(r.game)
+    if r.seats not in game.seats:
+        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
+    if not 0 <= r.dealer < r.seats:
+        raise RecordError(f"dealer is a seat number 0..{r.seats - 1}")
+    try:
+        deck = game.deck.parse_order(r.deck)
+        options = game.options.from_json(r.options)
     except (CardError, ValueError, TypeError) as e:
         raise RecordError(str(e)) from None
-    if not isinstance(record["actions"], list):
-        raise RecordError("actions is a list of {seat, action}")
-    return game.new_deal(seats, dealer, deck, options)
+    return game.new_deal(r.seats, r.dealer, deck, options)
 
 
 def replay(record: object):  # -> the game's State
     """Re-check every action of a record against the rules; the deal as it stands after them."""
-    deal = new_deal(record)
-    for i, item in enumerate(record["actions"]):  # type: ignore[index]
-        if not isinstance(item, dict) or set(item) != {"seat", "action"}:
-            raise RecordError(f"action {i}: an action is {{\"seat\": n, \"action\": \"text\"}}", i)
-        seat, action = item["seat"], item["action"]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
-            raise RecordError(f"action {i}: seat is a number and action a text", i)
+    r = decode(record)
+    deal = _start(r)
+    for i, item in enumerate(r.actions):
+        seat, action = item.seat, item.action
         if not 0 <= seat < deal.seats:
             raise RecordError(f"action {i}: there is no seat {shown(seat)}; the seats are 0..{deal.seats - 1}", i)
         try:

@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine.deck import CardError, Deck, Suit, cards_in, shown
+from ..engine.deck import CardError, Deck, Suit, cards_in, cut, shown
 from ..engine.discards import DiscardRule
 from ..engine.game import Game, IllegalAction, Reason, reason_id, register
 from ..engine.playout import Playable
@@ -145,8 +145,10 @@ class Options:
     def from_json(cls, data: dict | None) -> Options:
         data = dict(data or {})
         rounds = data.pop("rounds", 1)
-        if data or type(rounds) is not int or not 1 <= rounds <= 4:
-            raise ValueError(f"unknown table options {sorted(data) or rounds!r}; known: rounds (1 to 4)")
+        if data:
+            raise ValueError(f"unknown table options {cut(', '.join(sorted(data)))}; known: rounds (1 to 4)")
+        if type(rounds) is not int or not 1 <= rounds <= 4:  # not True, not 2.0
+            raise ValueError(f"rounds is a number of rounds, 1 to 4 (A16), not {shown(rounds)}")
         return cls(rounds=rounds)
 
 
@@ -562,5 +564,5 @@ class Deal(Playable):
 RENAISSANCE: Final = register(Game(
     name="renaissance", title="Renaissance tarocchi", seats=(SEATS,), deck=DECK, deal=Deal, options=Options,
     parse_action=parse_action, action_text=action_text, rounds=lambda options: options.rounds,
-    discard_rule=DISCARD_RULE,
+    discard_rule=DISCARD_RULE, reasons=REASONS,
 ))

@@ -388,3 +388,32 @@ def test_the_deck_describes_itself_for_a_client():
     assert desc["names"]["21"] == {"en": "World", "it": "Il Mondo"}
     assert desc["names"]["HO"] == {"en": "Knight of Pentacles", "it": "Cavallo di Denari"}
     assert sum(desc["points"].values()) == 130
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seats": 4}, "seats is 3"),
+    ({"options": {"rounds": 9}}, "rounds is a number of rounds, 1 to 4 (A16), not 9"),
+    ({"options": {"forced_call": True}}, "unknown table options forced_call"),
+    ({"deck": DECK.codes[:-1] + ["KC"]}, "KC more than once, missing KB"),
+    ({"dealer": 3}, "dealer is a seat number 0..2"),
+])
+def test_a_malformed_renaissance_record_says_what_is_wrong(change, message):
+    from tarocchi.engine.records import RecordError
+
+    r = play_out(Deal.from_seed(dealer=0, seed=2), random.Random(2)).record()
+    r.update(change)
+    with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        replay(r)
+
+
+@pytest.mark.parametrize("name", ["sicilian", "renaissance"])
+def test_every_game_names_its_refusals_by_stable_ids(name):
+    game = get_game(name)
+    assert len(set(game.reasons.values())) == len(game.reasons) >= 10  # one id per text
+    assert all(game.reason_id(text) == i for i, text in game.reasons.items())
+    assert game.reason_id("it is not your turn") == "not_your_turn" and game.reason_id("no such words") is None
+    rng = random.Random(1)
+    d = game.shuffled(game.seats[0], 0, rng)
+    with pytest.raises(IllegalAction) as e:
+        d.apply(d.legal_actions()[0], (d.to_act + 1) % d.seats)
+    assert game.reason_id(e.value.reason) == "not_your_turn"
