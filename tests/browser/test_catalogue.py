@@ -86,7 +86,10 @@ def reason_ids() -> dict[str, str]:
             if source.stem != "__init__":
                 module = importlib.import_module(f"{package.__name__}.{source.stem}")
                 if isinstance(getattr(module, "REASONS", None), dict):
-                    ids.update({k: v for k, v in module.REASONS.items() if isinstance(k, str)})
+                    for k, v in module.REASONS.items():
+                        # The client's catalogue is one for all games: an id means one thing.
+                        assert ids.get(k) in (None, "", v), f"reason id {k!r} says {ids[k]!r} and {v!r}"
+                        ids[k] = v
     return ids
 
 
