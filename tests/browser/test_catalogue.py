@@ -62,3 +62,46 @@ def test_every_engine_and_server_reason_is_translated():
     missing = sorted(reasons - set(italian))
     assert missing == [], f"reasons without an Italian text: {missing}"
     assert all(italian[r] and italian[r] != r for r in reasons)
+
+
+def reason_ids() -> dict[str, str]:
+    """Every refusal id a game or the engine gives: the ``Reason("id", "text")`` constants of
+    tarocchi/games/*.py and tarocchi/engine/*.py (read as source, also when compiled), and the
+    ids a game builds in a loop (``REASONS`` of a game module, e.g. Renaissance's follow_cups)."""
+    import importlib
+
+    import tarocchi.engine
+    import tarocchi.games
+
+    ids: dict[str, str] = {}
+    for package in (tarocchi.games, tarocchi.engine):
+        folder = Path(package.__file__).parent
+        for source in sorted(folder.glob("*.py")):
+            text = source.read_text(encoding="utf-8")
+            if source.name == "game.py":
+                text = text.split('"""', 2)[-1]  # its docstring's example is not a refusal
+            ids.update(re.findall(r'Reason\(\s*"([a-z0-9_]+)",\s*"([^"]+)"', text))
+            # an id whose text is made at the time (Reason("not_an_action", str(e)))
+            ids.update({i: "" for i in re.findall(r'Reason\(\s*"([a-z0-9_]+)",\s*[^"\s]', text) if i not in ids})
+            if source.stem != "__init__":
+                module = importlib.import_module(f"{package.__name__}.{source.stem}")
+                if isinstance(getattr(module, "REASONS", None), dict):
+                    for k, v in module.REASONS.items():
+                        # The client's catalogue is one for all games: an id means one thing.
+                        assert ids.get(k) in (None, "", v), f"reason id {k!r} says {ids[k]!r} and {v!r}"
+                        ids[k] = v
+    return ids
+
+
+def test_every_reason_id_is_translated():
+    """A refusal with an id is translated by the id (app.js reason(text, id)): every id a game
+    gives has Italian text, and the catalogue holds no id that no game gives."""
+    italian = block("REASON_IDS_IT")
+    ids = reason_ids()
+    for must in ("play_trump", "follow_cups", "follow_pentacles", "follow_swords", "follow_wands",
+                 "discard_forbidden", "discard_fallback", "not_an_action"):
+        assert must in ids, sorted(ids)
+    missing = sorted(set(ids) - set(italian))
+    assert missing == [], f"reason ids without an Italian text: {missing}"
+    assert sorted(set(italian) - set(ids)) == [], "ids in the catalogue that no game gives"
+    assert all(italian[i].strip() and italian[i] != ids[i] for i in ids)

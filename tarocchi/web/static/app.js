@@ -3,7 +3,7 @@
 // User text (chat, names) is always set with textContent, never parsed as HTML.
 
 import { t, has, lang, setLang, reason, seatName } from "./i18n.js";
-import { cardSvg, cardLabel, cardName, miniCard, SUITS, SUIT_RANKS, TRUMP_CODES } from "./cards.js";
+import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 
 const root = document.getElementById("app");
 const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
@@ -27,8 +27,14 @@ const state = {
   conn: "connecting",
   badLink: false,
   pending: null,     // the act sent and not yet answered: resent after a reconnect
-  lobby: { levels: ["random"], seats: 3, roomSeats: 3, level: "random", room: null, error: "", busy: false },
+  // The lobby: the games the server offers (GET /api/games), and what is picked for each card.
+  lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
+  games: null,       // GET /api/games, once loaded: the decks are drawn from it
 };
+
+// The game of this table ("sicilian" for a table from before there were others).
+function gameName() { return state.table?.game || "sicilian"; }
+function sicilian() { return gameName() === "sicilian"; }
 
 // --- small DOM helpers ----------------------------------------------------------------
 
@@ -81,18 +87,53 @@ function langButton() {
 
 // --- the lobby ------------------------------------------------------------------------
 
-async function loadLevels() {
-  try {
-    const res = await fetch("/api/levels");
-    if (!res.ok) return;
-    const body = await res.json();
-    if (Array.isArray(body.levels) && body.levels.length) {
-      state.lobby.levels = body.levels.map(String);
-      if (state.lobby.levels.includes(body.default)) state.lobby.level = body.default;  // the server's choice
-      if (!state.lobby.levels.includes(state.lobby.level)) state.lobby.level = state.lobby.levels[0];
-      render();
-    }
-  } catch { /* an older server: "random" only */ }
+// GET /api/games: every game with its seats, levels and deck. The table page needs it before
+// it can draw a card; the lobby offers the games from it.
+async function loadGames() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch("/api/games");
+      if (res.ok) {
+        const body = await res.json();
+        if (Array.isArray(body.games) && body.games.length) {
+          state.games = body;
+          setDecks(body.games);
+          return true;
+        }
+      }
+    } catch { /* the server is not there yet: try again */ }
+    await new Promise((done) => setTimeout(done, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+  }
+}
+
+function gameInfo(name) {
+  return state.lobby.games.find((g) => g.name === name) || null;
+}
+
+// Pick a game on one card of the lobby: its seats and (for the computer) its default level.
+function pickGame(card, name) {
+  const L = state.lobby;
+  const g = gameInfo(name);
+  if (card === "computer") {
+    L.game = name;
+    if (g && !g.seats.includes(L.seats)) L.seats = g.seats[0];
+    if (g) L.level = g.levels.includes(g.default_level) ? g.default_level : g.levels[0];
+  } else {
+    L.roomGame = name;
+    if (g && !g.seats.includes(L.roomSeats)) L.roomSeats = g.seats[0];
+  }
+}
+
+async function loadLobby() {
+  await loadGames();
+  const L = state.lobby;
+  // The default game (Sicilian) first, then the others as the server lists them.
+  const all = state.games.games;
+  L.games = all.filter((g) => g.name === state.games.default).concat(all.filter((g) => g.name !== state.games.default));
+  const first = L.games[0].name;
+  pickGame("computer", first);
+  pickGame("room", first);
+  render();
 }
 
 async function post(path, body) {
@@ -110,12 +151,29 @@ async function post(path, body) {
   }
 }
 
-function seatsPicker(name, value, onpick) {
+function seatsPicker(name, value, onpick, allowed = [3, 4]) {
   return h("fieldset", { class: "seats-pick" },
     h("legend", { text: t("lobby.seats") }),
-    [3, 4].map((n) => h("label", { class: "pill" },
+    allowed.map((n) => h("label", { class: "pill" },
       h("input", { type: "radio", name, value: n, checked: value === n, "data-focus": `${name}-${n}`, onchange: () => onpick(n) }),
       h("span", { text: t("lobby.seats.n", { n }) }))));
+}
+
+function gameTitle(g) {
+  const key = `game.${g.name}`;
+  return has(key) ? t(key) : g.title;
+}
+
+// The games as a choice (Sicilian first, as the server lists them), each with a line about it.
+function gamePicker(name, value, onpick) {
+  const games = state.lobby.games;
+  if (!games.length) return null;
+  return h("fieldset", { class: "game-pick" },
+    h("legend", { text: t("lobby.game") }),
+    games.map((g) => h("label", { class: "pill game" + (value === g.name ? " on" : "") },
+      h("input", { type: "radio", name, value: g.name, checked: value === g.name, "data-focus": `${name}-${g.name}`, onchange: () => onpick(g.name) }),
+      h("span", { class: "game-title", text: gameTitle(g) }),
+      has(`game.${g.name}.about`) ? h("small", { text: t(`game.${g.name}.about`) }) : null)));
 }
 
 function levelName(level) {
@@ -159,25 +217,32 @@ function roomLinks(links) {
 
 function lobbyPage() {
   const L = state.lobby;
+  const cg = gameInfo(L.game);
+  const rg = gameInfo(L.roomGame);
+  const levels = cg ? cg.levels : [];
   const computer = h("section", { class: "panel lobby-card" },
     h("h2", { text: t("lobby.computer.title") }),
     h("p", { text: t("lobby.computer.help") }),
-    seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; render(); }),
+    gamePicker("computer-game", L.game, (name) => { pickGame("computer", name); render(); }),
+    seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; render(); }, cg ? cg.seats : [3, 4]),
     h("label", { class: "level" }, h("span", { text: t("lobby.level") }),
       h("select", { "data-focus": "level", onchange: (e) => { L.level = e.target.value; } },
-        L.levels.map((lv) => h("option", { value: lv, selected: lv === L.level }, levelName(lv))))),
+        levels.map((lv) => h("option", { value: lv, selected: lv === L.level }, levelName(lv))))),
     h("button", { type: "button", class: "primary", id: "sit-down", "data-focus": "sit", disabled: L.busy,
       onclick: async () => {
-        const data = await post("/api/computer", { seats: L.seats, level: L.level });
+        const body = { game: L.game, seats: L.seats };
+        if (L.level) body.level = L.level;  // none yet: the server's default level
+        const data = await post("/api/computer", body);
         if (data?.link) location.assign(data.link);
       } }, t("lobby.sit")));
   const room = h("section", { class: "panel lobby-card" },
     h("h2", { text: t("lobby.room.title") }),
     h("p", { text: t("lobby.room.help") }),
-    seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; render(); }),
+    gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; render(); }),
+    seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; render(); }, rg ? rg.seats : [3, 4]),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
-        const data = await post("/api/rooms", { seats: L.roomSeats });
+        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats });
         if (data?.links) {
           L.room = data.links;
           // The host can see the guests' links again from the table while the room waits.
@@ -247,6 +312,7 @@ function onMessage(msg) {
     retries = 0;
     state.table = msg.table;
     state.view = msg.view;
+    if (!useDeck(gameName())) { loadGames().then(() => { useDeck(gameName()); render(); }); }
     if (typeof msg.version === "number") state.version = msg.version;
     state.acted = msg.acted?.[msg.table?.you] ?? 0;
     if (newDeal) { state.events = []; state.selected.clear(); }
@@ -258,7 +324,7 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "refused") {
     if (state.pending && (!msg.id || msg.id === state.pending.id)) state.pending = null;
-    state.note = { text: t("status.refused", { reason: reason(msg.reason) }), version: state.version };
+    state.note = { text: t("status.refused", { reason: reason(msg.reason, msg.reason_id) }), version: state.version };
     render();
   } else if (msg.type === "chat") {
     addChat([msg]);
@@ -277,7 +343,7 @@ function onMessage(msg) {
     addChat(lines);
     render();
   } else if (msg.type === "error") {
-    state.note = { text: reason(msg.reason), version: state.version };
+    state.note = { text: reason(msg.reason, msg.reason_id), version: state.version };
     render();
   }
 }
@@ -301,6 +367,16 @@ function myTurn() {
   return !!v && v.turn === state.table?.you && v.phase !== "done";
 }
 
+// A choice's or an event's reason in the page's language: by its id when it has one.
+function why(c) { return c ? reason(c.reason, c.reason_id) : ""; }
+
+// A key for this table's game when the game words it its own way ("ren.status.discard").
+const PREFIX = { renaissance: "ren" };
+function gt(key, params) {
+  const own = PREFIX[gameName()] ? `${PREFIX[gameName()]}.${key}` : null;
+  return t(own && has(own) ? own : key, params);
+}
+
 function statusText() {
   const v = state.view;
   const T = state.table;
@@ -308,14 +384,19 @@ function statusText() {
   if (!v || !T) return t("conn.connecting");
   if (v.phase === "done") return t("status.done");
   if (myTurn()) {
-    const base = t(`status.${v.phase === "announce" ? "answer" : v.phase}`);
-    if (v.phase === "play" || v.phase === "discard") {
-      const why = [...new Set(v.choices.filter((c) => c.reason).map((c) => reason(c.reason)))];
-      if (why.length) return `${base} ${t("status.dimmed", { reasons: why.join("; ") })}`;
+    const base = gt(`status.${v.phase === "announce" ? "answer" : v.phase}`);
+    // (a Renaissance discard says its reasons beside the cards: actionsArea)
+    if (v.phase === "play" || (v.phase === "discard" && sicilian())) {
+      const whys = dimmedReasons();
+      if (whys.length) return `${base} ${t("status.dimmed", { reasons: whys.join("; ") })}`;
     }
     return base;
   }
-  return t(`status.wait.${v.phase === "announce" ? "answer" : v.phase}`, { name: whoLabel(v.turn) });
+  return gt(`status.wait.${v.phase === "announce" ? "answer" : v.phase}`, { name: whoLabel(v.turn) });
+}
+
+function dimmedReasons() {
+  return [...new Set(state.view.choices.filter((c) => c.reason).map(why))];
 }
 
 function seatPanel(seat) {
@@ -336,14 +417,18 @@ function seatPanel(seat) {
   const cards = v?.hand_counts?.[seat] ?? 0;
   const tricks = v?.tricks?.[seat] ?? 0;
   const captured = v?.captured?.[seat] ?? [];
-  const fool = v && v.fool === seat && v.phase !== "done";
+  const fool = v && typeof v.fool === "number" && v.fool === seat && v.phase !== "done";
+  const total = T.totals?.[seat] ?? 0;
+  const pile = v?.pile_sizes?.[seat];
   return h("section", { class: classes.join(" "), "data-seat": seat, "aria-label": whoLabel(seat) },
     h("div", { class: "seat-head" },
       h("strong", { class: "seat-name", text: whoLabel(seat) }), ...tags),
     h("div", { class: "seat-stats" },
-      h("span", { class: "stat jochi", text: t("table.jochi", { n: T.totals?.[seat] ?? 0 }) }),
+      sicilian() ? h("span", { class: "stat jochi", text: t("table.jochi", { n: total }) })
+        : h("span", { class: "stat total", "data-total": total, text: t("table.total", { n: signed(total) }) }),
       v ? h("span", { class: "stat", text: cards === 1 ? t("table.cards.one") : t("table.cards", { n: cards }) }) : null,
-      v ? h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) }) : null),
+      v ? h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) }) : null,
+      v && pile !== undefined ? h("span", { class: "stat pile", text: t("table.pile", { n: pile }) }) : null),
     captured.length || fool ? h("div", { class: "captured", "aria-label": t("table.captured") },
       fool ? h("span", { class: "fool-beside", title: t("table.fool") }, miniCard("F", "face-up")) : null,
       captured.map((c) => miniCard(c))) : null,
@@ -355,6 +440,8 @@ function seatPanel(seat) {
     }, t("table.takeover")) : null);
 }
 
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
 function seatOrder() {
   const n = state.table.seats;
   const me = state.table.you ?? 0;
@@ -362,7 +449,7 @@ function seatOrder() {
 }
 
 function playedCard(seat, code, extra = "") {
-  return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat },
+  return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat, "data-card": code },
     h("div", { class: "card-box", role: "img", "aria-label": cardLabel(code) }, cardSvg(code)),
     h("figcaption", { text: whoLabel(seat) }));
 }
@@ -383,6 +470,14 @@ function centerArea() {
     return h("section", { class: "center monte", "aria-label": t("info.monte") },
       h("p", { class: "center-note", text: t("info.monte") }),
       h("div", { class: "trick-cards" }, v.monte.map((c) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(c) }, cardSvg(c)))));
+  }
+  if (v.extra && v.phase === "discard") {
+    return h("section", { class: "center monte extra", "aria-label": t("ren.extra") },
+      h("p", { class: "center-note", text: t("ren.extra") }),
+      h("div", { class: "trick-cards" }, v.extra.map((c) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(c) }, cardSvg(c)))));
+  }
+  if (!sicilian() && v.phase === "discard") {
+    return h("section", { class: "center empty" }, h("p", { class: "center-note", text: t("ren.center.discard", { name: whoLabel(v.dealer) }) }));
   }
   const note = v.phase === "play" && v.leader !== null ? t("center.lead", { name: whoLabel(v.leader) }) : t("center.empty");
   return h("section", { class: "center empty" }, h("p", { class: "center-note", text: note }));
@@ -418,6 +513,26 @@ function eventLine(e) {
   }
 }
 
+// The Fool played into another seat's trick (A13, A14): who owes whom a card, while owed.
+function foolText(f) {
+  const me = state.table?.you;
+  const p = { name: whoLabel(f.seat), to: whoLabel(f.owes) };
+  if (f.owed) {
+    if (f.seat === me) return t("ren.fool.you.owes", p);
+    if (f.owes === me) return t("ren.fool.owes.you", p);
+    return t("ren.fool.owes", p);
+  }
+  if (f.seat === me) return t("ren.fool.you.paid", p);
+  if (f.owes === me) return t("ren.fool.paid.you", p);
+  return t("ren.fool.paid", p);
+}
+
+function foolLine() {
+  const f = state.view.fool;
+  if (!f || typeof f !== "object" || state.view.phase === "done") return null;
+  return h("p", { class: "fool-line" + (f.owed ? " owed" : "") }, miniCard("F"), h("span", { text: foolText(f) }));
+}
+
 function linesArea() {
   const lines = state.events.map(eventLine).filter(Boolean).slice(-MAX_LINES);
   return h("section", { class: "lines", "aria-label": t("lines.title") },
@@ -444,8 +559,13 @@ function actionsArea() {
   }
   if (v.phase === "discard") {
     const n = state.selected.size;
+    const whys = dimmedReasons();
     return h("section", { class: "actions discard", "aria-label": t("discard.title") },
       h("span", { class: "discard-count", text: t("discard.count", { n }) }),
+      whys.length ? h("span", { class: "why discard-why", text: t("discard.off", { reasons: whys.join("; ") }) }) : null,
+      // Short of cards that may go (A7, R11): some trumps are switched on to fill the discard.
+      v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
+        ? h("span", { class: "why discard-fallback", text: gt("discard.fallback") }) : null,
       h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== 3,
         onclick: () => act(`discard ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
   }
@@ -476,7 +596,7 @@ function onCardPress(code) {
     return;
   }
   if (choice.reason) {
-    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason(choice.reason) }), version: state.version };
+    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: why(choice) }), version: state.version };
     render();
     return;
   }
@@ -491,26 +611,44 @@ function onCardPress(code) {
 
 function handArea() {
   const v = state.view;
-  const choices = new Map((myTurn() ? v.choices : []).map((c) => [c.action, c.reason]));
+  const choices = new Map((myTurn() ? v.choices : []).filter((c) => c.reason).map((c) => [c.action, why(c)]));
   const discarding = myTurn() && v.phase === "discard";
+  const extra = new Set(v.extra || []);  // the dealer's three extra cards: the dealer's view only
   return h("section", { class: "hand" + (discarding ? " discarding" : ""), "aria-label": "hand" },
     v.hand.map((code) => {
-      const why = choices.get(code);
+      const why = choices.get(code) || "";
       const selected = state.selected.has(code);
       let label = cardLabel(code);
-      if (why) label += `; ${t("card.dimmed", { reason: reason(why) })}`;
+      const isExtra = extra.has(code);
+      if (why) label += `; ${t("card.dimmed", { reason: why })}`;
+      if (isExtra) label += `; ${t("card.extra")}`;
       if (selected) label += `; ${t("card.selected")}`;
       return h("button", {
-        type: "button", class: "card" + (why ? " dimmed" : "") + (code === "F" ? " apart" : "") + (selected ? " selected" : ""),
-        "data-card": code, "data-focus": `card-${code}`, "aria-label": label,
+        type: "button", class: "card" + (why ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
+        "data-card": code, "data-focus": `card-${code}`, "aria-label": label, "data-extra": isExtra ? t("card.extra.mark") : null,
         "aria-disabled": why ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
-        title: why ? reason(why) : cardName(code),
+        title: why || cardName(code),
         onclick: () => onCardPress(code),
       }, cardSvg(code));
     }));
 }
 
+// The deal at a Renaissance table: the dealer, the dealer's own extra cards and discard, the
+// Fool's debt, and how a deal is scored (A7, A13-A15).
+function renInfoPanel() {
+  const v = state.view;
+  const rows = [h("dt", { text: t("table.dealer") }), h("dd", { class: "dealer-name", text: whoLabel(v.dealer) })];
+  if (v.extra) rows.push(h("dt", { text: t("ren.info.extra") }), h("dd", { class: "extra-cards" }, v.extra.map((c) => miniCard(c))));
+  if (v.discard && v.phase !== "done") rows.push(h("dt", { text: t("info.discard") }), h("dd", { class: "discard-cards" }, v.discard.map((c) => miniCard(c))));
+  if (v.fool && typeof v.fool === "object" && v.phase !== "done") rows.push(h("dt", { text: t("played.fool") }), h("dd", { text: foolText(v.fool) }));
+  return h("section", { class: "panel info", "aria-label": t("info.title") },
+    h("h2", { text: t("info.title") }),
+    h("dl", {}, rows),
+    h("p", { class: "note", text: t("ren.info.scoring") }));
+}
+
 function infoPanel() {
+  if (!sicilian()) return renInfoPanel();
   const v = state.view;
   const rows = [];
   const contract = v.bidder === null ? t("info.contract.none")
@@ -557,11 +695,10 @@ function playedPanel() {
       chip.setAttribute("aria-label", chip.title);
       return chip;
     })));
+  // One row per group of the deck, in hand order: trumps, each suit, the Fool.
   return h("section", { class: "panel played-panel", "aria-label": t("played.title") },
     h("h2", { text: t("played.title") }),
-    row(t("played.trumps"), TRUMP_CODES.concat(["0"]).filter((c, i, all) => all.indexOf(c) === i)),
-    SUITS.map((s) => row(t(`played.${s}`), SUIT_RANKS[s].map((r) => r + s))),
-    row(t("played.fool"), ["F"]));
+    (deck()?.groups || []).map((g) => row(g.name === "trumps" ? t("played.trumps") : g.name === "fool" ? t("played.fool") : suitName(g.suit), g.cards)));
 }
 
 function chatPanel() {
@@ -591,12 +728,57 @@ function chatPanel() {
   return h("section", { class: "panel chat", "aria-label": t("chat.title") }, h("h2", { text: t("chat.title") }), earlier, list, form);
 }
 
+// The Renaissance count (A13-A15): each pile itemised, the discard face up, where the Fool's
+// card went, and each seat's score.
+function renCountParts(c) {
+  const parts = [];
+  const sum = (k) => c.piles.reduce((a, p) => a + p[k], 0);
+  const rows = [];
+  c.piles.forEach((p, seat) => {
+    rows.push(h("tr", { class: "pile-row", "data-seat": seat },
+      h("th", { scope: "row", text: whoLabel(seat) }),
+      h("td", { class: "num ones", text: String(p.ones) }),
+      h("td", { class: "num threes", text: String(p.threes) }),
+      h("td", { class: "num points", text: String(p.points) }),
+      h("td", { class: "num score" }, h("span", { class: "formula", text: `${p.points} − 26 = ` }), h("b", { text: signed(p.score) }))));
+    rows.push(h("tr", { class: "pile-cards-row", "data-seat": seat },
+      h("td", { colspan: 5 }, h("span", { class: "pile-cards", "aria-label": `${whoLabel(seat)}: ${t("ren.count.counting")}` },
+        h("small", { text: `${t("ren.count.counting")}:` }),
+        p.counting.length ? p.counting.map((x) => miniCard(x)) : h("small", { class: "none", text: t("ren.count.none") })))));
+  });
+  parts.push(h("table", { class: "piles-table" },
+    h("thead", {}, h("tr", {},
+      h("th", { text: t("ren.count.seat") }),
+      h("th", { class: "num", text: t("ren.count.ones") }), h("th", { class: "num", text: t("ren.count.threes") }),
+      h("th", { class: "num", text: t("ren.count.points") }), h("th", { class: "num", text: t("ren.count.score") }))),
+    h("tbody", {}, rows),
+    h("tfoot", {}, h("tr", {},
+      h("th", { text: t("ren.count.all", { n: sum("threes") * 3 }) }),
+      h("td", { class: "num", text: String(sum("ones")) }), h("td", { class: "num", text: String(sum("threes")) }),
+      h("td", { class: "num", text: String(sum("points")) }), h("td", { class: "num", text: signed(sum("score")) })))));
+  parts.push(h("p", { class: "note how", text: t("ren.count.how") }));
+  parts.push(h("div", { class: "count-discard ren-discard" },
+    h("span", { class: "caption", text: `${state.view.dealer === state.table?.you ? t("ren.count.you.discard") : t("ren.count.discard", { name: whoLabel(state.view.dealer) })}: ` }),
+    (c.discard || []).map((x) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(x) }, cardSvg(x)))));
+  const f = c.fool;
+  if (f && f.seat >= 0) {
+    const p = { name: whoLabel(f.seat), to: whoLabel(f.trick_winner), card: f.paid ? cardName(f.paid) : "" };
+    const me = state.table?.you;
+    const how = f.surrendered ? "surrendered" : "paid";
+    const key = f.seat === me ? `ren.count.fool.you.${how}` : f.trick_winner === me ? `ren.count.fool.${how}.you` : `ren.count.fool.${how}`;
+    parts.push(h("p", { class: "count-fool" }, miniCard("F"), h("span", { text: t(key, p) }), f.paid && !f.surrendered ? miniCard(f.paid) : null));
+  }
+  return parts;
+}
+
 function countPanel() {
   const v = state.view;
   const T = state.table;
   const c = v.count;
   const parts = [h("h2", { text: t("count.title") })];
-  if (c.abandoned) {
+  if (!sicilian()) {
+    parts.push(...renCountParts(c));
+  } else if (c.abandoned) {
     parts.push(h("p", { text: t("count.abandoned", { reason: reason(c.reason) }) }));
     if (c.prendo !== null && c.prendo !== undefined && c.pago?.length) {
       for (const p of c.pago) parts.push(h("p", { text: t("count.pago", { name: whoLabel(p), prendo: whoLabel(c.prendo) }) }));
@@ -619,8 +801,8 @@ function countPanel() {
       `${t("count.stake")} `, h("b", { text: t(c.stake === 2 ? "count.stake.stata" : "count.stake.one") })));
     parts.push(h("div", { class: "count-discard" }, h("span", { text: `${t("count.discard")}: ` }), (c.discard || []).map((x) => miniCard(x))));
   }
-  parts.push(h("h3", { text: t("count.payments") }));
-  parts.push(h("ul", { class: "payments" }, c.payments.map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
+  parts.push(h("h3", { text: gt("count.payments") }));
+  parts.push(h("ul", { class: "payments" }, (c.payments || c.scores).map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
     h("span", { text: whoLabel(seat) }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   if (T.status === "over") {
     const winners = T.winners || [];
@@ -628,7 +810,7 @@ function countPanel() {
     parts.push(h("div", { class: "result", role: "status" },
       h("h2", { text: t("result.title") }),
       h("p", { class: "winners", text: t(winners.length > 1 ? "result.winners" : "result.winner", { names }) }),
-      h("p", { text: `${t("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${x > 0 ? "+" + x : x}`).join(" · ") }),
+      h("p", { text: `${gt("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${x > 0 ? "+" + x : x}`).join(" · ") }),
       h("a", { class: "button primary", href: "/", "data-focus": "again" }, t("result.again"))));
   } else {
     const ready = T.ready?.[T.you];
@@ -652,11 +834,17 @@ function waitingRoom() {
     T.you === 0 && T.seats === 4 && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
 }
 
+function tableGameTitle() {
+  const g = state.games?.games.find((x) => x.name === gameName());
+  return g ? gameTitle(g) : gameName();
+}
+
 function tablePage() {
   const T = state.table;
   const v = state.view;
   const top = h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", text: t("app.title") }),
+    T ? h("span", { class: "game-name", text: tableGameTitle() }) : null,
     T && T.deal_number ? h("span", { class: "deal-no", text: t("table.deal", { n: T.deal_number, m: T.deals_in_match }) }) : null,
     h("span", { class: `conn ${state.conn}`, role: "status", text: t(`conn.${state.conn}`) }),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
@@ -674,18 +862,19 @@ function tablePage() {
     h("span", { class: "status-turn", text: statusText() }),
     note ? h("span", { class: "status-note", text: note }) : null);
   const seats = h("div", { class: "seats" }, seatOrder().map(seatPanel));
-  if (T.status === "waiting" || !v) {
+  if (T.status === "waiting" || !v || !hasDeck(gameName())) {
     return h("div", { class: "table-page", "data-version": state.version, "data-status": T.status }, top,
       h("div", { class: "board" }, seats, status, waitingRoom()), h("div", { class: "side" }, chatPanel()));
   }
-  const main = h("div", { class: "board" }, seats, centerArea(), linesArea(), status, actionsArea(), handArea());
-  const side = h("aside", { class: "side" }, infoPanel(), announcementsLog(), playedPanel(), chatPanel());
-  return h("div", { class: `table-page phase-${v.phase}`, "data-version": state.version, "data-status": T.status }, top, h("div", { class: "layout" }, main, side));
+  const main = h("div", { class: "board" }, seats, centerArea(), foolLine(), linesArea(), status, actionsArea(), handArea());
+  const side = h("aside", { class: "side" }, infoPanel(), sicilian() ? announcementsLog() : null, playedPanel(), chatPanel());
+  return h("div", { class: `table-page phase-${v.phase} game-${gameName()}`, "data-version": state.version, "data-status": T.status, "data-game": gameName() },
+    top, h("div", { class: "layout" }, main, side));
 }
 
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
 render();
-if (token) connect();
-else loadLevels();
+if (token) loadGames().then(connect);  // the deck is drawn from the games' description
+else loadLobby();

@@ -1,22 +1,17 @@
-// The 63 cards of the Tarocco Siciliano, drawn as SVG by the project.
-// A card is its code (R1): trumps "0".."20", the Fool "F", suit cards rank+suit ("QC", "10O").
-// Every card carries the corner chip of the rules text: K, Q, H, M, F, 0 or the trump's
-// number, the suit letter under it, and its points inside when it is worth two or more (R2).
+// The cards of any deck the server describes (GET /api/games: each game's "deck"), drawn as
+// SVG by the project. The description is the one source of truth: codes, the groups in hand
+// order (trumps high to low, each suit, the Fool apart), the suits, points and names.
+// A card is its code: trumps by number ("0".."20", "1".."21"), the Fool "F", suit cards
+// rank+suit ("QC", "10O", "1S"). Every card carries the corner chip of the rules text: K, Q, H,
+// M, F or the trump's number, the suit letter under it, and its points inside when it is worth
+// two or more. A trump with a name of its own (the Renaissance Magician .. World, Sicilian
+// Miseria) shows it on its face.
 
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export const SUITS = ["C", "O", "S", "B"];
-export const SUIT_RANKS = {
-  C: ["K", "Q", "H", "M", "10", "9", "8", "7", "6", "5"],
-  O: ["K", "Q", "H", "M", "10", "9", "8", "7", "6", "5", "4"],
-  S: ["K", "Q", "H", "M", "10", "9", "8", "7", "6", "5"],
-  B: ["K", "Q", "H", "M", "10", "9", "8", "7", "6", "5"],
-};
-export const TRUMP_CODES = Array.from({ length: 21 }, (_, i) => String(20 - i));
-
-// Colours per suit: ink for the chip and pictogram, paper for the face.
+// Colours per suit letter: ink for the chip and pictogram, paper for the face.
 const LOOK = {
   C: { ink: "#b3261e", paper: "#fff5f2", edge: "#e7b7ae" },
   O: { ink: "#9a6a00", paper: "#fffaea", edge: "#e6cf8a" },
@@ -26,29 +21,77 @@ const LOOK = {
   F: { ink: "#1c1c1c", paper: "#fff3d6", edge: "#c98a2c" },
 };
 
-export function cardInfo(code) {
-  if (code === "F") return { code, kind: "fool", rank: "F", suit: null, points: 10 };
-  if (/^\d+$/.test(code)) {
-    const n = Number(code);
-    const points = n === 20 || n === 1 ? 10 : n >= 16 ? 5 : 1;
-    return { code, kind: "trump", rank: code, suit: null, n, points };
-  }
-  const suit = code.slice(-1);
-  const rank = code.slice(0, -1);
-  const points = { K: 5, Q: 4, H: 3, M: 2 }[rank] ?? 1;
-  return { code, kind: "suit", rank, suit, points };
+const DECKS = {};   // name -> the prepared deck
+let current = null;
+
+// Take the decks of GET /api/games ({games: [{name, deck}]}); the first becomes current.
+export function setDecks(games) {
+  for (const g of games || []) if (g && g.deck) DECKS[g.name] = prepare(g.deck);
+  if (!current && games?.length) current = DECKS[games[0].name] || null;
 }
 
-// "Queen of cups" / "Regina di coppe"; trumps "Trump 18"; "Miseria"; "the Fool".
+export function useDeck(name) {
+  if (DECKS[name]) current = DECKS[name];
+  return !!DECKS[name];
+}
+
+export function hasDeck(name) { return !!DECKS[name]; }
+
+// The current deck: {name, groups: [{name, cards, suit}], suits, ...}.
+export function deck() { return current; }
+
+function prepare(d) {
+  const info = {};
+  const suits = Object.fromEntries((d.suits || []).map((s) => [s.letter, s]));
+  const trumps = (d.groups || []).find((g) => g.name === "trumps")?.cards || [];
+  const lowest = trumps[trumps.length - 1];
+  const groups = (d.groups || []).map((g) => {
+    const suit = g.name === "trumps" || g.name === "fool" ? null
+      : (d.suits || []).find((s) => s.en.toLowerCase() === g.name)?.letter ?? g.cards[0]?.slice(-1) ?? null;
+    return { name: g.name, cards: g.cards, suit };
+  });
+  for (const g of groups) {
+    for (const code of g.cards) {
+      const points = d.points?.[code] ?? 1;
+      const names = d.names?.[code] || { en: code, it: code };
+      if (g.name === "fool") info[code] = { code, kind: "fool", rank: "F", suit: null, points, names };
+      else if (g.name === "trumps") {
+        // A trump named only by its number ("Trump 7") shows the number alone.
+        const named = names.en !== `Trump ${code}`;
+        info[code] = { code, kind: "trump", rank: code, suit: null, n: Number(code), points, names, named, lowest: code === lowest };
+      } else info[code] = { code, kind: "suit", rank: code.slice(0, -g.suit.length), suit: g.suit, points, names };
+    }
+  }
+  return { name: d.name, groups, suits: d.suits || [], suitOf: suits, counting: d.counting, info };
+}
+
+function unknown(code) {
+  return { code, kind: "suit", rank: String(code), suit: null, points: 1, names: { en: String(code), it: String(code) } };
+}
+
+export function cardInfo(code) {
+  return current?.info[code] ?? unknown(code);
+}
+
+// The suit's name in the current language ("Pentacles" / "Denari").
+export function suitName(letter) {
+  const s = current?.suitOf[letter];
+  return s ? (lang() === "it" ? s.it : s.en) : letter;
+}
+
+// The card's name from the deck: "Queen of Cups", "Trump 18"; a trump with a name of its own
+// carries its number too: "Magician (1)", "Il Bagatto (1)", "Miseria (0)".
 export function cardName(code) {
   const c = cardInfo(code);
-  if (c.kind === "fool") return t("card.fool");
-  if (c.kind === "trump") return c.n === 0 ? t("card.miseria") : t("card.trump", { n: c.n });
-  const rankWord = t(`rank.${c.rank}`) === `rank.${c.rank}` ? c.rank : t(`rank.${c.rank}`);
-  return t("card.suit", { rank: rankWord, suit: t(`suit.${c.suit}`) });
+  const name = faceName(c);
+  return c.kind === "trump" && c.named ? `${name} (${c.code})` : name;
 }
 
-// "Queen of cups, 4 points": what a screen reader says for a card.
+function faceName(c) {
+  return c.names[lang() === "it" ? "it" : "en"] ?? c.names.en;
+}
+
+// "Queen of Cups, 4 points": what a screen reader says for a card.
 export function cardLabel(code) {
   const pts = cardInfo(code).points;
   return `${cardName(code)}, ${pts === 1 ? t("card.point") : t("card.points", { n: pts })}`;
@@ -143,6 +186,22 @@ function chip(info, look) {
   return node("g", { transform: "translate(4 4)" }, parts);
 }
 
+// A trump's own name along the foot of its face: one line, or two when it is long.
+function trumpName(name, ink) {
+  const attrs = { "font-size": 12, fill: ink, "font-style": "italic" };
+  const fit = (el, s) => { if (s.length > 13) { el.setAttribute("textLength", "82"); el.setAttribute("lengthAdjust", "spacingAndGlyphs"); } return el; };
+  if (name.length <= 13) return [fit(text(50, 146, name, attrs), name)];
+  const words = name.split(" ");
+  let best = 1;
+  for (let i = 1; i < words.length; i++) {
+    const gap = (k) => Math.abs(words.slice(0, k).join(" ").length - words.slice(k).join(" ").length);
+    if (gap(i) < gap(best)) best = i;
+  }
+  const one = words.slice(0, best).join(" "), two = words.slice(best).join(" ");
+  if (!two) return [fit(text(50, 146, name, { ...attrs, "font-size": 11 }), name)];
+  return [fit(text(50, 135, one, { ...attrs, "font-size": 11 }), one), fit(text(50, 147, two, { ...attrs, "font-size": 11 }), two)];
+}
+
 // The whole card face as an <svg> element (100 x 160), decorative: the button around it is labelled.
 export function cardSvg(code) {
   const info = cardInfo(code);
@@ -150,11 +209,11 @@ export function cardSvg(code) {
   const svg = node("svg", { viewBox: "0 0 100 160", class: `card-face ${info.kind}`, "aria-hidden": "true", focusable: "false" });
   svg.append(node("rect", { x: 1.5, y: 1.5, width: 97, height: 157, rx: 9, fill: look.paper, stroke: look.edge, "stroke-width": 3 }));
   if (info.kind === "trump") {
-    const big = info.n >= 16 || info.n === 1 || info.n === 0;
+    const big = info.points >= 2 || info.lowest;
     svg.append(node("rect", { x: 8, y: 8, width: 84, height: 144, rx: 6, fill: "none", stroke: look.ink, "stroke-width": big ? 2 : 1, opacity: big ? 0.9 : 0.5 }));
     svg.append(node("g", { transform: "translate(58 100)" }, [sunburst(look.ink)]));
-    svg.append(text(58, 114, info.n === 0 ? "0" : String(info.n), { "font-size": 40, "font-weight": 800, fill: look.ink, "font-family": "Georgia, serif" }));
-    if (info.n === 0) svg.append(text(50, 146, "Miseria", { "font-size": 12, fill: look.ink, "font-style": "italic" }));
+    svg.append(text(58, 114, String(info.n), { "font-size": 40, "font-weight": 800, fill: look.ink, "font-family": "Georgia, serif" }));
+    if (info.named) svg.append(...trumpName(faceName(info), look.ink));
   } else if (info.kind === "fool") {
     for (let i = 0; i < 5; i++) {
       svg.append(node("path", { d: `M${14 + i * 17} 150 l8.5 -8 l8.5 8 l-8.5 8 z`, fill: ["#b3261e", "#9a6a00", "#1d4f91", "#2d6a2f", "#b3261e"][i], opacity: 0.8 }));

@@ -1,10 +1,11 @@
 // The one message catalogue: every word the page shows, in English and Italian.
 // The game's own words (passo, altre cinque, vado solo, pago, prendo, chiamo, monte, stata,
-// Scommessa, Rivanto, jocu/jochi) stay Italian in both languages.
+// Scommessa, Rivanto, jocu/jochi) stay Italian in both languages. Keys "ren.*" are the
+// Renaissance table's own wording (app.js gt() prefers them at a Renaissance table).
 
 const en = {
   "app.title": "Tarocchi",
-  "app.tagline": "Sicilian Tarocchi: the 63-card Tarocco Siciliano, at three or four seats.",
+  "app.tagline": "Italian tarot card games at one table: Sicilian Tarocchi and the Renaissance three-hand game.",
   "lang.switch": "Italiano",
   "lang.switch.label": "Leggi in italiano",
 
@@ -123,10 +124,6 @@ const en = {
   "log.bid": "{name}: {word} (at {cards} cards)",
   "played.title": "Played cards",
   "played.trumps": "Trumps",
-  "played.C": "Cups",
-  "played.O": "Coins",
-  "played.S": "Swords",
-  "played.B": "Batons",
   "played.fool": "Fool",
   "played.by": "played by {name}",
   "played.not": "not played yet",
@@ -205,21 +202,60 @@ const en = {
   "result.totals": "Totals in jochi",
   "result.again": "Play again",
 
-  "card.trump": "Trump {n}",
-  "card.miseria": "Miseria",
-  "card.fool": "the Fool",
-  "card.suit": "{rank} of {suit}",
   "card.points": "{n} points",
   "card.point": "1 point",
-  "rank.K": "King", "rank.Q": "Queen", "rank.H": "Horse", "rank.M": "Maid",
-  "suit.C": "cups", "suit.O": "coins", "suit.S": "swords", "suit.B": "batons",
   "card.selected": "chosen for the discard",
   "card.dimmed": "not allowed: {reason}",
+
+  "lobby.game": "Game",
+  "game.sicilian": "Sicilian tarocchi",
+  "game.sicilian.about": "63 cards, three or four seats: bids, a hidden partner, jochi.",
+  "game.renaissance": "Renaissance tarocchi",
+  "game.renaissance.about": "78 cards, three players each for themselves: capture the points.",
+  "table.total": "total {n}",
+  "table.pile": "pile {n}",
+  "discard.off": "Switched off: {reasons}.",
+  "discard.fallback": "You hold fewer than three cards that may go: the switched-on trumps fill the discard, no more than you must.",
+  "ren.discard.fallback": "You hold fewer than three cards that may go: trumps 2 to 20 fill the discard, no more than you must.",
+  "card.extra": "one of the dealer's three extra cards",
+  "card.extra.mark": "extra",
+
+  "ren.extra": "Your three extra cards",
+  "ren.center.discard": "{name}, the dealer, takes the three extra cards and discards three face down.",
+  "ren.status.discard": "Your turn: you hold 28 cards. Pick three to discard face down, then confirm.",
+  "ren.status.wait.discard": "{name}, the dealer, discards three cards.",
+  "ren.fool.owes": "{name} owes {to} a card",
+  "ren.fool.owes.you": "{name} owes you a card",
+  "ren.fool.you.owes": "You owe {to} a card",
+  "ren.fool.paid": "{name} played the Fool into {to}'s trick: a plain card from {name}'s pile goes to {to}",
+  "ren.fool.paid.you": "{name} played the Fool into your trick: a plain card from {name}'s pile goes to you",
+  "ren.fool.you.paid": "You played the Fool into {to}'s trick: a plain card from your pile goes to {to}",
+  "ren.info.extra": "your extra cards",
+  "ren.info.scoring": "Each pile is counted in threes: the cards' values, less 2 for each three. A deal's score is points − 26; the three scores add up to 0.",
+  "ren.count.seat": "Pile",
+  "ren.count.counting": "Cards worth 2 or more",
+  "ren.count.none": "none",
+  "ren.count.ones": "1-point cards",
+  "ren.count.threes": "Threes",
+  "ren.count.points": "Points",
+  "ren.count.score": "Points − 26",
+  "ren.count.all": "All {n} cards",
+  "ren.count.how": "Points = the values of the pile's cards − 2 for each three.",
+  "ren.count.discard": "{name}'s discard, the start of the dealer's pile",
+  "ren.count.you.discard": "Your discard, the start of your pile",
+  "ren.count.fool.paid": "{name} played the Fool into {to}'s trick: {name} keeps the Fool and gives {to} {card}",
+  "ren.count.fool.paid.you": "{name} played the Fool into your trick: {name} keeps the Fool and gives you {card}",
+  "ren.count.fool.you.paid": "You played the Fool into {to}'s trick: you keep the Fool and give {to} {card}",
+  "ren.count.fool.surrendered": "{name} played the Fool into {to}'s trick and had no 1-point card to give: the Fool itself goes to {to}",
+  "ren.count.fool.surrendered.you": "{name} played the Fool into your trick and had no 1-point card to give: the Fool itself goes to you",
+  "ren.count.fool.you.surrendered": "You played the Fool into {to}'s trick and had no 1-point card to give: the Fool itself goes to {to}",
+  "ren.count.payments": "Scores of the deal",
+  "ren.result.totals": "Totals in points",
 };
 
 const it = {
   "app.title": "Tarocchi",
-  "app.tagline": "Tarocchi siciliani: il Tarocco Siciliano di 63 carte, a tre o quattro posti.",
+  "app.tagline": "I giochi di tarocchi italiani a un solo tavolo: i Tarocchi siciliani e il gioco a tre del Rinascimento.",
   "lang.switch": "English",
   "lang.switch.label": "Read in English",
 
@@ -338,10 +374,6 @@ const it = {
   "log.bid": "{name}: {word} (a {cards} carte)",
   "played.title": "Carte giocate",
   "played.trumps": "Trionfi",
-  "played.C": "Coppe",
-  "played.O": "Denari",
-  "played.S": "Spade",
-  "played.B": "Bastoni",
   "played.fool": "Matto",
   "played.by": "giocata da {name}",
   "played.not": "non ancora giocata",
@@ -420,16 +452,55 @@ const it = {
   "result.totals": "Totali in jochi",
   "result.again": "Gioca ancora",
 
-  "card.trump": "Trionfo {n}",
-  "card.miseria": "Miseria",
-  "card.fool": "il Matto",
-  "card.suit": "{rank} di {suit}",
   "card.points": "{n} punti",
   "card.point": "1 punto",
-  "rank.K": "Re", "rank.Q": "Regina", "rank.H": "Cavallo", "rank.M": "Fante",
-  "suit.C": "coppe", "suit.O": "denari", "suit.S": "spade", "suit.B": "bastoni",
   "card.selected": "scelta per lo scarto",
   "card.dimmed": "non si può: {reason}",
+
+  "lobby.game": "Gioco",
+  "game.sicilian": "Tarocchi siciliani",
+  "game.sicilian.about": "63 carte, tre o quattro posti: dichiarazioni, un compagno nascosto, jochi.",
+  "game.renaissance": "Tarocchi del Rinascimento",
+  "game.renaissance.about": "78 carte, tre giocatori ognuno per sé: si prendono i punti.",
+  "table.total": "totale {n}",
+  "table.pile": "mucchio {n}",
+  "discard.off": "Spente: {reasons}.",
+  "discard.fallback": "Hai meno di tre carte che si possono scartare: i trionfi accesi completano lo scarto, non più del necessario.",
+  "ren.discard.fallback": "Hai meno di tre carte che si possono scartare: i trionfi dal 2 al 20 completano lo scarto, non più del necessario.",
+  "card.extra": "una delle tre carte in più del mazziere",
+  "card.extra.mark": "in più",
+
+  "ren.extra": "Le tue tre carte in più",
+  "ren.center.discard": "{name}, il mazziere, prende le tre carte in più e ne scarta tre coperte.",
+  "ren.status.discard": "Tocca a te: hai 28 carte. Scegline tre da scartare coperte, poi conferma.",
+  "ren.status.wait.discard": "{name}, il mazziere, scarta tre carte.",
+  "ren.fool.owes": "{name} deve una carta a {to}",
+  "ren.fool.owes.you": "{name} ti deve una carta",
+  "ren.fool.you.owes": "Devi una carta a {to}",
+  "ren.fool.paid": "{name} ha giocato il Matto nella presa di {to}: una carta liscia del mucchio di {name} va a {to}",
+  "ren.fool.paid.you": "{name} ha giocato il Matto nella tua presa: una carta liscia del mucchio di {name} va a te",
+  "ren.fool.you.paid": "Hai giocato il Matto nella presa di {to}: una carta liscia del tuo mucchio va a {to}",
+  "ren.info.extra": "le tue carte in più",
+  "ren.info.scoring": "Ogni mucchio si conta a tre a tre: i valori delle carte, meno 2 per ogni terzina. Il punteggio della smazzata è punti − 26; i tre punteggi fanno 0.",
+  "ren.count.seat": "Mucchio",
+  "ren.count.counting": "Carte da 2 punti o più",
+  "ren.count.none": "nessuna",
+  "ren.count.ones": "Carte da 1 punto",
+  "ren.count.threes": "Terzine",
+  "ren.count.points": "Punti",
+  "ren.count.score": "Punti − 26",
+  "ren.count.all": "Tutte le {n} carte",
+  "ren.count.how": "Punti = i valori delle carte del mucchio − 2 per ogni terzina.",
+  "ren.count.discard": "Lo scarto di {name}, l'inizio del mucchio del mazziere",
+  "ren.count.you.discard": "Il tuo scarto, l'inizio del tuo mucchio",
+  "ren.count.fool.paid": "{name} ha giocato il Matto nella presa di {to}: {name} tiene il Matto e dà a {to} {card}",
+  "ren.count.fool.paid.you": "{name} ha giocato il Matto nella tua presa: {name} tiene il Matto e ti dà {card}",
+  "ren.count.fool.you.paid": "Hai giocato il Matto nella presa di {to}: tieni il Matto e dai a {to} {card}",
+  "ren.count.fool.surrendered": "{name} ha giocato il Matto nella presa di {to} e non aveva carte da 1 punto da dare: il Matto stesso va a {to}",
+  "ren.count.fool.surrendered.you": "{name} ha giocato il Matto nella tua presa e non aveva carte da 1 punto da dare: il Matto stesso va a te",
+  "ren.count.fool.you.surrendered": "Hai giocato il Matto nella presa di {to} e non avevi carte da 1 punto da dare: il Matto stesso va a {to}",
+  "ren.count.payments": "Punteggi della smazzata",
+  "ren.result.totals": "Totali in punti",
 };
 
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
@@ -505,8 +576,54 @@ const REASONS_IT = {
   "the server could not send this seat its state: reconnect to carry on": "il server non ha potuto mandare a questo posto il suo stato: riconnettiti per continuare",
 };
 
+// Refusals that carry a stable id (a game's Reason("id", "text"): tarocchi/games/*.py) are
+// translated by that id, so the catalogue does not depend on the English wording.
+const REASON_IDS_IT = {
+  "not_your_turn": "non è il tuo turno",
+  "deal_over": "la smazzata è finita",
+  "not_in_hand": "quella carta non è nella tua mano",
+  "discard_now": "adesso si scartano tre carte",
+  "play_now": "adesso si gioca una carta",
+  "discard_three": "scarta tre carte",
+  "discard_forbidden": "non si scarta un Re, un trionfo o il Matto",
+  "discard_fallback": "solo i trionfi dal 2 al 20, e non più del necessario",
+  "play_trump": "gioca un trionfo",
+  "follow_cups": "rispondi a coppe",
+  "follow_pentacles": "rispondi a denari",
+  "follow_swords": "rispondi a spade",
+  "follow_wands": "rispondi a bastoni",
+  "not_an_action": "non è una mossa di questo gioco",
+  // Sicilian (tarocchi/games/sicilian.py REASONS): the same words as by their text.
+  "only_first_two_pago": "solo i primi due posti possono dire pago",
+  "prendo_who": "solo il secondo posto o il mazziere possono dire prendo",
+  "prendo_needs_pago": "prendo vuole prima un pago",
+  "one_prendo": "prendo è già stato detto in questo giro",
+  "only_passo_after_solo": "dopo un vado solo, solo passo",
+  "no_altre_at_20": "a 20 carte niente altre cinque",
+  "pago_later": "pago e prendo si dicono da 10 carte in poi",
+  "chiamo_four": "chiamo si dice solo a quattro posti",
+  "five_cards_four": "con cinque carte solo passo o vado solo",
+  "one_call": "c'è già una chiamata: passo o vado solo",
+  "no_pago_four": "pago e prendo si dicono solo a tre posti",
+  "no_altre_four": "altre cinque si dice solo a tre posti",
+  "speak_now": "adesso si parla",
+  "answer_now": "adesso si risponde sì o no",
+  "no_trump_discard": "non si scarta un trionfo, il Matto o un Re",
+  "low_trumps_only": "solo la Miseria e i trionfi dal 2 al 15, e non più del necessario",
+  "scommessa_needs": "la Scommessa vuole il 20 e il Matto in mano",
+  "scommessa_bidder": "solo chi ha dichiarato può annunciare la Scommessa",
+  "rivanto_who": "il Rivanto lo dice solo un avversario che ha parlato dopo l'ultima dichiarazione",
+  "rivanto_once": "il Rivanto è già stato annunciato",
+  "rivanto_bidder": "chi ha dichiarato non può dire Rivanto",
+  "partner_silent": "il compagno nascosto non può annunciare niente",
+  "not_now": "adesso non è una mossa possibile",
+  "follow_suit": "rispondi al seme",
+  "fool_cannot_lead": "il Matto non può uscire",
+};
+
 export const CATALOGUE = { en, it };
 export const REASONS = { it: REASONS_IT };
+export const REASON_IDS = { it: REASON_IDS_IT };
 
 let current = pickDefault();
 
@@ -537,10 +654,12 @@ export function t(key, params = {}) {
 
 export function has(key) { return key in en; }
 
-// A reason from the engine or the server, translated by its exact English text.
-export function reason(text) {
+// A reason from the engine or the server: by its stable id when it has one, else by its
+// exact English text (the Sicilian rules and the server's own refusals carry no id).
+export function reason(text, id = null) {
   if (!text) return "";
   if (current === "en") return text;
+  if (id && REASON_IDS[current]?.[id]) return REASON_IDS[current][id];
   return REASONS[current]?.[text] ?? text;
 }
 
