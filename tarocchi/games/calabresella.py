@@ -762,3 +762,10 @@ class Deal(Playable):
 
 def _choice(action: str, why: str | None) -> dict:
     return {"action": action, "reason": None if why is None else str(why), "reason_id": reason_id(why)}
+
+
+# The game as a value; registered (tarocchi.games) once its tests are complete.
+CALABRESELLA: Final = Game(
+    name="calabresella", title="Calabresella", seats=(SEATS,), deck=DECK, deal=Deal, options=Options,
+    parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
+)
