@@ -75,6 +75,15 @@ def test_C5_points_are_R2s_and_the_two_sides_make_109_with_the_last_trick():
 
 # --- seats, deal and auction (C6-C9) --------------------------------------------------------
 
+def test_C6_one_challenger_against_two_who_share_one_pile():
+    d = c22_deal()
+    c = d.count
+    assert d.challenger == 1 and [d.side_of(s) for s in range(3)] == [1, 0, 1]
+    assert c.piles[1] == d.won[0] | d.won[2] | DECK.fool_bit  # the two opponents' tricks, one pile
+    assert c.payments[0] == c.payments[2] == -c.payments[1] // 2
+    assert d.view(2)["challenger"] == 1 and d.view(2)["contract"] == "solo"
+
+
 def test_C7_packets_of_five_from_dealer_plus_one_and_the_last_three_the_monte():
     order = list(range(63))
     for dealer in range(3):

@@ -54,7 +54,7 @@ def check_cards(d: Deal) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(seed=SEEDS, auction=AUCTIONS)
-def test_every_deal_adds_up_to_109_pays_zero_and_replays_C5_C17_C18(seed, auction):
+def test_K1_every_deal_adds_up_to_109_pays_zero_and_replays_C5_C17_C18(seed, auction):
     d, rng = random_deal(seed, auction)
     while not d.done:
         check_cards(d)
