@@ -38,8 +38,8 @@ from ..engine.deck import CardError, cards_in, shown
 from ..engine.discards import DiscardRule
 from ..engine.game import Game, IllegalAction, Reason, reason_id, register
 from ..engine.playout import Playable
+from ..engine.tricks import SICILIAN as RULES  # C15: R13's following, trumping, ranking and the Fool
 
-RULES: Final = tricks.SICILIAN  # C15: R13's following, trumping, ranking and the Fool
 SIZE: Final = 63
 SEATS: Final = 3
 HAND: Final = 20
@@ -226,12 +226,33 @@ class Count:
     stramazzo: int
     won: bool
     payments: list[int]
+    thrown_in: bool = False  # C9: three passes; nothing else above means anything then
+
+    @classmethod
+    def thrown(cls) -> Count:
+        return cls(challenger=-1, contract=-1, piles=[0, 0], points=[0, 0], tricks=[0, 0], monte=0, monte_to=-1,
+                   fool_to=-1, cappotto=-1, stramazzo=-1, won=False, payments=[0, 0, 0], thrown_in=True)
 
     @property
     def multiplier(self) -> int:
         return 3 if self.stramazzo >= 0 else 2 if self.cappotto >= 0 else 1  # C19
 
+    # What the duel's statistics read of any game's count (tarocchi.bots.duel).
+    @property
+    def bidder(self) -> int | None:
+        return None if self.thrown_in else self.challenger
+
+    @property
+    def net(self) -> int:
+        return 0 if self.thrown_in else 1 if self.won else -1
+
+    @property
+    def abandoned(self) -> bool:
+        return self.thrown_in
+
     def to_json(self) -> dict:
+        if self.thrown_in:
+            return {"thrown_in": True, "payments": self.payments}
         sides = []
         for i, pile in enumerate(self.piles):
             sides.append({"cards": DECK.codes_of(pile), "counting": DECK.codes_of(pile & COUNTING),
@@ -333,9 +354,7 @@ class Deal(Playable):
 
     def returns(self) -> list[int]:
         """Each seat's payment (C18-C20); zeros for a deal thrown in (C9); [] before the end."""
-        if self.count is not None:
-            return self.count.payments[:]
-        return [0, 0, 0] if self.thrown_in else []
+        return self.count.payments[:] if self.count is not None else []
 
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.challenger else 1  # C6
@@ -488,6 +507,7 @@ class Deal(Playable):
             return
         if self.bid < 0:  # C9: three passes, thrown in, no score
             self.thrown_in = True
+            self.count = Count.thrown()
             self.phase = DONE
             self.to_act = None
             self._event({"type": "thrown_in"})
@@ -698,7 +718,7 @@ class Deal(Playable):
         card and its giver, the card given back, the monte where C10-C12 turn it up; its own
         dividete cards and its own cards laid face down; every card played; at the count,
         everything (the piles and the monte). JSON-ready."""
-        counted = self.count is not None
+        counted = self.count is not None and not self.thrown_in  # at the count every card is shown
         n = SEATS
         ch = self.challenger if self.challenger >= 0 and self.phase != SPEAK else None
         v: dict = {
@@ -764,8 +784,7 @@ def _choice(action: str, why: str | None) -> dict:
     return {"action": action, "reason": None if why is None else str(why), "reason_id": reason_id(why)}
 
 
-# The game as a value; registered (tarocchi.games) once its tests are complete.
-CALABRESELLA: Final = Game(
+CALABRESELLA: Final = register(Game(
     name="calabresella", title="Calabresella", seats=(SEATS,), deck=DECK, deal=Deal, options=Options,
     parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
-)
+))

@@ -141,8 +141,8 @@ def test_C9_K2_the_highest_bid_stands_solissimo_ends_it_three_passes_throw_in():
     d = bid_deal(["vado solissimo"])  # solissimo at once: nobody after it speaks
     assert d.phase == "play" and len(d.history) == 1
     d = bid_deal(["passo", "passo", "passo"])  # K2: thrown in
-    assert d.done and d.thrown_in and d.count is None and d.returns() == [0, 0, 0]
-    assert d.view(1)["thrown_in"] and d.view(1)["count"] is None
+    assert d.done and d.thrown_in and d.returns() == [0, 0, 0]
+    assert d.view(1)["thrown_in"] and d.view(1)["count"] == {"thrown_in": True, "payments": [0, 0, 0]}
     assert d.view(1)["hand"] == codes(d.hands[1]) and d.view(1)["monte"] is None  # no hand is shown
 
 
@@ -540,3 +540,50 @@ def test_deck_order_builder_deals_what_it_is_asked():
     order = deck_order(2, {0: ["20"], 1: ["F"]}, ["KC"])
     d = Deal(3, 2, [DECK.card(c) for c in order])
     assert d.hands[0] >> 20 & 1 and d.hands[1] >> DECK.fool & 1 and d.monte_order[0] == DECK.card("KC")
+
+
+# --- registered: records, matches and the command line through the registry ----------------
+
+def test_the_game_is_registered_and_its_records_replay_through_the_registry():
+    from tarocchi.engine.game import game_names, get_game
+    from tarocchi.engine.records import replay
+    from tarocchi.games.calabresella import CALABRESELLA
+
+    assert "calabresella" in game_names() and get_game("calabresella") is CALABRESELLA
+    for words in (["vado solissimo scegliete"], ["passo", "passo", "passo"]):
+        d = finish(bid_deal(words, seed=3), 3)
+        again = replay(d.record())
+        assert again.count.to_json() == d.count.to_json() and again.history == d.history
+
+
+def test_C21_a_match_by_name_deals_in_turn_and_totals_sum_to_zero():
+    from tarocchi.engine.match import Match
+
+    m = Match(3, first_dealer=1, game="calabresella")
+    rng = random.Random(2)
+    while not m.over:
+        finish(m.start_deal(rng), rng.randrange(99))
+    assert [d.dealer for d in m.deals] == [1, 2, 0] and sum(m.totals) == 0
+    # The engine's Match counts deals (game.rounds); C21's match to 21 is match_over(totals).
+    assert m.winners() == match_winners(m.totals)
+
+
+def test_simulate_replay_and_duel_on_the_command_line():
+    import json
+    import subprocess
+    import sys
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "tarocchi.cli", *args], input=stdin, capture_output=True,
+                              text=True, timeout=120)
+
+    sim = run("simulate", "--game", "calabresella", "--deals", "5", "--seed", "3")
+    assert sim.returncode == 0, sim.stderr
+    records = [json.loads(line) for line in sim.stdout.splitlines()]
+    assert len(records) == 5 and all(r["game"] == "calabresella" for r in records)
+    done = run("replay", "-", stdin=sim.stdout)
+    assert done.returncode == 0, done.stderr
+    assert all(sum(json.loads(line)["payments"]) == 0 for line in done.stdout.splitlines())
+    duel = run("duel", "--game", "calabresella", "--deals", "3", "--seed", "1", "random", "random")
+    assert duel.returncode == 0, duel.stderr
+    assert "calabresella, 3 seats, 3 duplicate deals" in duel.stdout

@@ -39,7 +39,7 @@ def places(d: Deal) -> list[int]:
 
 
 def check_cards(d: Deal) -> None:
-    if d.count is not None:
+    if d.count is not None and not d.thrown_in:
         a, b = d.count.piles
         assert a & b == 0 and a | b == DECK.full
         return
@@ -92,7 +92,7 @@ def words(x) -> list[str]:
 def may_know(d: Deal, seat: int) -> int:
     """Its hand, every card played, the monte as turned up (C10-C12), the called card and the
     card given back, its own dividete cards and its own lay; at the count, everything."""
-    if d.count is not None:
+    if d.count is not None and not d.thrown_in:
         return DECK.full
     known = d.hands[seat] | sum(d.played) | sum(1 << c for c in d.trick) | d.turned_up | d.took[seat] | d.laid[seat]
     for c in (d.called, d.given_back):
