@@ -587,3 +587,22 @@ def test_simulate_replay_and_duel_on_the_command_line():
     duel = run("duel", "--game", "calabresella", "--deals", "3", "--seed", "1", "random", "random")
     assert duel.returncode == 0, duel.stderr
     assert "calabresella, 3 seats, 3 duplicate deals" in duel.stdout
+
+
+def test_the_count_in_docs_records_md_is_what_the_commands_print():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    shown = json.loads(next(line for line in text.splitlines() if '"contract":"solo","stake":4' in line).strip())
+    cli = [sys.executable, "-m", "tarocchi.cli"]
+    records = subprocess.run([*cli, "simulate", "--game", "calabresella", "--deals", "4", "--seed", "1"],
+                             capture_output=True, text=True, timeout=60).stdout
+    last = records.splitlines()[-1] + "\n"
+    count = json.loads(subprocess.run([*cli, "replay", "-"], input=last, capture_output=True, text=True,
+                                      timeout=60).stdout)
+    for side in count["sides"]:
+        side["cards"] = side["cards"][:3] + ["..."]
+    assert count == shown
