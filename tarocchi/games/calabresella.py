@@ -103,13 +103,14 @@ TAKE_NOW: Final = Reason("take_now", "now is the time to take face-up monte card
 PLAY_NOW: Final = Reason("play_now", "now is the time to play a card")
 PASSO_AFTER_BID: Final = Reason("passo_after_bid", "there is a bid: sta bene or a higher bid")  # C8
 STA_BENE_NO_BID: Final = Reason("sta_bene_no_bid", "nobody has bid yet: passo or a bid")  # C8
-BID_HIGHER: Final = {b: Reason("bid_higher", f"bid higher than {WORDS[b]}") for b in (CHIAMO, VADO_SOLO)}  # C8
+BID_HIGHER: Final = {CHIAMO: Reason("bid_above_chiamo", "bid higher than chiamo"),  # C8
+                     VADO_SOLO: Reason("bid_above_solo", "bid higher than vado solo")}
 CALL_OWN: Final = Reason("call_own_card", "you hold that card: call one you do not hold")  # C10
 GIVE_CALLED: Final = Reason("give_called_card", "you may not give back the called card")  # C10
 LAY_FORBIDDEN: Final = Reason("lay_forbidden", "you may not lay a trump, the Fool or a King")  # C13
 LAY_FALLBACK: Final = Reason("lay_fallback", "only Miseria and trumps 2 to 15, and no more than you must")  # C13
-LAY_COUNT: Final = {n: Reason("lay_count", f"lay {w} face down") for n, w in ((1, "one card"), (2, "two cards"),
-                                                                           (3, "three cards"))}
+LAY_COUNT: Final = {n: Reason(f"lay_{w}", f"lay {w} {'card' if n == 1 else 'cards'} face down")
+                    for n, w in ((1, "one"), (2, "two"), (3, "three"))}
 NOT_FACE_UP: Final = Reason("take_not_face_up", "take only cards lying face up in the monte")  # C12
 FOLLOW_SUIT: Final = Reason("follow_suit", tricks.FOLLOW_SUIT)
 PLAY_TRUMP: Final = Reason("play_trump", tricks.PLAY_TRUMP)
@@ -117,8 +118,8 @@ FOOL_CANNOT_LEAD: Final = Reason("fool_cannot_lead", tricks.FOOL_CANNOT_LEAD)
 TRICK_REASONS: Final = {str(r): r for r in (FOLLOW_SUIT, PLAY_TRUMP, FOOL_CANNOT_LEAD)}
 REASONS: Final = {r.id: str(r) for r in (
     NOT_YOUR_TURN, DEAL_OVER, NOT_IN_HAND, SPEAK_NOW, CALL_NOW, GIVE_NOW, LAY_NOW, TAKE_NOW, PLAY_NOW,
-    PASSO_AFTER_BID, STA_BENE_NO_BID, BID_HIGHER[CHIAMO], CALL_OWN, GIVE_CALLED, LAY_FORBIDDEN, LAY_FALLBACK,
-    LAY_COUNT[3], NOT_FACE_UP, FOLLOW_SUIT, PLAY_TRUMP, FOOL_CANNOT_LEAD)}
+    PASSO_AFTER_BID, STA_BENE_NO_BID, *BID_HIGHER.values(), CALL_OWN, GIVE_CALLED, LAY_FORBIDDEN, LAY_FALLBACK,
+    *LAY_COUNT.values(), NOT_FACE_UP, FOLLOW_SUIT, PLAY_TRUMP, FOOL_CANNOT_LEAD)}
 
 # C13: never a trump (Miseria included), the Fool or a King; a seat short of other cards fills
 # the lay with Miseria and trumps 2-15, no more than needed (R11's rule, one per size).

@@ -116,12 +116,12 @@ def test_C8_the_auction_once_each_from_dealer_plus_one_low_to_high():
     d.apply("passo")
     d.apply("chiamo")
     assert d.refusal(1, "passo") == "there is a bid: sta bene or a higher bid"
-    assert d.reason(1, "chiamo").id == "bid_higher" and d.refusal(1, "chiamo") == "bid higher than chiamo"
+    assert d.reason(1, "chiamo").id == "bid_above_chiamo" and d.refusal(1, "chiamo") == "bid higher than chiamo"
     with pytest.raises(IllegalAction) as e:
         d.apply("passo", 1)
     assert e.value.reason_id == "passo_after_bid" and d.to_act == 1
     choices = {c["action"]: c["reason_id"] for c in d.view(1)["choices"]}
-    assert choices == {"passo": "passo_after_bid", "sta bene": None, "chiamo": "bid_higher", "vado solo": None,
+    assert choices == {"passo": "passo_after_bid", "sta bene": None, "chiamo": "bid_above_chiamo", "vado solo": None,
                        "vado solissimo": None, "vado solissimo dividete": None, "vado solissimo scegliete": None}
     d.apply("vado solo")  # the dealer speaks last
     assert d.challenger == 1 and d.phase == "discard"
@@ -130,6 +130,7 @@ def test_C8_the_auction_once_each_from_dealer_plus_one_low_to_high():
 def test_C8_after_vado_solo_only_sta_bene_or_solissimo():
     d = bid_deal(["vado solo"])
     assert d.refusal(2, "chiamo") == d.refusal(2, "vado solo") == "bid higher than vado solo"
+    assert d.reason(2, "vado solo").id == "bid_above_solo"
     assert d.refusal(2, "vado solissimo dividete") is None
 
 
@@ -232,7 +233,7 @@ def test_C11_K6_dividete_cards_1_2_to_the_seat_after_the_challenger_3_to_the_oth
     assert d.refusal(first, "scarto 7S 5C") == "that card is not in your hand"  # the other's card: not his
     d.apply("scarto 5C 6O")
     other = next(c for c in codes(d.hands[second]) if c != "7S" and not c[0].isdigit() and c[0] not in "KF")
-    assert (d.phase, d.to_act) == ("lay", second) and d.reason(second, f"scarto 7S {other}").id == "lay_count"
+    assert (d.phase, d.to_act) == ("lay", second) and d.reason(second, f"scarto 7S {other}").id == "lay_one"
     d.apply("scarto 7S")
     assert [d.hand_size(s) for s in range(3)] == [20, 20, 20] and d.phase == "play"  # K6: back to 20
 
@@ -606,3 +607,18 @@ def test_the_count_in_docs_records_md_is_what_the_commands_print():
     for side in count["sides"]:
         side["cards"] = side["cards"][:3] + ["..."]
     assert count == shown
+
+
+def test_every_refusal_a_view_shows_has_its_id_in_the_catalogue():
+    from tarocchi.games.calabresella import REASONS
+
+    seen = set()
+    for seed in range(40):
+        d = Deal.from_seed(seed % 3, seed)
+        rng = random.Random(seed)
+        while not d.done:
+            for s in range(3):
+                seen |= {(c["reason_id"], c["reason"]) for c in d.view(s)["choices"] if c["reason"]}
+            d.apply(random_action(d, rng))
+    assert seen and all(REASONS[rid] == text for rid, text in seen)
+    assert {"passo_after_bid", "sta_bene_no_bid", "lay_forbidden", "follow_suit"} <= {rid for rid, _ in seen}
