@@ -52,7 +52,7 @@ def check_cards(d: Deal) -> None:
         assert len({h.bit_count() for h in d.hands}) == 1  # C10-C12: all back to the same size
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(seed=SEEDS, auction=AUCTIONS)
 def test_K1_every_deal_adds_up_to_109_pays_zero_and_replays_C5_C17_C18(seed, auction):
     d, rng = random_deal(seed, auction)
@@ -101,7 +101,7 @@ def may_know(d: Deal, seat: int) -> int:
     return known
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=SEEDS, auction=AUCTIONS)
 def test_a_view_never_holds_a_card_its_seat_may_not_know_C10_C14(seed, auction):
     d, rng = random_deal(seed, auction)
