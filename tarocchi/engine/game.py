@@ -4,7 +4,7 @@ here by the name a record carries, and import no game themselves.
 
 >>> from tarocchi.engine.game import get_game, game_names
 >>> game_names()
-['sicilian', 'renaissance']
+['sicilian', 'renaissance', 'calabresella']
 >>> g = get_game("renaissance")
 >>> g.deck.size, g.seats
 (78, (3,))

@@ -3,6 +3,7 @@
 - ``sicilian``: Tarocchi Siciliani, 63 cards, three or four seats (seed 000, RULINGS.md R1-R17);
   its rules engine is ``tarocchi.engine.sicilian``, where it was written first.
 - ``renaissance``: the Renaissance three-hand game, 78 cards (seed 001, RENAISSANCE.md A1-A17).
+- ``calabresella``: Calabresella with the Sicilian cards, three seats (seed 003, CALABRESELLA.md C1-C22).
 
 docs/games.md says how to add one.
 """
@@ -11,3 +12,4 @@ docs/games.md says how to add one.
 # (tarocchi.engine refuses to import when a compiled game is older than its source.)
 from . import sicilian  # noqa: F401, I001
 from . import renaissance  # noqa: F401, E402
+from . import calabresella  # noqa: F401, E402
