@@ -9,10 +9,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.installed
 mode=$([ "${TAROCCHI_PURE:-0}" = 0 ] && echo compiled || echo pure)
-# Install again when the pins change, the mode changes, or the engine's sources changed since
-# they were compiled (tarocchi.engine refuses to import then).
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "$(cat "$stamp")" != "$mode" ] \
-    || ! .venv/bin/python -c "import tarocchi.engine" 2>/dev/null; then
+# Install again when the pins or the build change, the mode changes, or the engine's sources
+# changed since they were compiled (tarocchi.engine refuses to import then; every game is
+# imported too: a game that should be compiled and is not cannot inherit the compiled engine).
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ] \
+    || [ "$(cat "$stamp")" != "$mode" ] \
+    || ! .venv/bin/python -c "from tarocchi.engine.game import game_names; game_names()" 2>/dev/null; then
   .venv/bin/pip install --quiet --upgrade pip
   # (setuptools warns at length about every editable install with extensions: keep it out)
   .venv/bin/pip install --quiet -e ".[test]" 2>&1 | { grep -v -e "BuildBackendWarning" -e "^ *!!" \

@@ -20,10 +20,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for
-from tarocchi.engine.game import DEFAULT, game_names, get_game
+from tarocchi.engine.game import DEFAULT, get_game
 
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
-from .hub import CLOSE_UNKNOWN, LEFT_OUT, UNKNOWN_LINK, Chance, Connection, Hub
+from .hub import CLOSE_UNKNOWN, LEFT_OUT, TABLE_GAMES, UNKNOWN_LINK, Chance, Connection, Hub
 from .messages import (
     BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, MAX_BODY, MAX_FRAME,
     NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
@@ -40,13 +40,15 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                bot_level_default: str = DEFAULT_LEVEL, bot_processes: int = 0,
                away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
                new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
-               hello_timeout: float = HELLO_TIMEOUT, chance: Chance | None = None) -> Starlette:
+               hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
+               chance: Chance | None = None) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
     ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
     the same for creating tables, per client address (rooms cannot be made in a flood; the
     address is the peer's, or the one a trusted proxy forwards: see ``server_config``);
-    ``hello_timeout``: seconds a new socket has to say hello. ``chance``:
+    ``hello_timeout``: seconds a new socket has to say hello; ``games``: the registered games new
+    tables may be of (the web table's, ``hub.TABLE_GAMES``). ``chance``:
     the first dealers and deck orders (tests only; the server draws them from SystemRandom)."""
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
@@ -67,7 +69,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         store = SqliteStore(db)
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
-                           chance=chance, hello_timeout=hello_timeout)
+                           chance=chance, hello_timeout=hello_timeout, games=games)
         state["hub"].start()
         try:
             yield
@@ -114,14 +116,14 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         computer levels and the deck (codes, groups in hand order, points, card names). One
         source of truth for each deck: the client keeps no copy of its own."""
         games = []
-        for name in game_names():
+        for name in hub().games:
             game = get_game(name)
             games.append({"name": name, "title": game.title, "seats": list(game.seats),
                           "levels": list(levels_for(name)), "default_level": hub().default_level(game),
                           "deck": game.deck.describe()})
         return msgspec.json.encode({"games": games, "default": DEFAULT})
 
-    async def games(request: Request):
+    async def list_games(request: Request):
         if "games" not in state:
             state["games"] = describe_games()
         return Response(state["games"], media_type="application/json", headers={"Cache-Control": "no-cache"})
@@ -136,7 +138,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
-        Route("/api/games", games),
+        Route("/api/games", list_games),
         WebSocketRoute("/ws/{token}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

@@ -47,6 +47,10 @@ TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 CLOSE_NOT_STORED = 1011
 NOT_STORED = "the server could not store the last change: reconnect to carry on"
 SERVER_ERROR = "the server could not send this seat its state: reconnect to carry on"
+# The games the web table offers: those whose screens the client has. The hub hosts any
+# registered game; a game joins this list when its table is built (Calabresella's auction and
+# monte screens come with issue 13).
+TABLE_GAMES = ("sicilian", "renaissance")
 
 _players = threading.local()  # one player per level per worker thread or process
 
@@ -188,7 +192,7 @@ class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
-                 hello_timeout: float = HELLO_TIMEOUT):
+                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES):
         self.store = store
         self.executor = executor
         self.bot_delay = bot_delay
@@ -199,6 +203,7 @@ class Hub:
         self.connections: dict[str, list[Connection]] = {}
         self.links: dict[str, dict[int, SeatLink]] = {}  # table -> room seat -> its link
         self.hello_timeout = hello_timeout  # seconds a new socket has to say hello
+        self.games = games  # the games new tables may be of
         self.bot_tasks: dict[str, asyncio.Task] = {}
         # A room seat away this long (seconds) may be handed to the computer by the others.
         self.away_timeout = away_timeout
@@ -269,12 +274,10 @@ class Hub:
         """A room: every seat human, one link each. (table id, tokens by seat)."""
         return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats)
 
-    @staticmethod
-    def _game(name: str, seats: int) -> Game:
-        try:
-            game = get_game(name)
-        except KeyError as e:
-            raise ValueError(e.args[0]) from None
+    def _game(self, name: str, seats: int) -> Game:
+        if name not in self.games:
+            raise ValueError(f"unknown game {name!r}; the table offers {', '.join(self.games)}")
+        game = get_game(name)
         if seats not in game.seats:
             raise ValueError(f"{game.title} is played at {' or '.join(map(str, game.seats))} seats")
         return game

@@ -10,7 +10,8 @@ import sqlite3
 import httpx
 import pytest
 
-from tarocchi.engine.game import game_names, get_game
+from tarocchi.engine.game import get_game
+from tarocchi.server.hub import TABLE_GAMES
 from tarocchi.server.tables import NAME_EMPTY, NAME_LIMIT, NAME_LONG, NOT_OVER
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat
@@ -56,7 +57,7 @@ def test_names_are_plain_limited_stored_and_shown_to_the_table(live_server):
     run_async(body())
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", TABLE_GAMES)
 def test_a_rematch_begins_another_match_with_the_same_seats_once_all_say_yes(tmp_path, game):
     async def body(server: ServerProcess):
         seats = get_game(game).seats[0]

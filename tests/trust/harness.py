@@ -197,7 +197,22 @@ def renaissance_known(d, s: int) -> set[str]:
     return k
 
 
-KNOWN = {"sicilian": sicilian_known, "renaissance": renaissance_known}  # every registered game
+def calabresella_known(d, s: int) -> set[str]:
+    """What seat ``s`` may know of a Calabresella deal now: its hand, every card played, the
+    monte as turned up for all (C10-C12), the called card and the card given back, its own
+    dividete cards (C11) and its own cards laid face down; at the count, every card (C16)."""
+    deck = get_game("calabresella").deck
+    if d.count is not None and not d.thrown_in:
+        return set(deck.codes)
+    seen = d.hands[s] | sum(d.played) | sum(1 << c for c in d.trick) | d.turned_up | d.took[s] | d.laid[s]
+    for c in (d.called, d.given_back):
+        if c >= 0:
+            seen |= 1 << c
+    return set(deck.codes_of(seen))
+
+
+KNOWN = {"sicilian": sicilian_known, "renaissance": renaissance_known,
+         "calabresella": calabresella_known}  # every registered game
 
 
 def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:

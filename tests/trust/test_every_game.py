@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import itertools
 
+import httpx
+
 import pytest
 
 from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
+from tarocchi.server.hub import TABLE_GAMES
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat
 from tests.trust.harness import (
     card_codes, new_room_ids, next_deal, open_all, play_deal, replay_stream, run_async, running, stream,
 )
 
-# Every registered game at each of its table sizes.
+# Every registered game at each of its table sizes: the server hosts any of them (the web
+# table offers those it has screens for, hub.TABLE_GAMES; these tests open them all).
 TABLES = [(name, seats) for name in game_names() for seats in get_game(name).seats]
+EVERY_GAME = tuple(game_names())
 
 
 def policy(game: str, seed: int):
@@ -71,7 +76,7 @@ def test_a_whole_match_leaks_nothing_and_every_view_is_the_seats_projection(game
         for s in room:
             await s.close()
 
-    with running(seed=31) as server:
+    with running(seed=31, games=EVERY_GAME) as server:
         run_async(body(server))
 
 
@@ -108,11 +113,11 @@ def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_n
         for s in room:
             await s.close()
 
-    with running(seed=32) as server:
+    with running(seed=32, games=EVERY_GAME) as server:
         run_async(body(server))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", TABLE_GAMES)  # a real `tarocchi serve`: the table's games
 def test_a_sigkill_loses_no_acknowledged_action(tmp_path, game):
     """Play part of a deal, SIGKILL the server, start it again on the same file: every seat
     opening its link afresh sees exactly what it saw acknowledged before, and play goes on."""
@@ -161,3 +166,15 @@ def test_a_renaissance_refusal_carries_its_reason_id():
 
     with running(seed=33) as server:
         run_async(body(server))
+
+
+def test_the_table_offers_only_the_games_it_has_screens_for():
+    """A registered game the web client cannot show yet is not offered, and no table of it
+    can be made; the engine and the command line know it all the same."""
+    with running() as server:
+        offered = [g["name"] for g in httpx.get(f"{server.url}/api/games").json()["games"]]
+        assert offered == list(TABLE_GAMES)
+        for other in set(game_names()) - set(TABLE_GAMES):
+            for path in ("/api/rooms", "/api/computer"):
+                r = httpx.post(f"{server.url}{path}", json={"game": other, "seats": 3})
+                assert r.status_code == 400 and "the table offers" in r.json()["error"], (other, r.text)

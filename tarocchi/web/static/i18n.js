@@ -619,6 +619,23 @@ const REASON_IDS_IT = {
   "not_now": "adesso non è una mossa possibile",
   "follow_suit": "rispondi al seme",
   "fool_cannot_lead": "il Matto non può uscire",
+  // Calabresella (tarocchi/games/calabresella.py, C8-C13): its table comes with issue 13.
+  "call_now": "adesso si chiama una carta: chiamo e la carta",
+  "give_now": "adesso si restituisce una carta a chi ha dato: restituisco e la carta",
+  "lay_now": "adesso si scartano carte coperte: scarto e le carte",
+  "take_now": "adesso si prendono carte scoperte del monte (prendo) o passo",
+  "passo_after_bid": "c'è una dichiarazione: sta bene o una più alta",
+  "sta_bene_no_bid": "nessuno ha ancora dichiarato: passo o una dichiarazione",
+  "bid_above_chiamo": "dichiara più di chiamo",
+  "bid_above_solo": "dichiara più di vado solo",
+  "call_own_card": "quella carta ce l'hai: chiamane una che non hai",
+  "give_called_card": "non si restituisce la carta chiamata",
+  "lay_forbidden": "non si scarta un trionfo, il Matto o un Re",
+  "lay_fallback": "solo la Miseria e i trionfi dal 2 al 15, e non più del necessario",
+  "lay_one": "scarta una carta coperta",
+  "lay_two": "scarta due carte coperte",
+  "lay_three": "scarta tre carte coperte",
+  "take_not_face_up": "prendi solo carte scoperte del monte",
 };
 
 export const CATALOGUE = { en, it };
