@@ -22,6 +22,7 @@ from tarocchi.engine.game import IllegalAction
 from tarocchi.games.renaissance import DECK, DISCARD, FOOL, KINGS, TRUMPS, Deal
 
 from .renaissance_rule import RenaissanceRuleBot, cards
+from .worlds import Slot, assign
 
 WORLDS = 24  # worlds sampled per decision, at most
 TIME_LIMIT = 0.6  # seconds: stop sampling more worlds after this (a safety net under load)
@@ -61,22 +62,16 @@ class Knowledge:
     def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
         """A deal in the same position with the hidden cards placed at random; None if this
         try found no consistent one."""
-        others = [s for s in range(3) if s != self.me]
-        slots = [(s, self.counts[s], DECK.full & ~(0 if relax else self.void[s])) for s in others]
-        if self.me != self.dealer:
-            slots.append((-1, 3, DECK.full & ~NEVER_DISCARDED))
-        placed = {s: 0 for s, _, _ in slots}
-        room = {s: n for s, n, _ in slots}
+        places = [(s, DECK.full & ~(0 if relax else self.void[s])) for s in range(3) if s != self.me]
+        slots = [Slot(("hand", s), self.counts[s]) for s, _ in places]
+        if self.me != self.dealer:  # the dealer's discard, hidden (A7)
+            places.append((-1, DECK.full & ~NEVER_DISCARDED))
+            slots.append(Slot(("discard",), 3))
         hidden = cards(self.hidden)
-        rng.shuffle(hidden)
-        hidden.sort(key=lambda c: sum(1 for _, _, ok in slots if ok >> c & 1))  # most constrained first
-        for c in hidden:
-            options = [s for s, _, ok in slots if ok >> c & 1 and room[s] > 0]
-            if not options:
-                return None
-            s = rng.choices(options, weights=[room[o] for o in options])[0]
-            placed[s] |= 1 << c
-            room[s] -= 1
+        allowed = {c: sum(1 << i for i, (_, ok) in enumerate(places) if ok >> c & 1) for c in hidden}
+        if not assign(hidden, slots, allowed, rng):
+            return None
+        placed = {s: slot.cards for (s, _), slot in zip(places, slots)}
         discard = self.discard if self.me == self.dealer else placed.pop(-1)
         hands = {s: placed.get(s, self.hand) | self.played[s] for s in range(3)}
         hands[self.dealer] |= discard

@@ -16,38 +16,10 @@ from tarocchi.engine.cards import NEVER_DISCARD, cards_in
 from tarocchi.engine.sicilian import Deal, IllegalAction
 
 from .knowledge import FULL_HAND, Seen
+from .worlds import Slot, assign
 
 PACKET = 5
 MONTE_SIZE = 3
-
-
-class Slot:
-    __slots__ = ("name", "capacity", "cards")
-
-    def __init__(self, name: tuple, capacity: int):
-        self.name = name
-        self.capacity = capacity
-        self.cards = 0
-
-
-def _assign(cards: list[int], slots: list[Slot], allowed: dict[int, int], rng: random.Random) -> bool:
-    """Deal ``cards`` into ``slots`` (slot i may take card c if bit i of allowed[c]); the most
-    constrained cards first, each to a slot picked in proportion to its room left."""
-    order = sorted(cards, key=lambda c: (allowed[c].bit_count(), rng.random()))
-    room = [s.capacity for s in slots]
-    for c in order:
-        opts = [i for i in cards_in(allowed[c]) if room[i] > 0]
-        if not opts:
-            return False
-        total = sum(room[i] for i in opts)
-        r = rng.randrange(total)
-        for i in opts:
-            r -= room[i]
-            if r < 0:
-                break
-        slots[i].cards |= 1 << c
-        room[i] -= 1
-    return True
 
 
 def sample_world(seen: Seen, rng: random.Random, actions: list[int | None], tries: int = 30) -> Deal | None:
@@ -108,7 +80,7 @@ def _try_world(seen: Seen, rng: random.Random, actions: list[int | None], relax:
         if seen.monte is not None and not pre_contract and seen.monte >> c & 1 and b != me:
             a &= (1 << hand_slot[b]) | ((1 << discard_slot) if discard_slot is not None else 0)
         allowed[c] = a & everything
-    if not _assign(list(cards_in(pool)), slots, allowed, rng):
+    if not assign(list(cards_in(pool)), slots, allowed, rng):
         return None
     hands = [0] * n
     hands[me] = seen.hand

@@ -132,6 +132,13 @@ class Game:
     def match_length(self, seats: int, options: Any = None) -> int:
         return self.rounds(options or self.options()) * seats
 
+    def describe(self) -> dict:
+        """What a client needs to offer and draw the game, JSON-ready: its name, title, table
+        sizes, the deck (``Deck.describe``: codes, groups in hand order, points, names) and the
+        refusals by id. Static: a server sends it once, not in every view."""
+        return {"name": self.name, "title": self.title, "seats": list(self.seats),
+                "deck": self.deck.describe(), "reasons": dict(self.reasons)}
+
 
 _GAMES: dict[str, Game] = {}
 # Where the games live, beside the engine; imported on the first look-up, so that the engine

@@ -159,3 +159,16 @@ def test_the_example_in_docs_records_md_replays_to_the_count_it_shows():
     deal = replay(record)
     assert {"record": 1, **deal.count.to_json()} == shown
     assert shown["payments"] == [-3, -3, 6]
+
+
+def test_records_written_before_there_were_more_games_replay_to_the_same_counts():
+    """tests/engine/legacy: records of the engine before issue 11 (half without "game", which
+    makes them Sicilian's) and the counts that engine printed for them."""
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "legacy"
+    records = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines()]
+    counts = [json.loads(line) for line in (folder / "counts.jsonl").read_text().splitlines()]
+    assert len(records) == len(counts) == 20 and sum("game" not in r for r in records) == 10
+    for n, (record, count) in enumerate(zip(records, counts), 1):
+        assert {"record": n, **replay(record).count.to_json()} == count

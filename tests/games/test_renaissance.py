@@ -417,3 +417,15 @@ def test_every_game_names_its_refusals_by_stable_ids(name):
     with pytest.raises(IllegalAction) as e:
         d.apply(d.legal_actions()[0], (d.to_act + 1) % d.seats)
     assert game.reason_id(e.value.reason) == "not_your_turn"
+
+
+@pytest.mark.parametrize("name", ["sicilian", "renaissance"])
+def test_a_game_describes_itself_once_for_a_client(name):
+    import msgspec
+
+    desc = get_game(name).describe()
+    assert msgspec.json.decode(msgspec.json.encode(desc)) == desc
+    assert desc["name"] == name and len(desc["deck"]["codes"]) == {"sicilian": 63, "renaissance": 78}[name]
+    shown = [c for g in desc["deck"]["groups"] for c in g["cards"]]
+    assert sorted(shown) == sorted(desc["deck"]["codes"])  # every card in exactly one group
+    assert desc["reasons"]["not_your_turn"] == "it is not your turn"

@@ -1,0 +1,41 @@
+"""Sampled worlds for any game: the cards a seat has not seen, dealt at random into the places
+they may be (other hands, a hidden discard, a monte), each place taking only the cards it may
+hold. The samplers of the games (``sampler`` for Sicilian, ``renaissance_search``) say which
+places there are and what each may hold; the engine then checks the world by replaying the
+seat's log on it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tarocchi.engine.deck import cards_in
+
+
+class Slot:
+    __slots__ = ("name", "capacity", "cards")
+
+    def __init__(self, name: tuple, capacity: int):
+        self.name = name
+        self.capacity = capacity
+        self.cards = 0
+
+
+def assign(cards: list[int], slots: list[Slot], allowed: dict[int, int], rng: random.Random) -> bool:
+    """Deal ``cards`` into ``slots`` (slot i may take card c if bit i of allowed[c]); the most
+    constrained cards first, each to a slot picked in proportion to its room left."""
+    order = sorted(cards, key=lambda c: (allowed[c].bit_count(), rng.random()))
+    room = [s.capacity for s in slots]
+    for c in order:
+        opts = [i for i in cards_in(allowed[c]) if room[i] > 0]
+        if not opts:
+            return False
+        total = sum(room[i] for i in opts)
+        r = rng.randrange(total)
+        for i in opts:
+            r -= room[i]
+            if r < 0:
+                break
+        slots[i].cards |= 1 << c
+        room[i] -= 1
+    return True
