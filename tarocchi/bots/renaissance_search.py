@@ -7,25 +7,20 @@ holds none of it, and one that did not trump holds no trump either (A10; the Foo
 nothing). Each world is rebuilt as a real deal: a deck order that deals those hands (A6), and
 the seat's action log applied to it, so the engine checks the world. Each legal card is then
 played in every world and the deal finished by the rule bot's play for all seats; the card
-with the best mean score (A15) is played. The discard is the rule bot's.
-
-Every decision depends only on the view and the bot's seed, so a worker rebuilt from (level,
-seed) decides the same.
+with the best mean score (A15) is played (the search loop is the generic one, ``pimc``). The
+discard is the rule bot's.
 """
 
 from __future__ import annotations
 
 import random
-import time
 
 from tarocchi.engine.game import IllegalAction
-from tarocchi.games.renaissance import DECK, DISCARD, FOOL, KINGS, TRUMPS, Deal
+from tarocchi.games.renaissance import DECK, DISCARD, KINGS, TRUMPS, Deal
 
+from .pimc import PIMC, TIME_LIMIT, WORLDS
 from .renaissance_rule import RenaissanceRuleBot, cards
-from .worlds import Slot, assign
-
-WORLDS = 24  # worlds sampled per decision, at most
-TIME_LIMIT = 0.6  # seconds: stop sampling more worlds after this (a safety net under load)
+from .worlds import Slot, assign, voids
 NEVER_DISCARDED = TRUMPS | DECK.fool_bit | KINGS  # A7
 
 
@@ -43,20 +38,9 @@ class Knowledge:
             if not a["action"].startswith("discard"):
                 self.plays.append((a["seat"], DECK.card(a["action"])))
         self.played = [0, 0, 0]
-        self.void = [0, 0, 0]  # the cards each seat cannot hold
-        for i, (seat, c) in enumerate(self.plays):
+        for seat, c in self.plays:
             self.played[seat] |= 1 << c
-            trick = self.plays[i - i % 3:i + 1]
-            if i % 3 == 0 or c == FOOL:
-                continue
-            lead = trick[0][1] if trick[0][1] != FOOL else (trick[1][1] if len(trick) > 2 else -1)
-            if lead < 0 or seat == trick[0][0] or c == lead:
-                continue
-            led_suit = DECK.suit_mask_of[lead]
-            if not led_suit >> c & 1:
-                self.void[seat] |= led_suit
-                if not TRUMPS >> c & 1:
-                    self.void[seat] |= TRUMPS
+        self.void = voids(self.plays, DECK, 3)  # the cards each seat cannot hold (A10, A11)
         self.hidden = DECK.full & ~self.hand & ~sum(self.played) & ~self.discard
 
     def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
@@ -100,36 +84,13 @@ def finish(deal: Deal, policy: RenaissanceRuleBot) -> Deal:
     return deal
 
 
-class RenaissanceSearchBot:
-    def __init__(self, seed: int | None = None, worlds: int = WORLDS, time_limit: float | None = TIME_LIMIT):
-        self.seed = 0 if seed is None else seed
-        self.rule = RenaissanceRuleBot(seed)
-        self.worlds = worlds
-        self.time_limit = time_limit  # a safety net only; None makes a decision a pure function of the view
+class RenaissanceSearchBot(PIMC):
+    """PIMC (``pimc``) with this game's knowledge and the rule bot's play to finish a world;
+    the discard is the rule bot's."""
 
-    def __call__(self, view: dict) -> str:
-        ok = [c["action"] for c in view["choices"] if c["reason"] is None]
-        if view["phase"] != "play" or len(ok) == 1:
-            return self.rule(view) if len(ok) != 1 else ok[0]
-        seen = Knowledge(view)
-        rng = random.Random(f"{self.seed}:{seen.me}:{len(view['actions'])}")
-        options = [DECK.card(c) for c in ok]
-        totals = dict.fromkeys(options, 0.0)
-        start = time.perf_counter()
-        sampled = 0
-        for attempt in range(self.worlds * 3):
-            world = seen.world(rng, relax=attempt >= self.worlds * 2)
-            if world is None:
-                continue
-            for c in options:
-                d = world.copy()
-                d.apply(c)
-                totals[c] += finish(d, self.rule).count.scores[seen.me]
-            sampled += 1
-            if sampled == self.worlds or (self.time_limit and time.perf_counter() - start > self.time_limit):
-                break
-        if not sampled:
-            return self.rule(view)
-        fallback = DECK.card(self.rule(view))
-        best = max(options, key=lambda c: (totals[c], c == fallback))
-        return DECK.codes[best]
+    def __init__(self, seed: int | None = None, worlds: int = WORLDS, time_limit: float | None = TIME_LIMIT):
+        self.rule = RenaissanceRuleBot(seed)
+        super().__init__("renaissance", Knowledge, self.finish_world, self.rule, seed, worlds, time_limit)
+
+    def finish_world(self, deal: Deal) -> Deal:
+        return finish(deal, self.rule)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tarocchi.engine.deck import cards_in
+from tarocchi.engine.deck import Deck, cards_in
 
 
 class Slot:
@@ -39,3 +39,30 @@ def assign(cards: list[int], slots: list[Slot], allowed: dict[int, int], rng: ra
         slots[i].cards |= 1 << c
         room[i] -= 1
     return True
+
+
+def voids(plays: list[tuple[int, int]], deck: Deck, seats: int) -> list[int]:
+    """The cards each seat has shown it cannot hold, from the cards played so far ((seat,
+    card) in order, ``seats`` to a trick), under the follow-else-trump rule every game here
+    plays by (Sicilian R13, Renaissance A10, Calabresella C15): a seat that did not follow
+    the suit led holds none of it, and one that did not trump either holds no trump. The
+    Fool shows nothing; after a led Fool the next card fixes what the trick follows (A11)."""
+    out = [0] * seats
+    fool, trumps = deck.fool, deck.trumps
+    for i, (seat, c) in enumerate(plays):
+        first = i - i % seats
+        if i == first or c == fool:
+            continue
+        lead = plays[first][1]
+        if lead == fool:
+            if i == first + 1:
+                continue  # this card fixes the suit: it shows nothing
+            lead = plays[first + 1][1]
+        if c == lead:
+            continue
+        led_suit = deck.suit_mask_of[lead]
+        if not led_suit >> c & 1:
+            out[seat] |= led_suit
+            if not trumps >> c & 1:
+                out[seat] |= trumps
+    return out
