@@ -109,6 +109,9 @@ class Game:
     parse_action: Callable[[object], int]
     action_text: Callable[[int], str]
     rounds: Callable[[Any], int] = lambda options: 1  # deals per seat in a match
+    # A match played to a score instead (Calabresella C21: 21): it ends after the first deal
+    # whose payment takes a seat to ``target`` or more; None: a match of ``rounds``.
+    target: int | None = None
     discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
     reasons: Mapping[str, str] = field(default_factory=dict)  # refusal id -> its English text
 
@@ -129,8 +132,9 @@ class Game:
         """A deal from a uniformly shuffled deck, seeded by ``rng``."""
         return self.deal(seats, dealer, self.deck.shuffled(rng), options, log=log)
 
-    def match_length(self, seats: int, options: Any = None) -> int:
-        return self.rounds(options or self.options()) * seats
+    def match_length(self, seats: int, options: Any = None) -> int | None:
+        """The deals of a match, or None for a match played to a ``target`` score."""
+        return None if self.target is not None else self.rounds(options or self.options()) * seats
 
     def describe(self) -> dict:
         """What a client needs to offer and draw the game, JSON-ready: its name, title, table

@@ -39,8 +39,9 @@ class Match:
         return cls(seats, rng.randrange(seats), options, game)
 
     @property
-    def length(self) -> int:
-        return self.game.match_length(self.seats, self.options)  # one deal per seat a round (R4, A16)
+    def length(self) -> int | None:
+        """One deal per seat a round (R4, A16); None for a match to a score (C21)."""
+        return self.game.match_length(self.seats, self.options)
 
     @property
     def deals_played(self) -> int:
@@ -48,6 +49,9 @@ class Match:
 
     @property
     def over(self) -> bool:
+        target = self.game.target
+        if target is not None:  # C21: after a deal's payment, a seat at the target ends it
+            return bool(self.deals) and self.deals[-1].done and max(self.totals) >= target
         return self.deals_played == self.length
 
     @property

@@ -788,4 +788,5 @@ def _choice(action: str, why: str | None) -> dict:
 CALABRESELLA: Final = register(Game(
     name="calabresella", title="Calabresella", seats=(SEATS,), deck=DECK, deal=Deal, options=Options,
     parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
+    target=TARGET,  # C21: the match to 21
 ))

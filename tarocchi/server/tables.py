@@ -156,7 +156,8 @@ class Table:
             "bots": [b is not None for b in self.bots],
             "standin": self.standin,
             "deal_number": len(match.deals) if match else 0,
-            "deals_in_match": match.length if match else self.seats,
+            "deals_in_match": self.game.match_length(self.seats, self.options),  # None: to a score
+            "target": self.game.target,
             "totals": match.totals if match else [0] * self.seats,
             "ready": [self.ready[s] or self.bots[s] is not None for s in range(self.seats)],
             "winners": match.winners() if match and match.over else None,

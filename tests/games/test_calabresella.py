@@ -557,16 +557,23 @@ def test_the_game_is_registered_and_its_records_replay_through_the_registry():
         assert again.count.to_json() == d.count.to_json() and again.history == d.history
 
 
-def test_C21_a_match_by_name_deals_in_turn_and_totals_sum_to_zero():
+@pytest.mark.parametrize("seed", range(6))
+def test_C21_a_match_is_played_to_21_with_the_deal_in_turn_and_totals_summing_to_zero(seed):
+    """C21: after each deal's payment, a seat at 21 or more ends the match, not before; the
+    highest total wins, a tie at the top shared."""
     from tarocchi.engine.match import Match
 
     m = Match(3, first_dealer=1, game="calabresella")
-    rng = random.Random(2)
+    assert m.length is None  # no fixed number of deals
+    rng = random.Random(seed)
     while not m.over:
+        assert not m.deals or max(m.totals) < 21
         finish(m.start_deal(rng), rng.randrange(99))
-    assert [d.dealer for d in m.deals] == [1, 2, 0] and sum(m.totals) == 0
-    # The engine's Match counts deals (game.rounds); C21's match to 21 is match_over(totals).
+    assert max(m.totals) >= 21 and match_over(m.totals) and sum(m.totals) == 0
+    assert [d.dealer for d in m.deals] == [(1 + i) % 3 for i in range(len(m.deals))]
     assert m.winners() == match_winners(m.totals)
+    with pytest.raises(ValueError, match="the match is over"):
+        m.start_deal(rng)
 
 
 def test_simulate_replay_and_duel_on_the_command_line():
