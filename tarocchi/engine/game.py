@@ -51,6 +51,18 @@ def reason_id(reason: str | None) -> str | None:
     return reason.id if isinstance(reason, Reason) else None
 
 
+def plain(reason: str | None) -> str | None:
+    """A refusal as the plain text a ``refusal`` gives (a game's ``reason`` gives the Reason)."""
+    return None if reason is None else str(reason)
+
+
+# The refusals every game with ids shares, word for word (Sicilian's texts are the same).
+NOT_YOUR_TURN = Reason("not_your_turn", "it is not your turn")
+DEAL_OVER = Reason("deal_over", "the deal is over")
+NOT_IN_HAND = Reason("not_in_hand", "that card is not in your hand")
+PLAY_NOW = Reason("play_now", "now is the time to play a card")
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse; ``reason`` says why in a player's words (a plain text, fit
     for any encoder) and ``reason_id`` is its stable id when it has one. The deal is unchanged."""

@@ -36,7 +36,9 @@ from ..engine import tricks
 from ..engine.cards import DECK, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD, TOTAL_POINTS
 from ..engine.deck import CardError, cards_in, shown
 from ..engine.discards import DiscardRule
-from ..engine.game import Game, IllegalAction, Reason, reason_id, register
+from ..engine.game import (
+    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, IllegalAction, Reason, plain, reason_id, register,
+)
 from ..engine.playout import Playable
 from ..engine.tricks import SICILIAN as RULES  # C15: R13's following, trumping, ranking and the Fool
 
@@ -92,15 +94,11 @@ DONE: Final = "done"
 
 # --- refusals: a player's words, each with a stable id ------------------------------------
 
-NOT_YOUR_TURN: Final = Reason("not_your_turn", "it is not your turn")
-DEAL_OVER: Final = Reason("deal_over", "the deal is over")
-NOT_IN_HAND: Final = Reason("not_in_hand", "that card is not in your hand")
 SPEAK_NOW: Final = Reason("speak_now", "now is the time to speak")
 CALL_NOW: Final = Reason("call_now", "now is the time to call a card: chiamo and its code")
 GIVE_NOW: Final = Reason("give_now", "now is the time to give the giver a card back: restituisco and its code")
 LAY_NOW: Final = Reason("lay_now", "now is the time to lay cards face down: scarto and the cards")
 TAKE_NOW: Final = Reason("take_now", "now is the time to take face-up monte cards (prendo) or passo")
-PLAY_NOW: Final = Reason("play_now", "now is the time to play a card")
 PASSO_AFTER_BID: Final = Reason("passo_after_bid", "there is a bid: sta bene or a higher bid")  # C8
 STA_BENE_NO_BID: Final = Reason("sta_bene_no_bid", "nobody has bid yet: passo or a bid")  # C8
 BID_HIGHER: Final = {CHIAMO: Reason("bid_above_chiamo", "bid higher than chiamo"),  # C8
@@ -393,8 +391,7 @@ class Deal(Playable):
 
     def refusal(self, seat: int, action: object) -> str | None:
         """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
-        why = self.reason(seat, action)
-        return None if why is None else str(why)
+        return plain(self.reason(seat, action))
 
     def reason(self, seat: int, action: object) -> str | None:
         """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""

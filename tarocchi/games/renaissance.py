@@ -27,7 +27,9 @@ from typing import Final
 
 from ..engine.deck import CardError, Deck, Suit, cards_in, cut, shown
 from ..engine.discards import DiscardRule
-from ..engine.game import Game, IllegalAction, Reason, reason_id, register
+from ..engine.game import (
+    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, IllegalAction, Reason, plain, reason_id, register,
+)
 from ..engine.playout import Playable
 from ..engine.tricks import TrickRules
 
@@ -76,11 +78,7 @@ SUIT_MASK_OF: Final = DECK.suit_mask_of
 
 # --- refusals: a player's words, each with a stable id ------------------------------------
 
-NOT_YOUR_TURN: Final = Reason("not_your_turn", "it is not your turn")
-DEAL_OVER: Final = Reason("deal_over", "the deal is over")
-NOT_IN_HAND: Final = Reason("not_in_hand", "that card is not in your hand")
 DISCARD_NOW: Final = Reason("discard_now", "now is the time to discard three cards")
-PLAY_NOW: Final = Reason("play_now", "now is the time to play a card")
 DISCARD_THREE: Final = Reason("discard_three", "discard three cards")
 NO_KING_TRUMP_FOOL: Final = Reason("discard_forbidden", "you may not discard a King, a trump or the Fool")
 MIDDLE_TRUMPS_ONLY: Final = Reason("discard_fallback", "only trumps 2 to 20, and no more than you must")
@@ -291,8 +289,7 @@ class Deal(Playable):
 
     def refusal(self, seat: int, action: object) -> str | None:
         """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
-        why = self.reason(seat, action)
-        return None if why is None else str(why)
+        return plain(self.reason(seat, action))
 
     def reason(self, seat: int, action: object) -> str | None:
         """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
