@@ -18,7 +18,7 @@ Combination(kind='grande', cards=('20', '19', 'F'), size=3, points=10)
 >>> check("cups", ["KC", "QC", "1C"])                       # O5
 Traceback (most recent call last):
 ...
-tarocchi.games.ottocento_combos.ComboError: one place after the 20 or the King may stay empty: another empty one needs a contatore
+tarocchi.games.ottocento_combos.ComboError: one place after the 20 or King may stay empty, another needs a contatore
 
 How a sequence is read (B11-B16), as places:
 
@@ -113,8 +113,9 @@ GRANDE_REAL_HEAD: Final = Reason(
 SUIT_REAL_HEAD: Final = Reason(
     "suit_real_head", "a sequence of suits needs a real Queen, Cavallo or Fante after the King")  # B15
 HEAD_GAP: Final = Reason(
-    "head_gap", "one place after the 20 or the King may stay empty: another empty one needs a contatore")  # B13, B15
-GAP: Final = Reason("sequence_gap", "the Grande goes on only while consecutive: a missing number needs a contatore")  # B14
+    "head_gap", "one place after the 20 or King may stay empty, another needs a contatore")  # B13, B15
+GAP: Final = Reason(
+    "sequence_gap", "the Grande goes on only while consecutive: a missing number needs a contatore")  # B14
 NEIGHBOURS: Final = Reason("contatori_neighbours", "two contatori may not fill neighbouring places")  # B14
 MOORS_TWO: Final = Reason("moors_two", "the Moors take at least two real Moors")  # B16
 ACES_TWO: Final = Reason("aces_two", "the aces take at least two real aces")  # B16
