@@ -226,20 +226,32 @@ def _check_sequence(kind: str, cards: list[str]) -> None:
     # the exception "17 and 16" could allow are a head fill at 17 and a fill at 16, and the
     # head's fill may always go to another empty head place (there are two when one is
     # needed), so in a set of cards the exception never decides anything.
-    extension = [c for c in GRANDE_EXTENSION if c in real]
-    if not extension:
-        return
-    lowest = GRANDE_EXTENSION.index(extension[-1])
-    gaps = [i for i in range(lowest) if GRANDE_EXTENSION[i] not in real]
     free = contatori - head_fills
-    if any(b == a + 1 for a, b in zip(gaps, gaps[1:])):
-        # two neighbouring numbers missing: with enough contatori it is their placing that
-        # is refused, else the missing numbers
-        first = next(a for a, b in zip(gaps, gaps[1:]) if b == a + 1)
-        raise ComboError(NEIGHBOURS if free >= 2 else GAP, next(c for c in GRANDE_EXTENSION[first:] if c in real))
-    if len(gaps) > free:
-        after = gaps[free]  # the first gap no contatore fills: the card below it does not follow
-        raise ComboError(GAP, next(c for c in GRANDE_EXTENSION[after:] if c in real))
+    reached = _extension(real, free)
+    beyond = [c for c in GRANDE_EXTENSION if c in real and c not in reached]
+    if beyond:
+        # Named: the first card that does not follow. With contatori enough for every missing
+        # number above the lowest card, only their placing is at fault: two side by side.
+        gaps = [c for c in GRANDE_EXTENSION[:GRANDE_EXTENSION.index(beyond[-1])] if c not in real]
+        raise ComboError(NEIGHBOURS if len(gaps) <= free else GAP, beyond[0])
+
+
+def _extension(held: set[str], free: int) -> list[str]:
+    """B14: the real cards of the Grande's extension that follow the head, walking down from 16
+    while consecutive, ``free`` contatori filling single missing numbers (never two side by
+    side: two missing numbers in a row end it)."""
+    out: list[str] = []
+    filled_last = False
+    for c in GRANDE_EXTENSION:
+        if c in held:
+            out.append(c)
+            filled_last = False
+        elif free and not filled_last:
+            free -= 1
+            filled_last = True
+        else:
+            break
+    return out
 
 
 def _check_cricca(kind: str, cards: list[str]) -> None:
@@ -284,18 +296,9 @@ def _best_sequence(kind: str, held: set[str]) -> list[str] | None:
     used = [capo] + heads + contatori
     if kind != "grande":
         return used + [c for c in tail if c in held]  # B15: the ace adds one card
-    free = len(contatori) - head_fills  # B14: walk down from 16
-    filled_last = False
-    for c in tail:
-        if c in held:
-            used.append(c)
-            filled_last = False
-        elif free and not filled_last:
-            free -= 1  # a contatore fills this number (not next to another filled one)
-            filled_last = True
-        else:
-            break
-    return used  # (a fill below the last real card is the same as an added contatore)
+    # B14: walk down from 16 (a contatore filling below the last real card is the same as one
+    # simply added)
+    return used + _extension(held, len(contatori) - head_fills)
 
 
 def best(kind: str, cards: Iterable[str]) -> Combination | None:

@@ -6,6 +6,7 @@ agree with on thousands of random piles."""
 
 from __future__ import annotations
 
+import doctest
 import random
 from itertools import combinations, product
 
@@ -211,11 +212,11 @@ def nearby_sets(rng: random.Random, kind: str, held: set[str], found: frozenset[
     yield frozenset(rng.sample(rel, rng.randint(0, len(rel)))) if rel else frozenset()
 
 
-PILES = 3000
+PILES = 5000
 
 
 def test_brute_force_reference_agrees_on_random_piles():
-    """best, best_all, score, pile_score against the reference on 3000 random piles of 0-20
+    """best, best_all, score, pile_score against the reference on 5000 random piles of 0-20
     cards (and, where a pile's Grande cards are few, the Grande by every subset as well as by
     every placement); check against the reference on sets near each best and random sets."""
     rng = random.Random(802)
@@ -330,6 +331,22 @@ def test_api_constants_and_json():
     assert len({r.id for r in REASONS}) == len(REASONS)
     with pytest.raises(TypeError):
         best("kings", "KC KO KS")
+
+
+def test_the_examples_in_the_docs_run():
+    result = doctest.testmod(oc)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_combo_error_is_a_value_error_with_a_reason_and_its_card():
+    with pytest.raises(ValueError) as e:
+        check("grande", hand("20 19 18 17 14"))
+    err = e.value
+    assert isinstance(err, ComboError) and err.reason is oc.GAP and err.card == "14"
+    assert str(err) == f"{oc.GAP}: 14"
+    with pytest.raises(ComboError) as e:
+        best("kings", ["KC", "KC"])
+    assert e.value.reason.id == "combo_repeated_card"
 
 
 # --- the rulings --------------------------------------------------------------------------------
@@ -601,7 +618,10 @@ REFUSALS = [
     ("grande", "20 19 18 17 14 F", "sequence_gap"),
     ("grande", "20 19 18 17 15 13 F", "sequence_gap"),
     ("grande", "20 19 18 17 14 13 12 F 0", "contatori_neighbours"),
-    ("grande", "20 19 18 17 13 F 0", "contatori_neighbours"),
+    ("grande", "20 19 18 17 16 13 F 0", "contatori_neighbours"),
+    ("grande", "20 19 18 17 13 F 0", "sequence_gap"),
+    ("grande", "20 19 18 17 15 14 12 11 9 F 0", "sequence_gap"),  # three gaps, two contatori
+    ("grande", "20 19 18 17 5 F 0", "sequence_gap"),
     ("moors", "1 F 0", "moors_two"),
     ("aces", "1C F 0", "aces_two"),
 ]
