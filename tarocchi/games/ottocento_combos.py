@@ -30,6 +30,23 @@ A contatore (``0``, ``F``) either fills an empty place or is simply added; it co
 either way (B12), so a sequence's size is always its real cards plus its contatori and the best
 sequence of a set uses every contatore the set holds. Whether the head's empty place is 17 or
 another makes no difference to the extension (O4: ``20 19 18 16 15`` is 5 cards).
+
+Readings where the rulings leave a doubt (the most literal one is taken):
+
+* B13/B14: the head's empty place does not break the extension even when it is 17 and 16 is
+  missing too: ``20 19 18 F 15`` is valid (17 empty, F fills 16), 5 cards. O4 only shows 17
+  empty with a real 16.
+* B14's exception "17 and 16" never decides anything for a set of cards: a head needs a
+  contatore only when two of its places are empty, and it can always go to the one that is not
+  17. It is kept in the reading, not in the code.
+* B12: a contatore "simply added" is always allowed, so the best sequence of a set uses every
+  contatore it holds (O4: ``20 19 18 17 14 13 12 F 0`` is 6 cards) and a declared sequence may
+  carry them on top of a full head.
+* B15: the ace is added whatever the head's empty place (O5 and B27's coins confirm it); the
+  suit's pips are no part of the sequence.
+* B16: the cap of 6 is never reached by a set of distinct cards (4 + 2 contatori).
+* Display order: the real cards in the table's order, the contatori after them, not in the
+  places they fill (a placement is not unique: ``20 19 F`` fills 18 or 17).
 """
 
 from __future__ import annotations
@@ -129,7 +146,8 @@ assert len({r.id for r in REASONS}) == len(REASONS)
 
 class ComboError(ValueError):
     """A combination the rules refuse: ``reason`` (a Reason, its stable ``id`` and a player's
-    words) and ``card``, the card the refusal is about when there is one (else None)."""
+    words) and ``card``, the given card the refusal is about when there is one (an unknown code,
+a repeated card, one of another kind, the first that does not follow), else None."""
 
     def __init__(self, reason: Reason, card: str | None = None) -> None:
         super().__init__(str(reason))
@@ -211,7 +229,7 @@ def _check_sequence(kind: str, cards: list[str]) -> None:
         capo, head = "K" + s, tuple(f + s for f in FACES[1:])
     if capo not in real:  # B12, B13, B15: the 20 or the King real, never a contatore
         raise ComboError(CONTATORE_HEAD if contatori else GRANDE_NEEDS_ANGELO if kind == "grande"
-                         else SUIT_NEEDS_KING, capo)
+                         else SUIT_NEEDS_KING)
     if not real.intersection(head):  # B13, B15: one of the next three real
         raise ComboError(GRANDE_REAL_HEAD if kind == "grande" else SUIT_REAL_HEAD)
     if len(cards) < 3:  # B11

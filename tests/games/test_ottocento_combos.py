@@ -416,6 +416,9 @@ def test_b14_grande_extension():
     assert refused("grande", "20 19 18 17 14 F") == "sequence_gap"
     assert check("grande", hand("20 19 18 17 F 15 0 13")).size == 8  # 16 and 14 filled
     assert check("grande", hand("20 19 F 0 15")).size == 5  # a head fill and 16: 17-16 allowed
+    # the most literal reading: the head's empty 17 and a contatore at 16 (doubt in the module)
+    assert check("grande", hand("20 19 18 F 15")).size == 5
+    assert best("grande", hand("20 19 18 F 15 14")).size == 6
     # it stops at 5: never through the Moors or the 0
     run = [str(n) for n in range(20, 4, -1)] + ["1", "2", "3", "4"]
     assert items(best_all(run)) == [("grande", 16, 75), ("moors", 4, 15)]
