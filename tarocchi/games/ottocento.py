@@ -23,6 +23,7 @@ on the card led: ``7C volo``, ``F trionfi``, ``KS busso`` (B22).
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -35,7 +36,11 @@ from ..engine.game import (
 )
 from ..engine.playout import Playable
 from ..engine.tricks import TrickRules
-from . import ottocento_combos as combos
+
+# The combinations (B9-B18, B25) are a plain Python module beside this one, imported by name so
+# that mypyc, which compiles this module, does not type-check it as part of the compiled group
+# (it is not compiled; relative to this package, so that tarocchi.pure_engine's copy finds its own).
+combos: Any = importlib.import_module(__name__.rpartition(".")[0] + ".ottocento_combos")
 
 # --- the deck (B1-B4) -------------------------------------------------------------------
 
@@ -70,6 +75,7 @@ FOOL_BIT: Final = DECK.fool_bit
 MOORS: Final = DECK.mask_of(["1", "2", "3", "4"])
 FIVES: Final = sum(1 << c for c in range(SIZE) if DECK.values[c] == 5)  # B8: never discarded
 ONE_POINT: Final = sum(1 << c for c in range(SIZE) if DECK.values[c] == 1)  # B21
+PIPS: Final = DECK.mask_of([r + s for r in ("6", "7", "8", "9", "10") for s in "COSB"])  # in no combination
 CODES: Final = DECK.codes
 assert DECK.size == SIZE and FIVES.bit_count() == 8 and DECK.points(DECK.full) + LAST_TRICK == TOTAL
 
@@ -272,11 +278,23 @@ def matto_card(own: int, other: int) -> int:
     """B21: which 1-point card of the Matto's side's pile (``own``, the Matto not in it) goes
     to the side that won its trick (``other``): the one that leaves ``own`` (with the Matto)
     the highest combination score; among those, the one that gives ``other`` the lowest; then
-    the last in display order. -1 when ``own`` holds none."""
+    the last in display order. -1 when ``own`` holds none. (A card in none of ``own``'s best
+    combinations leaves its score as it is, and a pip, in no combination at all, changes
+    neither: only the others are counted again.)"""
+    candidates = own & ONE_POINT
+    if not candidates:
+        return -1
+    found, own_score = pile_points(own | FOOL_BIT)
+    used = 0
+    for combo in found:
+        used |= DECK.mask_of(list(combo.cards))
+    other_score = pile_points(other)[1]
     best = -1
     best_key = (0, 0)
-    for c in DECK.display_order(own & ONE_POINT):
-        key = (pile_points(own & ~(1 << c) | FOOL_BIT)[1], -pile_points(other | 1 << c)[1])
+    for c in DECK.display_order(candidates):
+        mine = pile_points(own & ~(1 << c) | FOOL_BIT)[1] if used >> c & 1 else own_score
+        theirs = other_score if PIPS >> c & 1 else pile_points(other | 1 << c)[1]
+        key = (mine, -theirs)
         if best < 0 or key >= best_key:
             best, best_key = c, key
     return best
