@@ -236,9 +236,8 @@ def test_B9_B17_a_declaration_is_parsed_strictly_and_refused_with_its_reason():
     d = dealt(2, B27_HANDS)
     d.apply("gioco")
     d.apply("discard 9S 10S")
-    assert d.refusal(3, "declare queens:QC,QO,QS queens:QB,QC,QO") == \
-        "a declaration holds at most one combination of each kind"  # B17
-    assert d.reason(3, "declare queens:QC,QO,QS queens:QB,QC,QO").id == "kind_twice"
+    assert d.refusal(3, "declare queens:QC,QO,QS queens:QB,QC,QO") == str(combos.ONE_PER_KIND)  # B17
+    assert d.reason(3, "declare queens:QC,QO,QS queens:QB,QC,QO").id == combos.ONE_PER_KIND.id
     assert d.refusal(3, "declare kings:KC,KO,KS") == "you may declare only cards in your hand"
     assert "not a combination" in d.refusal(3, "declare sextets:QC,QO,QS")
     assert "twice" in d.refusal(3, "declare queens:QC,QC,QO")
