@@ -108,9 +108,9 @@ DONE: Final = "done"
 # --- refusals: a player's words, each with a stable id ------------------------------------
 
 MONTE_NOW: Final = Reason("monte_now", "now is the time to say a monte or gioco")
-DISCARD_NOW: Final = Reason("discard_now", "now is the time to discard two cards")
+DISCARD_NOW: Final = Reason("discard_two_now", "now is the time to discard two cards")
 DISCARD_TWO: Final = Reason("discard_two", "discard two cards")
-DISCARD_FORBIDDEN: Final = Reason("discard_forbidden", "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto")
+DISCARD_FORBIDDEN: Final = Reason("discard_five_points", "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto")
 DECLARE_NOW: Final = Reason("declare_now", "now is the time to declare: declare and your combinations, or declare alone")
 DECLARE_NOT_HELD: Final = Reason("declare_not_held", "you may declare only cards in your hand")  # B9
 KIND_TWICE: Final = combos.ONE_PER_KIND  # B17: "at most one combination of each kind", the combos' own
@@ -261,10 +261,6 @@ def combos_json(found: list[Any]) -> dict:
     return {"combinations": [c.to_json() for c in found],
             "cricche_doubled": len(cricche) >= 3, "sequences_doubled": len(sequences) >= 3,
             "points": combos.score(found)}
-
-
-def codes_list(mask: int) -> list[str]:
-    return DECK.codes_of(mask)
 
 
 def pile_points(pile: int) -> tuple[list[Any], int]:

@@ -155,7 +155,7 @@ def test_B8_O8_the_discard_never_a_5_point_card():
     assert FIVES.bit_count() == 8
     assert d.refusal(0, "discard 18 3") is None  # O8: trumps allowed
     offered = {c["action"]: c["reason_id"] for c in d.view(0)["choices"]}
-    assert offered["KC"] == offered["F"] == "discard_forbidden" and offered["18"] is None
+    assert offered["KC"] == offered["F"] == "discard_five_points" and offered["18"] is None
     d.apply("discard 3 18")
     assert d.discarded == mask("18", "3") and d.hand_size(0) == 15 and d.phase == "declare"
     v0, v1 = d.view(0), d.view(1)
