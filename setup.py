@@ -20,7 +20,7 @@ from setuptools import setup
 COMPILED = {
     Path("tarocchi/engine"): ["bits.py", "deck.py", "cards.py", "tricks.py", "actions.py", "sicilian.py",
                               "playout.py"],
-    Path("tarocchi/games"): ["renaissance.py", "calabresella.py"],
+    Path("tarocchi/games"): ["renaissance.py", "calabresella.py", "ottocento.py"],
 }
 RECORD = "_compiled.json"
 

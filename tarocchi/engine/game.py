@@ -4,7 +4,7 @@ here by the name a record carries, and import no game themselves.
 
 >>> from tarocchi.engine.game import get_game, game_names
 >>> game_names()
-['sicilian', 'renaissance', 'calabresella']
+['sicilian', 'renaissance', 'calabresella', 'ottocento']
 >>> g = get_game("renaissance")
 >>> g.deck.size, g.seats
 (78, (3,))
@@ -124,6 +124,12 @@ class Game:
     # A match played to a score instead (Calabresella C21: 21): it ends after the first deal
     # whose payment takes a seat to ``target`` or more; None: a match of ``rounds``.
     target: int | None = None
+    # Whether a match's totals (by seat) decide it, for a game whose target is not simply
+    # "a seat at it" (Ottocento B26: a side at 800 and the two sides unequal); None: max >= target.
+    decided: Callable[[list[int]], bool] | None = None
+    # The deal is given the match totals before it, by seat (``totals=``), and its record
+    # carries them: a game that checks the target inside a deal (Ottocento B26, at declarations).
+    deal_totals: bool = False
     discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
     reasons: Mapping[str, str] = field(default_factory=dict)  # refusal id -> its English text
 
@@ -136,13 +142,23 @@ class Game:
         return next((i for i, t in self.reasons.items() if t == text), None)
 
     def new_deal(self, seats: int, dealer: int, order: list[int], options: Any = None, *,
-                 log: bool = True) -> Any:
+                 log: bool = True, totals: list[int] | None = None) -> Any:
+        """A deal from a deck order; ``totals`` (the match totals before it, by seat) reach
+        the deal only in a game that takes them (``deal_totals``)."""
+        if self.deal_totals:
+            return self.deal(seats, dealer, order, options, log=log, totals=totals)
         return self.deal(seats, dealer, order, options, log=log)
 
     def shuffled(self, seats: int, dealer: int, rng: random.Random, options: Any = None, *,
-                 log: bool = True) -> Any:
+                 log: bool = True, totals: list[int] | None = None) -> Any:
         """A deal from a uniformly shuffled deck, seeded by ``rng``."""
-        return self.deal(seats, dealer, self.deck.shuffled(rng), options, log=log)
+        return self.new_deal(seats, dealer, self.deck.shuffled(rng), options, log=log, totals=totals)
+
+    def is_decided(self, totals: list[int]) -> bool:
+        """Whether match totals (by seat) end a match to a ``target`` (C21, B26)."""
+        if self.target is None:
+            return False
+        return self.decided(totals) if self.decided is not None else max(totals) >= self.target
 
     def match_length(self, seats: int, options: Any = None) -> int | None:
         """The deals of a match, or None for a match played to a ``target`` score."""

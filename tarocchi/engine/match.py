@@ -49,9 +49,8 @@ class Match:
 
     @property
     def over(self) -> bool:
-        target = self.game.target
-        if target is not None:  # C21: after a deal's payment, a seat at the target ends it
-            return bool(self.deals) and self.deals[-1].done and max(self.totals) >= target
+        if self.game.target is not None:  # C21, B26: after a deal, totals that reach the target end it
+            return bool(self.deals) and self.deals[-1].done and self.game.is_decided(self.totals)
         return self.deals_played == self.length
 
     @property
@@ -67,10 +66,11 @@ class Match:
         if self.deals and not self.deals[-1].done:
             raise ValueError("the deal in play is not finished")
         dealer = self.dealer_of(len(self.deals))
+        totals = self.totals if self.game.deal_totals else None  # B26: the deal checks them itself
         if deck is None:
-            deal = self.game.shuffled(self.seats, dealer, rng or random.Random(), self.options)
+            deal = self.game.shuffled(self.seats, dealer, rng or random.Random(), self.options, totals=totals)
         else:
-            deal = self.game.new_deal(self.seats, dealer, deck, self.options)
+            deal = self.game.new_deal(self.seats, dealer, deck, self.options, totals=totals)
         self.deals.append(deal)
         return deal
 

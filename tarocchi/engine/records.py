@@ -25,7 +25,7 @@ import msgspec
 from .deck import CardError, cut, shown
 from .game import DEFAULT, IllegalAction, game_names, get_game
 
-FIELDS = {"game", "seats", "options", "dealer", "deck", "actions"}
+FIELDS = {"game", "seats", "options", "dealer", "deck", "actions", "totals"}
 
 
 class RecordError(ValueError):
@@ -50,6 +50,7 @@ class Record(msgspec.Struct, forbid_unknown_fields=True):
     actions: list[Action]
     game: str = DEFAULT  # a record without a game is Sicilian's
     options: dict[str, Any] | None = None
+    totals: list[int] | None = None  # the match totals before the deal, by seat (Game.deal_totals)
     result: Any = None  # ignored by replay
     meta: Any = None
 
@@ -79,6 +80,7 @@ def _schema_error(record: dict, error: msgspec.ValidationError) -> RecordError:
         "deck": f"deck is a list of the {game.deck.size} card codes, top first",
         "actions": "actions is a list of {seat, action}",
         "options": "options is an object of table options",
+        "totals": "totals is a list of the match totals before the deal, one number a seat",
     }.get(field, str(error)))
 
 
@@ -88,7 +90,7 @@ def decode(record: object) -> Record:
         raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
     missing = {"seats", "dealer", "deck", "actions"} - record.keys()
     if missing:  # every record should name its game: say so too when it is incomplete anyway
-        raise RecordError(f"a record needs {', '.join(sorted(missing | (FIELDS - {'options'} - record.keys())))}")
+        raise RecordError(f"a record needs {', '.join(sorted(missing | (FIELDS - {'options', 'totals'} - record.keys())))}")
     unknown = record.keys() - FIELDS - {"result", "meta"}
     if unknown:
         raise RecordError(f"unknown fields {cut(', '.join(sorted(map(str, unknown))))}")
@@ -117,7 +119,14 @@ def _start(r: Record):  # -> the game's State
         options = game.options.from_json(r.options)
     except (CardError, ValueError, TypeError) as e:
         raise RecordError(str(e)) from None
-    return game.new_deal(r.seats, r.dealer, deck, options)
+    if r.totals is None or not game.deal_totals:
+        if r.totals is not None:
+            raise RecordError(f"a {game.name} record has no totals: its deals do not depend on the match")
+        return game.new_deal(r.seats, r.dealer, deck, options)
+    try:
+        return game.new_deal(r.seats, r.dealer, deck, options, totals=r.totals)
+    except ValueError as e:  # B26: totals that already decide the match, or malformed ones
+        raise RecordError(str(e)) from None
 
 
 def replay(record: object):  # -> the game's State
@@ -207,7 +216,8 @@ def replay_match(record: object):  # -> tarocchi.engine.match.Match
         if item.dealer != match.dealer_of(k):
             raise RecordError(f"deal {k}: the dealer is seat {match.dealer_of(k)}, one on from the last")
         one = Record(seats=r.seats, dealer=item.dealer, deck=item.deck, actions=item.actions,
-                     game=r.game, options=r.options)
+                     game=r.game, options=r.options,
+                     totals=match.totals if game.deal_totals else None)  # B26: the deal checks them
         try:
             deal = _replay(one)
         except RecordError as e:

@@ -4,6 +4,7 @@
   its rules engine is ``tarocchi.engine.sicilian``, where it was written first.
 - ``renaissance``: the Renaissance three-hand game, 78 cards (seed 001, RENAISSANCE.md A1-A17).
 - ``calabresella``: Calabresella with the Sicilian cards, three seats (seed 003, CALABRESELLA.md C1-C22).
+- ``ottocento``: the Bolognese Tarocchino for four in two partnerships, to 800 (seed 002, OTTOCENTO.md B1-B27).
 
 docs/games.md says how to add one.
 """
@@ -13,3 +14,4 @@ docs/games.md says how to add one.
 from . import sicilian  # noqa: F401, I001
 from . import renaissance  # noqa: F401, E402
 from . import calabresella  # noqa: F401, E402
+from . import ottocento  # noqa: F401, E402
