@@ -701,11 +701,11 @@ function handCards() {
     if (selected) label += `; ${t("card.selected")}`;
     return h("button", {
       type: "button", class: "card" + (whyNot ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
-      "data-card": code, "data-focus": `card-${code}`, "aria-label": label, "data-extra": isExtra ? t("card.extra.mark") : null,
+      "data-card": code, "data-focus": `card-${code}`, "data-extra": isExtra ? t("card.extra.mark") : null,
       "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
       title: whyNot || cardName(code),
       onclick: () => onCardPress(code),
-    }, cardSvg(code));
+    }, cardSvg(code), h("span", { class: "card-label visually-hidden", text: label }));
   });
 }
 
@@ -872,7 +872,7 @@ function buildShell() {
   s.tabs = h("nav", { class: "panel-tabs" });
   s.panels = {};
   for (const name of TABS) {
-    s.panels[name] = h("section", { class: `panel tab-panel ${name === "log" ? "log-panel" : name === "played" ? "played-panel" : name}`, id: `panel-${name}`, "data-tab": name, tabindex: "-1" });
+    s.panels[name] = h("section", { class: `panel tab-panel ${name === "log" ? "log-panel" : name === "played" ? "played-panel" : name}`, id: `panel-${name}`, "data-tab": name, tabindex: "0" });
   }
   // Chat: the lines are a region; the form is built once (what is typed stays).
   s.chatHead = h("div", { class: "chat-head" });
