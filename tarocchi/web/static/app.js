@@ -274,8 +274,8 @@ function roomLinks(links) {
 }
 
 // The player's name, typed once and kept in the browser; sent with every hello.
-function nameForm(onsaved) {
-  const input = h("input", { type: "text", id: "my-name", maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": "my-name",
+function nameForm(onsaved, id = "my-name") {
+  const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
     placeholder: t("name.placeholder") });
   input.value = myName();
   return h("form", { class: "name-form", onsubmit: (e) => {
@@ -287,7 +287,7 @@ function nameForm(onsaved) {
     const done = e.currentTarget.querySelector(".saved");
     if (done) done.textContent = name ? t("name.saved") : "";
   } },
-  h("label", { for: "my-name", text: t("name.label") }),
+  h("label", { for: id, text: t("name.label") }),
   h("span", { class: "name-row" }, input, h("button", { type: "submit", "data-focus": "name-save" }, t("name.save"))),
   h("span", { class: "saved quiet", role: "status" }));
 }
@@ -726,6 +726,9 @@ function fitHand() {
   step = Math.max(24, Math.floor(step));
   hand.style.setProperty("--step", `${step}px`);
   hand.style.setProperty("--overhang", `${Math.max(0, cardW - step)}px`);
+  // More than one row: each row covers the foot of the one above (the corner chips show).
+  const rows = Math.ceil(n / Math.max(1, Math.floor((W - Math.max(0, cardW - step)) / step)));
+  hand.style.setProperty("--vlap", rows > 1 ? `${-Math.round(cardW * 1.6 * 0.42)}px` : "0px");
 }
 
 // --- panels ---------------------------------------------------------------------------------
@@ -907,8 +910,9 @@ function topbar() {
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
       onclick: () => { state.conn = "connecting"; render(); connect(); } }, t("conn.usehere")) : null,
     T ? h("a", { class: "help-link button", href: `/static/help/${gameName()}.${lang()}.html`, target: "_blank", rel: "noopener", text: t("help.rules") }) : null,
-    T ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound),
-      onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, t("sound.label")) : null,
+    T ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
+      title: t("sound.label"),
+      onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
     langButton(render),
   ];
 }
@@ -1007,7 +1011,7 @@ function render() {
   attr(s.chatInput, "placeholder", t("chat.placeholder"));
   attr(s.chatInput, "aria-label", t("chat.label"));
   text(s.chatSend, t("chat.send"));
-  patch(s.chatName, T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName)) : []);
+  patch(s.chatName, T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
   // Close buttons for the drawers.
   for (const name of ["info", "log", "played", "sheet"]) {
     const el = s.panels[name];
