@@ -65,6 +65,7 @@ const state = {
   showLast: false,   // the last trick on demand
   hold: null,        // {deal, until}: the deal's last trick shown before the count
   sound: false,
+  unread: 0,         // chat lines come while the chat drawer is closed
   game: null,        // the game module of this table
   lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
   games: null,       // GET /api/games, once loaded: the decks are drawn from it
@@ -216,8 +217,9 @@ function gameTitle(g) {
 }
 
 function helpLink(name, cls = "help-link") {
-  return h("a", { class: cls, href: `/static/help/${name}.${lang()}.html`, target: "_blank", rel: "noopener" },
-    t("help.rules"));
+  const g = state.games?.games.find((x) => x.name === name);
+  return h("a", { class: cls, href: `/static/help/${name}.${lang()}.html`, target: "_blank", rel: "noopener",
+    "aria-label": g ? `${t("help.rules")}: ${gameTitle(g)}` : null }, t("help.rules"));
 }
 
 function gamePicker(name, value, onpick) {
@@ -432,6 +434,7 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "chat") {
     addChat([msg]);
+    if (drawerMode() && state.panel !== "chat") state.unread += 1;
     render();
   } else if (msg.type === "history") {
     const lines = Array.isArray(msg.lines) ? msg.lines : [];
@@ -923,11 +926,12 @@ function tabsBar() {
     type: "button", class: `tab tab-${n}` + (state.panel === n ? " open" : ""), "data-focus": `tab-${n}`,
     "aria-expanded": String(state.panel === n), "aria-controls": `panel-${n}`,
     onclick: () => openPanel(state.panel === n && drawerMode() ? null : n),
-  }, t(`tab.${n}`)));
+  }, t(`tab.${n}`), n === "chat" && state.unread ? h("span", { class: "unread", text: ` ${state.unread}` }) : null));
 }
 
 function openPanel(name) {
   state.panel = name;
+  if (name === "chat") state.unread = 0;
   render();
   if (name && drawerMode()) shell?.panels[name]?.focus({ preventScroll: true });
 }
