@@ -121,6 +121,8 @@ def seat_totals(page) -> dict[str, int]:
 def open_panel(page, name: str) -> None:
     """Open a side panel ("info", "log", "played", "sheet", "chat") unless it shows already:
     on a small screen the panels are drawers opened from the tabs."""
+    if not page.locator(".panel-tabs").count():
+        return  # a page without panels (an older client): everything is on the page
     panel = page.locator(f"#panel-{name}")
     if not panel.is_visible():
         page.click(f".panel-tabs .tab-{name}")

@@ -930,10 +930,12 @@ function tabsBar() {
 }
 
 function openPanel(name) {
+  const was = state.panel;
   state.panel = name;
   if (name === "chat") state.unread = 0;
   render();
   if (name && drawerMode()) shell?.panels[name]?.focus({ preventScroll: true });
+  else if (!name && was) shell?.tabs.querySelector(`.tab-${was}`)?.focus({ preventScroll: true });
 }
 
 function render() {
