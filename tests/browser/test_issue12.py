@@ -343,6 +343,9 @@ def test_keys_move_along_the_hand_and_pick_the_speaking_buttons(live_server, new
     assert page.evaluate("() => document.activeElement.dataset.card") == cards.nth(1).get_attribute("data-card")
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.card") == cards.nth(0).get_attribute("data-card")
+    # The focus ring on a card: dark inside, bright outside, seen on any card's colour.
+    ring = page.evaluate("() => getComputedStyle(document.activeElement.querySelector('.card-face')).boxShadow")
+    assert "rgb(17, 17, 17)" in ring and "rgb(255, 213, 74)" in ring, ring
     # The number keys: 1 is the first speaking button (passo).
     first = page.locator(".actions button.word").first
     assert first.get_attribute("data-key") == "1" and first.get_attribute("data-action") == "passo"

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tests.conftest import DESKTOP, PHONE, shot
+from .checks import check_axe
 from .driver import close_panels, deal_over, my_turn, open_panel, payments, phase, take_turn
 
 pytestmark = pytest.mark.browser
@@ -49,6 +50,7 @@ def test_room_join_chat_play_and_reload(live_server, new_page):
     assert host.locator(".waiting .joined li.in").count() == 1
     assert host.locator(".waiting .joined li.out").count() == 2
     shot(host, "room-waiting-desktop")
+    check_axe(host, "the waiting room")
 
     guests = []
     for i, link in enumerate(guest_links):
