@@ -56,14 +56,19 @@ def test_the_last_trick_is_held_before_the_count(live_server, new_page, game):
     page.locator(".center.trick").wait_for()
     deal.apply(deal.legal_actions()[0])
     assert deal.done
-    fake.push(v=view(deal))
+    pays = deal.returns()
+    fake.push(tbl=table(game=game, status="between", totals=pays, sheet=[pays]), v=view(deal))
     held = page.locator(".center.trick.last")
     held.wait_for()
+    # The score waits for the count: the seats keep their totals while the trick is shown.
+    shown = lambda: [int(page.locator(f".seat[data-seat='{s}'] .stat[data-total]").get_attribute("data-total")) for s in range(deal.seats)]
+    assert shown() == [0] * deal.seats
     winner = deal.view(0)["last_trick"]["winner"]
     assert page.locator(".center.trick.last .played").count() == deal.seats
     assert page.locator(".center.trick.last .played.winner").get_attribute("data-seat") == str(winner)
     assert page.locator(".center.count").count() == 0
     page.locator(".center.count").wait_for(timeout=4000)  # then the count
+    assert shown() == pays
     assert page.errors == []
 
 

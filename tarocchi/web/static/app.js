@@ -116,9 +116,16 @@ function myTurn() {
   return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing";
 }
 
+// The table as the page shows it: while the deal's last trick is held, the totals before it.
+function shownTable() {
+  const T = state.table;
+  if (!T || !holding() || !state.hold.totals) return T;
+  return { ...T, totals: state.hold.totals, ready: T.ready.map(() => false), status: "playing" };
+}
+
 function ctxFor() {
   return {
-    view: state.view, table: state.table, me: me(), state,
+    view: state.view, table: shownTable(), me: me(), state,
     t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
     cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
     act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
@@ -400,6 +407,7 @@ function act(action) {
 function onMessage(msg) {
   if (msg.type === "state") {
     const before = state.view;
+    const prevTotals = state.table?.totals;
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
     state.conn = "ok";
     retries = 0;
@@ -414,7 +422,8 @@ function onMessage(msg) {
     // The deal's last trick: held on the table a moment before the count.
     const v = state.view;
     if (v?.phase === "done" && before && before.phase === "play" && v.last_trick && v.count && !newDeal) {
-      state.hold = { deal: msg.table.deal_number, until: Date.now() + HOLD_MS };
+      // (the seats keep their totals until the count shows: the trick first, then the score)
+      state.hold = { deal: msg.table.deal_number, until: Date.now() + HOLD_MS, totals: prevTotals };
       setTimeout(() => { if (state.hold && Date.now() >= state.hold.until) { state.hold = null; render(); } }, HOLD_MS + 20);
     }
     if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-40);
@@ -502,7 +511,7 @@ function holding() {
 
 function seatPanel(seat) {
   const v = state.view;
-  const T = state.table;
+  const T = shownTable();
   const ctx = ctxFor();
   const classes = ["seat"];
   if (v && v.turn === seat && v.phase !== "done") classes.push("turn");
