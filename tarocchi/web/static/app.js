@@ -740,7 +740,8 @@ function fitHand() {
   hand.style.setProperty("--overhang", `${Math.max(0, cardW - step)}px`);
   // More than one row: each row covers the foot of the one above (the corner chips show).
   const rows = Math.ceil(n / Math.max(1, Math.floor((W - Math.max(0, cardW - step)) / step)));
-  hand.style.setProperty("--vlap", rows > 1 ? `${-Math.round(cardW * 1.6 * 0.42)}px` : "0px");
+  // (a wide screen has the height for whole rows)
+  hand.style.setProperty("--vlap", rows > 1 && drawerMode() ? `${-Math.round(cardW * 1.6 * 0.42)}px` : "0px");
 }
 
 // --- panels ---------------------------------------------------------------------------------
