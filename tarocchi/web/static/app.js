@@ -21,8 +21,11 @@
 //   seatTags(ctx, seat) -> [Node]: tags beside the seat's name (the core adds dealer, away..)
 //   center(ctx) -> Node|null: the middle of the table when no trick is shown (a monte, ...)
 //   actions(ctx) -> Node|null: the seat's controls on its turn outside "play" (the hand plays
-//               cards); buttons with class "word" get the number keys 1..9; ctx.discard()
-//               is the core's pick-N-cards-then-confirm control
+//               cards); buttons with class "word" (and data-action) get the number keys 1..9;
+//               ctx.discard({size, word, fallbackKey}) is the core's pick-N-cards-then-confirm
+//               control (it sends "<word> <codes>"; "discard" by default)
+//   picks(phase) -> bool: in this phase (besides "discard") a press on a card of the hand
+//               picks it for ctx.discard instead of playing it; pickSize(ctx) -> how many
 //   banner(ctx) -> Node|null: a line above the status (Renaissance: the Fool's debt)
 //   info(ctx) -> [Node]: the "deal" panel's content (contract, monte, ...)
 //   log(ctx) -> [string]|null: the announcements of the deal; a "log" panel when not null

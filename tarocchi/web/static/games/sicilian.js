@@ -62,16 +62,6 @@ export default {
     return null;
   },
 
-  status(c) {
-    const v = c.view;
-    if (v.phase === "discard") {
-      const whys = c.dimmedReasons();
-      const base = c.t("status.discard");
-      return whys.length ? `${base} ${c.t("status.dimmed", { reasons: whys.join("; ") })}` : base;
-    }
-    return null;
-  },
-
   actions(c) {
     const { view: v, h, t } = c;
     if (v.phase === "speak") {
