@@ -997,9 +997,10 @@ function render() {
   if (handChanged) fitHand();
   // The status line: one element; its text changes only when the turn or a refusal does.
   s.status.hidden = false;
-  const turnText = statusText();
+  // (until the game's module and deck are here, the page is still connecting)
+  const turnText = T && !ready ? t("conn.connecting") : statusText();
   const note = state.note && state.note.version === state.version ? state.note.text : "";
-  s.status.classList.toggle("yours", myTurn());
+  s.status.classList.toggle("yours", ready && myTurn());
   if (turnText !== lastStatus.key || note !== lastStatus.note) {
     text(s.status.firstChild, turnText);
     text(s.status.lastChild, note);
@@ -1042,7 +1043,7 @@ function render() {
       el.__sig = null;
     }
   }
-  turnAlert();
+  if (ready) turnAlert();
 }
 
 function sendName(name) {
