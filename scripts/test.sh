@@ -11,4 +11,6 @@ if [ ! -x /usr/bin/chromium ]; then
     sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   fi
 fi
+# axe-core, pinned, checked against its published integrity: the browser tests inject it.
+.venv/bin/python scripts/fetch_axe.py
 exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"

@@ -45,7 +45,7 @@ def check_dimmed_reason(page) -> bool:
     code = card.get_attribute("data-card")
     why = card.get_attribute("title")
     assert why, "a dimmed card carries its reason"
-    assert why in card.get_attribute("aria-label")
+    assert why in card.locator(".card-label").text_content()  # the name a screen reader says
     before = version(page)
     card.click(force=True)  # aria-disabled: a player can still press it, and learns why
     note = page.locator(".status .status-note")
@@ -116,3 +116,21 @@ def seat_totals(page) -> dict[str, int]:
         text = panel.locator(".stat.jochi").inner_text()
         out[panel.get_attribute("data-seat")] = int(text.split()[0])
     return out
+
+
+def open_panel(page, name: str) -> None:
+    """Open a side panel ("info", "log", "played", "sheet", "chat") unless it shows already:
+    on a small screen the panels are drawers opened from the tabs."""
+    if not page.locator(".panel-tabs").count():
+        return  # a page without panels (an older client): everything is on the page
+    panel = page.locator(f"#panel-{name}")
+    if not panel.is_visible():
+        page.click(f".panel-tabs .tab-{name}")
+        panel.wait_for(state="visible")
+
+
+def close_panels(page) -> None:
+    """Close an open drawer (a small screen), back to the table."""
+    if page.get_attribute(".table-page", "data-drawer"):
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.querySelector('.table-page').dataset.drawer")

@@ -41,11 +41,33 @@ def test_english_and_italian_have_the_same_messages():
     assert "jochi" in en["table.jochi"] and "jochi" in it["table.jochi"]
 
 
+def game_block(name: str, lang: str) -> dict[str, str]:
+    """A game module's own keys (static/games/<name>.i18n.js), merged into the catalogue."""
+    source = (STATIC / "games" / f"{name}.i18n.js").read_text(encoding="utf-8")
+    start = source.index(f"  {lang}: {{")
+    end = source.index("\n  },", start)
+    return dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', source[start:end]))
+
+
+GAME_MODULES = sorted(p.name.removesuffix(".i18n.js") for p in (STATIC / "games").glob("*.i18n.js"))
+
+
+def test_every_game_module_has_the_same_keys_in_both_languages():
+    assert {"sicilian", "renaissance"} <= set(GAME_MODULES)
+    for name in GAME_MODULES:
+        en, it = game_block(name, "en"), game_block(name, "it")
+        assert en and set(en) == set(it), name
+        assert all(it[k].strip() for k in it)
+
+
 def test_every_key_the_page_asks_for_exists():
-    en = block("en")
+    en = dict(block("en"))
+    for name in GAME_MODULES:
+        en.update(game_block(name, "en"))
     used = set()
-    for name in ("app.js", "cards.js"):
-        used |= set(re.findall(r'\bt\("([a-z_.]+)"', (STATIC / name).read_text(encoding="utf-8")))
+    sources = [STATIC / "app.js", STATIC / "cards.js"] + sorted((STATIC / "games").glob("*.js"))
+    for path in sources:
+        used |= set(re.findall(r'\b(?:t|tn|tSeat|gt)\("([a-z_.]+)"', path.read_text(encoding="utf-8")))
     assert len(used) > 60
     assert sorted(used - set(en)) == []
 

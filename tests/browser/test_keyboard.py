@@ -18,7 +18,7 @@ def tab_to(page, selector: str, backwards: bool = False, limit: int = 120) -> st
     key = "Shift+Tab" if backwards else "Tab"
     for _ in range(limit):
         if page.evaluate(MATCHES, selector):
-            return page.evaluate("() => document.activeElement.getAttribute('aria-label') || document.activeElement.textContent")
+            return page.evaluate("() => document.activeElement.querySelector('.card-label')?.textContent || document.activeElement.getAttribute('aria-label') || document.activeElement.textContent")
         page.keyboard.press(key)
     raise AssertionError(f"Tab never reached {selector}")
 
@@ -57,7 +57,7 @@ def test_whole_deal_by_keyboard(live_server, new_page):
     page.locator(".hand .card").first.wait_for()
     for card in page.locator(".hand .card").all():
         assert card.evaluate("el => el.tagName") == "BUTTON"
-        assert card.get_attribute("aria-label")
+        assert card.locator(".card-label").text_content()
     turns = 0
     while True:
         page.wait_for_function(TURN_OR_COUNT)

@@ -61,7 +61,7 @@ def check_hand_drawn_from_the_deck(page, deck: dict) -> None:
     assert hand == sorted(hand, key=order.index)
     for code in hand:
         card = page.locator(f".hand .card[data-card='{code}']")
-        label = card.get_attribute("aria-label")
+        label = card.locator(".card-label").text_content()
         name = deck["names"][code]["en"]
         assert label.startswith(name), (code, label)
         pts = deck["points"][code]
@@ -82,7 +82,7 @@ def check_discard_screen(page, deck: dict) -> list[str]:
     extra = page.locator(".hand .card.extra")
     assert extra.count() == 3
     extra_codes = [extra.nth(i).get_attribute("data-card") for i in range(3)]
-    assert all("extra" in extra.nth(i).get_attribute("aria-label") for i in range(3))
+    assert all("extra" in extra.nth(i).locator(".card-label").text_content() for i in range(3))
     assert page.locator(".center.extra .card-box").count() == 3  # and shown in the middle
     assert sorted(page.locator(".info .extra-cards .mini").evaluate_all("els => els.map(e => e.title)")) == \
         sorted(shown_name(deck, c) for c in extra_codes)

@@ -8,7 +8,8 @@ import time
 import pytest
 
 from tests.conftest import DESKTOP, PHONE, shot
-from .driver import deal_over, my_turn, payments, phase, take_turn
+from .checks import check_axe
+from .driver import close_panels, deal_over, my_turn, open_panel, payments, phase, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +50,7 @@ def test_room_join_chat_play_and_reload(live_server, new_page):
     assert host.locator(".waiting .joined li.in").count() == 1
     assert host.locator(".waiting .joined li.out").count() == 2
     shot(host, "room-waiting-desktop")
+    check_axe(host, "the waiting room")
 
     guests = []
     for i, link in enumerate(guest_links):
@@ -63,6 +65,8 @@ def test_room_join_chat_play_and_reload(live_server, new_page):
         assert page.locator(".seats .seat").count() == 3
 
     # Chat: the attack is shown as text on every screen, and nothing of it runs.
+    for page in pages:
+        open_panel(page, "chat")  # (a drawer on a phone)
     guests[0].fill("#chat-input", ATTACK)
     guests[0].press("#chat-input", "Enter")
     for page in pages:
@@ -74,6 +78,8 @@ def test_room_join_chat_play_and_reload(live_server, new_page):
     host.fill("#chat-input", "ciao a tutti")
     host.press("#chat-input", "Enter")
     guests[1].locator(".chat .chat-text", has_text="ciao a tutti").wait_for()
+    for page in pages:
+        close_panels(page)
 
     reloaded = False
     deadline = time.monotonic() + 120

@@ -1,17 +1,55 @@
 // The Tarocchi client: the lobby at "/" and the table at "/t/<token>" (docs/protocol.md).
 // The server decides every rule; this page only shows the seat's view and asks.
 // User text (chat, names) is always set with textContent, never parsed as HTML.
+//
+// The core (this file) is the connection, the lobby, the table's layout (the other seats
+// around the table, you at the bottom, the trick, the status line, the hand), chat, the lines
+// of what happened, the played cards, the score sheet, the panels/drawers and the keyboard.
+// Each game's own screens are a module, static/games/<name>.js, loaded by the table's game
+// name (a new game adds its module; the core does not change). The page is built once and
+// then patched region by region (dom.js patch): the status line is one persistent
+// role="status" element whose text changes once per turn or refusal.
+//
+// A game module default-exports an object; every member but `name` is optional:
+//   name        "sicilian": the table's game name
+//   prefix      "ren": catalogue keys "<prefix>.<key>" replace the shared "<key>" at its table
+//   messages    {en: {...}, it: {...}}: its own catalogue keys (games/<name>.i18n.js), merged
+//               into the shared catalogue when the module loads
+//   phaseKey(phase) -> the status key's phase word ("announce" -> "answer"); default phase
+//   status(ctx) -> string|null: the status line for the phase, else the core's status.<phase>
+//   seatStats(ctx, seat) -> [Node]: the seat's score line (the core adds cards and tricks)
+//   seatTags(ctx, seat) -> [Node]: tags beside the seat's name (the core adds dealer, away..)
+//   center(ctx) -> Node|null: the middle of the table when no trick is shown (a monte, ...)
+//   actions(ctx) -> Node|null: the seat's controls on its turn outside "play" (the hand plays
+//               cards); buttons with class "word" (and data-action) get the number keys 1..9;
+//               ctx.discard({size, word, fallbackKey}) is the core's pick-N-cards-then-confirm
+//               control (it sends "<word> <codes>"; "discard" by default)
+//   picks(phase) -> bool: in this phase (besides "discard") a press on a card of the hand
+//               picks it for ctx.discard instead of playing it; pickSize(ctx) -> how many
+//   banner(ctx) -> Node|null: a line above the status (Renaissance: the Fool's debt)
+//   info(ctx) -> [Node]: the "deal" panel's content (contract, monte, ...)
+//   log(ctx) -> [string]|null: the announcements of the deal; a "log" panel when not null
+//   count(ctx) -> [Node]: the count, itemised (the core adds payments and Next deal)
+//   eventLine(ctx, event) -> string|null|undefined: a line for an event (undefined: the
+//               core's line for the shared events: dealt, play, trick, count, abandoned)
+//   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
+// ctx (ctxFor below) gives the view, the table, `me`, the catalogue (t, tn, gt, tSeat), the
+// cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), and
+// the discard selection.
 
-import { t, has, lang, setLang, reason, seatName } from "./i18n.js";
+import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
+import { h, patch, attr, text, signed } from "./dom.js";
 
 const root = document.getElementById("app");
 const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
-const MAX_LINES = 4;
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
 const CLOSE_REPLACED = 4409;  // this seat was opened in another window: do not take it back by itself
 const CLOSE_TOO_MANY = 4429;  // over a budget: wait before trying again
+const CLOSE_BAD_LINK = 4404;
+const HOLD_MS = 1600;      // the deal's last trick stays on the table this long before the count
+const NAME_MAX = 24;
 
 const state = {
   table: null,
@@ -21,42 +59,36 @@ const state = {
   events: [],        // recent public events, formatted at render time (language can change)
   chat: [],          // {version, seat, name, text}, oldest first
   chatMore: false,   // older lines are in the store: "Earlier messages" asks for them
-  chatDraft: "",
   selected: new Set(), // cards chosen for the discard
   note: null,        // {text, version}: a refusal or the reason of a dimmed card
   conn: "connecting",
-  badLink: false,
+  badLink: null,     // the reason a link opens nothing (a 4404 close)
   pending: null,     // the act sent and not yet answered: resent after a reconnect
-  // The lobby: the games the server offers (GET /api/games), and what is picked for each card.
+  panel: null,       // the open side panel: "info", "log", "played", "sheet", "chat"
+  showLast: false,   // the last trick on demand
+  hold: null,        // {deal, until}: the deal's last trick shown before the count
+  sound: false,
+  unread: 0,         // chat lines come while the chat drawer is closed
+  game: null,        // the game module of this table
   lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
   games: null,       // GET /api/games, once loaded: the decks are drawn from it
 };
 
+function store(key, value) {
+  try { if (value === undefined) return localStorage.getItem(key); localStorage.setItem(key, value); } catch { /* private mode */ }
+  return null;
+}
+state.sound = store("tarocchi.sound") === "on";
+
+function myName() { return (store("tarocchi.name") || "").slice(0, NAME_MAX); }
+
 // The game of this table ("sicilian" for a table from before there were others).
 function gameName() { return state.table?.game || "sicilian"; }
-function sicilian() { return gameName() === "sicilian"; }
-
-// --- small DOM helpers ----------------------------------------------------------------
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
+function game() { return state.game || {}; }
+function me() { return state.table?.you ?? 0; }
 
 function nameOf(seat) {
-  const names = state.table?.names;
-  const raw = names?.[seat] ?? `#${seat}`;
+  const raw = state.table?.names?.[seat] ?? `#${seat}`;
   return seatName(raw);
 }
 
@@ -65,24 +97,43 @@ function whoLabel(seat) {
   return mine ? `${nameOf(seat)} (${t("name.you")})` : nameOf(seat);
 }
 
-// Re-render keeps keyboard focus on the element with the same data-focus key.
-function render() {
-  const focusKey = document.activeElement?.dataset?.focus;
-  document.documentElement.lang = lang();
-  document.title = t("app.title");
-  root.replaceChildren(token ? tablePage() : lobbyPage());
-  if (focusKey) {
-    const again = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus({ preventScroll: true });
-  }
+// A key for this table's game when the game words it its own way ("ren.status.discard").
+function gt(key, params) {
+  const p = game().prefix;
+  const own = p ? `${p}.${key}` : null;
+  return t(own && has(own) ? own : key, params);
 }
 
-function langButton() {
-  return h("button", {
-    class: "lang", type: "button", "data-focus": "lang", lang: lang() === "en" ? "it" : "en",
-    "aria-label": t("lang.switch.label"),
-    onclick: () => { setLang(lang() === "en" ? "it" : "en"); render(); },
-  }, t("lang.switch"));
+// A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
+// ..."), the others the third person ("ev.play": "{name} plays ...").
+function tSeat(key, seat, params = {}) {
+  const yours = key.replace(/^(ev|center|log|result|info|status|count|ren\.fool|ren\.count\.fool)\./, "$1.you.");
+  if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
+  return t(key, { name: whoLabel(seat), ...params });
+}
+
+function why(c) { return c ? reason(c.reason, c.reason_id) : ""; }
+function choiceOf(action) { return (state.view?.choices || []).find((c) => c.action === action); }
+function myTurn() {
+  const v = state.view;
+  return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing";
+}
+
+// The table as the page shows it: while the deal's last trick is held, the totals before it.
+function shownTable() {
+  const T = state.table;
+  if (!T || !holding() || !state.hold.totals) return T;
+  return { ...T, totals: state.hold.totals, ready: T.ready.map(() => false), status: "playing" };
+}
+
+function ctxFor() {
+  return {
+    view: state.view, table: shownTable(), me: me(), state,
+    t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
+    cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
+    act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
+    dimmedReasons, discard: discardControl, render,
+  };
 }
 
 // --- the lobby ------------------------------------------------------------------------
@@ -106,11 +157,23 @@ async function loadGames() {
   }
 }
 
+// The game module of a table (static/games/<name>.js), with its catalogue.
+const modules = {};
+async function loadModule(name) {
+  if (!modules[name]) {
+    modules[name] = import(`./games/${name}.js`).then((m) => {
+      const mod = m.default || {};
+      if (mod.messages) addMessages(mod.messages);
+      return mod;
+    }).catch(() => ({ name }));
+  }
+  return modules[name];
+}
+
 function gameInfo(name) {
   return state.lobby.games.find((g) => g.name === name) || null;
 }
 
-// Pick a game on one card of the lobby: its seats and (for the computer) its default level.
 function pickGame(card, name) {
   const L = state.lobby;
   const g = gameInfo(name);
@@ -127,17 +190,16 @@ function pickGame(card, name) {
 async function loadLobby() {
   await loadGames();
   const L = state.lobby;
-  // The default game (Sicilian) first, then the others as the server lists them.
   const all = state.games.games;
   L.games = all.filter((g) => g.name === state.games.default).concat(all.filter((g) => g.name !== state.games.default));
   const first = L.games[0].name;
   pickGame("computer", first);
   pickGame("room", first);
-  render();
+  renderLobby();
 }
 
 async function post(path, body) {
-  state.lobby.busy = true; state.lobby.error = ""; render();
+  state.lobby.busy = true; state.lobby.error = ""; renderLobby();
   try {
     const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await res.json().catch(() => ({}));
@@ -147,7 +209,7 @@ async function post(path, body) {
     state.lobby.error = t("lobby.error", { reason: reason(e.message) });
     return null;
   } finally {
-    state.lobby.busy = false; render();
+    state.lobby.busy = false; renderLobby();
   }
 }
 
@@ -164,22 +226,30 @@ function gameTitle(g) {
   return has(key) ? t(key) : g.title;
 }
 
-// The games as a choice (Sicilian first, as the server lists them), each with a line about it.
+function helpLink(name, cls = "help-link") {
+  const g = state.games?.games.find((x) => x.name === name);
+  return h("a", { class: cls, href: `/static/help/${name}.${lang()}.html`, target: "_blank", rel: "noopener",
+    "aria-label": g ? `${t("help.rules")}: ${gameTitle(g)}` : null }, t("help.rules"));
+}
+
 function gamePicker(name, value, onpick) {
   const games = state.lobby.games;
   if (!games.length) return null;
   return h("fieldset", { class: "game-pick" },
     h("legend", { text: t("lobby.game") }),
-    games.map((g) => h("label", { class: "pill game" + (value === g.name ? " on" : "") },
-      h("input", { type: "radio", name, value: g.name, checked: value === g.name, "data-focus": `${name}-${g.name}`, onchange: () => onpick(g.name) }),
-      h("span", { class: "game-title", text: gameTitle(g) }),
-      has(`game.${g.name}.about`) ? h("small", { text: t(`game.${g.name}.about`) }) : null)));
+    games.map((g) => h("div", { class: "game-row" },
+      h("label", { class: "pill game" + (value === g.name ? " on" : "") },
+        h("input", { type: "radio", name, value: g.name, checked: value === g.name, "data-focus": `${name}-${g.name}`, onchange: () => onpick(g.name) }),
+        h("span", { class: "game-title", text: gameTitle(g) }),
+        has(`game.${g.name}.about`) ? h("small", { text: t(`game.${g.name}.about`) }) : null),
+      name === "computer-game" ? helpLink(g.name) : null)));
 }
 
-function levelName(level) {
+// The level's name; the game's strongest level (the last the server lists) says so.
+function levelName(level, levels = []) {
   const key = `level.${level}`;
-  const text = t(key);
-  return text === key ? level : text;
+  const base = has(key) ? t(key) : level;
+  return levels.length > 1 && level === levels[levels.length - 1] ? t("level.strongest", { name: base }) : base;
 }
 
 function absolute(link) { return new URL(link, location.origin).href; }
@@ -199,8 +269,8 @@ function linkRow(link, seat, names) {
   const url = absolute(link);
   const name = seatName(names[seat]);
   return h("li", { class: "link-row" },
-    h("span", { class: "link-name", text: t("lobby.room.link", { name }) }),
-    h("input", { class: "link-url", readonly: true, value: url, "aria-label": t("lobby.room.link", { name }), onfocus: (e) => e.target.select() }),
+    h("label", { class: "link-name", for: `link-${seat}`, text: t("lobby.room.link", { name }) }),
+    h("input", { class: "link-url", id: `link-${seat}`, readonly: true, value: url, onfocus: (e) => e.target.select() }),
     h("button", { type: "button", class: "copy", "data-focus": `copy-${seat}`, "aria-label": t("lobby.copy.label", { name }),
       onclick: (e) => copyLink(url, e.currentTarget) }, t("lobby.copy")));
 }
@@ -215,6 +285,25 @@ function roomLinks(links) {
     h("p", { class: "note", text: t("lobby.room.note") }));
 }
 
+// The player's name, typed once and kept in the browser; sent with every hello.
+function nameForm(onsaved, id = "my-name") {
+  const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
+    placeholder: t("name.placeholder") });
+  input.value = myName();
+  return h("form", { class: "name-form", onsubmit: (e) => {
+    e.preventDefault();
+    const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
+    store("tarocchi.name", name);
+    input.value = name;
+    if (onsaved) onsaved(name);
+    const done = e.currentTarget.querySelector(".saved");
+    if (done) done.textContent = name ? t("name.saved") : "";
+  } },
+  h("label", { for: id, text: t("name.label") }),
+  h("span", { class: "name-row" }, input, h("button", { type: "submit", "data-focus": "name-save" }, t("name.save"))),
+  h("span", { class: "saved quiet", role: "status" }));
+}
+
 function lobbyPage() {
   const L = state.lobby;
   const cg = gameInfo(L.game);
@@ -223,39 +312,55 @@ function lobbyPage() {
   const computer = h("section", { class: "panel lobby-card" },
     h("h2", { text: t("lobby.computer.title") }),
     h("p", { text: t("lobby.computer.help") }),
-    gamePicker("computer-game", L.game, (name) => { pickGame("computer", name); render(); }),
-    seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; render(); }, cg ? cg.seats : [3, 4]),
+    gamePicker("computer-game", L.game, (name) => { pickGame("computer", name); renderLobby(); }),
+    seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; renderLobby(); }, cg ? cg.seats : [3, 4]),
     h("label", { class: "level" }, h("span", { text: t("lobby.level") }),
-      h("select", { "data-focus": "level", onchange: (e) => { L.level = e.target.value; } },
-        levels.map((lv) => h("option", { value: lv, selected: lv === L.level }, levelName(lv))))),
+      h("select", { "data-focus": "level", id: "level", onchange: (e) => { L.level = e.target.value; } },
+        levels.map((lv) => h("option", { value: lv, selected: lv === L.level }, levelName(lv, levels))))),
     h("button", { type: "button", class: "primary", id: "sit-down", "data-focus": "sit", disabled: L.busy,
       onclick: async () => {
         const body = { game: L.game, seats: L.seats };
-        if (L.level) body.level = L.level;  // none yet: the server's default level
+        if (L.level) body.level = L.level;
         const data = await post("/api/computer", body);
         if (data?.link) location.assign(data.link);
       } }, t("lobby.sit")));
   const room = h("section", { class: "panel lobby-card" },
     h("h2", { text: t("lobby.room.title") }),
     h("p", { text: t("lobby.room.help") }),
-    gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; render(); }),
-    seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; render(); }, rg ? rg.seats : [3, 4]),
+    gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; renderLobby(); }),
+    seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; renderLobby(); }, rg ? rg.seats : [3, 4]),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
         const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats });
         if (data?.links) {
           L.room = data.links;
-          // The host can see the guests' links again from the table while the room waits.
-          try { localStorage.setItem(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links)); } catch { /* private mode */ }
-          render();
+          store(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links));
+          renderLobby();
         }
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
   return h("div", { class: "lobby" },
-    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), langButton()),
+    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
+    h("section", { class: "panel lobby-name" }, nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     h("div", { class: "lobby-grid" }, computer, room));
+}
+
+function renderLobby() {
+  const focusKey = document.activeElement?.dataset?.focus;
+  document.documentElement.lang = lang();
+  document.title = t("app.title");
+  root.replaceChildren(lobbyPage());
+  if (focusKey) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+}
+
+function langButton(after) {
+  return h("button", {
+    class: "lang", type: "button", "data-focus": "lang", lang: lang() === "en" ? "it" : "en",
+    "aria-label": t("lang.switch.label"),
+    onclick: () => { setLang(lang() === "en" ? "it" : "en"); after(); },
+  }, t("lang.switch"));
 }
 
 // --- the connection -------------------------------------------------------------------
@@ -269,11 +374,9 @@ function connect() {
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
-    // (retries start again from the first state, not here: a socket that opens and is closed
-    // at once, whatever the reason, must not be reopened at the shortest wait forever)
-    // A reconnect asks only for what it missed; a fresh page (version 0) gets the chat and
-    // the events from the start, so a reload comes back exactly where it was.
-    ws.send(JSON.stringify({ type: "hello", since: state.version, lang: lang() }));
+    const hello = { type: "hello", since: state.version, lang: lang() };
+    if (myName()) hello.name = myName();
+    ws.send(JSON.stringify(hello));
     if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
   };
   ws.onmessage = (e) => {
@@ -283,7 +386,7 @@ function connect() {
   };
   ws.onclose = (e) => {
     if (socket !== ws) return;
-    if (e.code === 4404) { state.badLink = true; render(); return; }
+    if (e.code === CLOSE_BAD_LINK) { state.badLink = e.reason || "unknown link"; state.conn = "closed"; render(); return; }
     if (e.code === CLOSE_REPLACED) { state.conn = "replaced"; render(); return; }
     state.conn = "lost"; render();
     let wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
@@ -300,27 +403,42 @@ function send(message) {
 function act(action) {
   if (state.pending) return; // one action at a time; the answer clears it
   const id = `${Date.now().toString(36)}-${++actCounter}`;
-  // Answered by a state in which the server applied one more action of this seat (acted).
   state.pending = { id, message: { type: "act", action, id }, acted: state.acted, deal: state.table?.deal_number };
   send(state.pending.message);
 }
 
 function onMessage(msg) {
   if (msg.type === "state") {
+    const before = state.view;
+    const prevTotals = state.table?.totals;
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
     state.conn = "ok";
     retries = 0;
     state.table = msg.table;
     state.view = msg.view;
-    if (!useDeck(gameName())) { loadGames().then(() => { useDeck(gameName()); render(); }); }
-    if (typeof msg.version === "number") state.version = msg.version;
+    if (typeof msg.version === "number") {
+      if (msg.version !== state.version) state.showLast = false;
+      state.version = msg.version;
+    }
     state.acted = msg.acted?.[msg.table?.you] ?? 0;
-    if (newDeal) { state.events = []; state.selected.clear(); }
-    if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-MAX_LINES * 4);
+    if (newDeal) { state.events = []; state.selected.clear(); state.hold = null; }
+    // The deal's last trick: held on the table a moment before the count.
+    const v = state.view;
+    if (v?.phase === "done" && before && before.phase === "play" && v.last_trick && v.count && !newDeal) {
+      // (the seats keep their totals until the count shows: the trick first, then the score)
+      state.hold = { deal: msg.table.deal_number, until: Date.now() + HOLD_MS, totals: prevTotals };
+      setTimeout(() => { if (state.hold && Date.now() >= state.hold.until) { state.hold = null; render(); } }, HOLD_MS + 20);
+    }
+    if (Array.isArray(msg.events) && msg.events.length) state.events = state.events.concat(msg.events).slice(-40);
     if (state.pending) {
       if (state.acted > state.pending.acted || msg.table?.deal_number !== state.pending.deal) state.pending = null;
     }
     if (state.view?.phase !== "discard" || state.view?.turn !== state.table?.you) state.selected.clear();
+    const name = gameName();
+    if (!state.game || state.game.name !== name) {
+      loadModule(name).then((mod) => { state.game = mod; render(); });
+    }
+    if (!useDeck(name)) loadGames().then(() => { useDeck(gameName()); render(); });
     render();
   } else if (msg.type === "refused") {
     if (state.pending && (!msg.id || msg.id === state.pending.id)) state.pending = null;
@@ -328,15 +446,13 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "chat") {
     addChat([msg]);
+    if (drawerMode() && state.panel !== "chat") state.unread += 1;
     render();
   } else if (msg.type === "history") {
     const lines = Array.isArray(msg.lines) ? msg.lines : [];
     if ("before" in msg) {
-      // The answer to "Earlier messages": older lines, and whether there are older still.
       state.chatMore = !!msg.more;
     } else if (msg.more && lines.length) {
-      // A hello's latest lines with lines missing before them: what this page had is older
-      // than the gap, so it is dropped, and the gap is what "Earlier messages" fetches.
       state.chat = state.chat.filter((c) => c.version > lines[lines.length - 1].version);
       state.chatMore = true;
     }
@@ -344,11 +460,11 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "error") {
     state.note = { text: reason(msg.reason, msg.reason_id), version: state.version };
+    if (state.badLink === null && /link|seat/.test(msg.reason || "") && !state.table) state.badLink = msg.reason;
     render();
   }
 }
 
-// Chat lines in version order, each once, the latest CHAT_MAX of them.
 function addChat(lines) {
   const have = new Set(state.chat.map((c) => c.version));
   for (const m of lines) {
@@ -360,79 +476,76 @@ function addChat(lines) {
   state.chat = state.chat.slice(-CHAT_MAX);
 }
 
-// --- the table ------------------------------------------------------------------------
-
-function myTurn() {
-  const v = state.view;
-  return !!v && v.turn === state.table?.you && v.phase !== "done";
-}
-
-// A choice's or an event's reason in the page's language: by its id when it has one.
-function why(c) { return c ? reason(c.reason, c.reason_id) : ""; }
-
-// A key for this table's game when the game words it its own way ("ren.status.discard").
-const PREFIX = { renaissance: "ren" };
-function gt(key, params) {
-  const own = PREFIX[gameName()] ? `${PREFIX[gameName()]}.${key}` : null;
-  return t(own && has(own) ? own : key, params);
-}
+// --- the table: status --------------------------------------------------------------------
 
 function statusText() {
   const v = state.view;
   const T = state.table;
   if (T?.status === "waiting") return t("table.waiting");
   if (!v || !T) return t("conn.connecting");
-  if (v.phase === "done") return t("status.done");
+  if (v.phase === "done" || T.status !== "playing") {
+    if (T.status === "over") return t("status.over");
+    return holding() ? tSeat("center.last", v.last_trick.winner) : t("status.done");
+  }
+  const phase = game().phaseKey ? game().phaseKey(v.phase) : v.phase;
   if (myTurn()) {
-    const base = gt(`status.${v.phase === "announce" ? "answer" : v.phase}`);
-    // (a Renaissance discard says its reasons beside the cards: actionsArea)
-    if (v.phase === "play" || (v.phase === "discard" && sicilian())) {
+    const own = game().status?.(ctxFor());
+    if (own) return own;
+    const base = gt(`status.${phase}`);
+    if (v.phase === "play") {
       const whys = dimmedReasons();
       if (whys.length) return `${base} ${t("status.dimmed", { reasons: whys.join("; ") })}`;
     }
     return base;
   }
-  return gt(`status.wait.${v.phase === "announce" ? "answer" : v.phase}`, { name: whoLabel(v.turn) });
+  return gt(`status.wait.${phase}`, { name: whoLabel(v.turn) });
 }
 
 function dimmedReasons() {
-  return [...new Set(state.view.choices.filter((c) => c.reason).map(why))];
+  return [...new Set((state.view?.choices || []).filter((c) => c.reason).map(why))];
 }
+
+function holding() {
+  const H = state.hold;
+  return !!H && H.deal === state.table?.deal_number && Date.now() < H.until && !!state.view?.last_trick;
+}
+
+// --- seats ------------------------------------------------------------------------------
 
 function seatPanel(seat) {
   const v = state.view;
-  const T = state.table;
+  const T = shownTable();
+  const ctx = ctxFor();
   const classes = ["seat"];
   if (v && v.turn === seat && v.phase !== "done") classes.push("turn");
   if (seat === T.you) classes.push("me");
   const tags = [];
-  if (v && v.dealer === seat) tags.push(h("span", { class: "tag dealer", title: t("table.dealer"), "aria-label": t("table.dealer") }, t("table.dealer.mark")));
-  if (v && v.bidder === seat) tags.push(h("span", { class: "tag bidder", text: v.contract === "solo" ? "vado solo" : "chiamo" }));
-  if (v && v.partner === seat && v.partner !== null) tags.push(h("span", { class: "tag partner", text: t("table.partner") }));
+  if (v && v.dealer === seat) tags.push(h("span", { class: "tag dealer", title: t("table.dealer") },
+    h("span", { "aria-hidden": "true", text: t("table.dealer.mark") }), h("span", { class: "visually-hidden", text: t("table.dealer") })));
+  if (v && game().seatTags) tags.push(...(game().seatTags(ctx, seat) || []));
   if (T.standin?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.standin") }));
   else if (T.bots?.[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.bot") }));
   else if (T.joined && !T.joined[seat]) tags.push(h("span", { class: "tag quiet", text: t("table.notjoined") }));
   else if (T.connected && !T.connected[seat]) tags.push(h("span", { class: "tag quiet away", text: t("table.away") }));
-  if ((T.status === "between" || T.status === "over") && T.ready?.[seat]) tags.push(h("span", { class: "tag ready", text: t("count.ready") }));
+  if (T.status === "between" && T.ready?.[seat]) tags.push(h("span", { class: "tag ready", text: t("count.ready") }));
+  if (T.status === "over" && T.rematch?.[seat]) tags.push(h("span", { class: "tag ready", text: t("rematch.yes") }));
   const cards = v?.hand_counts?.[seat] ?? 0;
   const tricks = v?.tricks?.[seat] ?? 0;
   const captured = v?.captured?.[seat] ?? [];
   const fool = v && typeof v.fool === "number" && v.fool === seat && v.phase !== "done";
   const total = T.totals?.[seat] ?? 0;
-  const pile = v?.pile_sizes?.[seat];
+  const stats = game().seatStats ? game().seatStats(ctx, seat)
+    : [h("span", { class: "stat total", "data-total": total, text: tn(game().totalsKey || "table.total", total, { n: signed(total) }) })];
   return h("section", { class: classes.join(" "), "data-seat": seat, "aria-label": whoLabel(seat) },
     h("div", { class: "seat-head" },
       h("strong", { class: "seat-name", text: whoLabel(seat) }), ...tags),
     h("div", { class: "seat-stats" },
-      sicilian() ? h("span", { class: "stat jochi", text: t("table.jochi", { n: total }) })
-        : h("span", { class: "stat total", "data-total": total, text: t("table.total", { n: signed(total) }) }),
-      v ? h("span", { class: "stat", text: cards === 1 ? t("table.cards.one") : t("table.cards", { n: cards }) }) : null,
-      v ? h("span", { class: "stat", text: tricks === 1 ? t("table.tricks.one") : t("table.tricks", { n: tricks }) }) : null,
-      v && pile !== undefined ? h("span", { class: "stat pile", text: t("table.pile", { n: pile }) }) : null),
-    captured.length || fool ? h("div", { class: "captured", "aria-label": t("table.captured") },
+      stats,
+      v ? h("span", { class: "stat", text: tn("table.cards", cards) }) : null,
+      v ? h("span", { class: "stat", text: tn("table.tricks", tricks) }) : null),
+    captured.length || fool ? h("div", { class: "captured", role: "group", "aria-label": t("table.captured") },
       fool ? h("span", { class: "fool-beside", title: t("table.fool") }, miniCard("F", "face-up")) : null,
       captured.map((c) => miniCard(c))) : null,
-    // A room seat away for the room's time may be handed to the computer by the others.
     T.takeover?.[seat] && seat !== T.you ? h("button", {
       type: "button", class: "takeover", "data-focus": `takeover-${seat}`,
       "aria-label": t("table.takeover.label", { name: whoLabel(seat) }),
@@ -440,13 +553,13 @@ function seatPanel(seat) {
     }, t("table.takeover")) : null);
 }
 
-function signed(n) { return n > 0 ? `+${n}` : String(n); }
-
-function seatOrder() {
+function otherSeats() {
   const n = state.table.seats;
-  const me = state.table.you ?? 0;
-  return Array.from({ length: n }, (_, i) => (me + 1 + i) % n); // the others in play order, you last
+  const my = me();
+  return Array.from({ length: n - 1 }, (_, i) => (my + 1 + i) % n); // the others in play order
 }
+
+// --- the middle of the table --------------------------------------------------------------
 
 function playedCard(seat, code, extra = "") {
   return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat, "data-card": code },
@@ -454,144 +567,120 @@ function playedCard(seat, code, extra = "") {
     h("figcaption", { text: whoLabel(seat) }));
 }
 
+function lastTrick(lt, extraNote = null) {
+  return h("section", { class: "center trick last", "aria-label": t("center.lasttrick") },
+    h("p", { class: "center-note", text: tSeat("center.last", lt.winner) }),
+    h("div", { class: "trick-cards" }, lt.cards.map((p) => playedCard(p.seat, p.card, p.seat === lt.winner ? "winner" : ""))),
+    extraNote);
+}
+
 function centerArea() {
   const v = state.view;
-  if (v.phase === "done" && v.count) return countPanel();
+  if (!v) return null;
+  if (v.phase === "done" && v.count) {
+    if (holding()) {
+      return lastTrick(v.last_trick, h("button", { type: "button", class: "skip", "data-focus": "skip",
+        onclick: () => { state.hold = null; render(); } }, t("center.tocount")));
+    }
+    return countPanel();
+  }
+  if (state.showLast && v.last_trick && v.phase === "play") {
+    return lastTrick(v.last_trick);
+  }
   if (v.phase === "play" && v.trick.length) {
     return h("section", { class: "center trick", "aria-label": t("center.trick") },
       v.trick.map((p) => playedCard(p.seat, p.card)));
   }
-  if (v.phase === "play" && v.last_trick) {
-    return h("section", { class: "center trick last", "aria-label": t("center.trick") },
-      h("p", { class: "center-note", text: tSeat("center.last", v.last_trick.winner) }),
-      h("div", { class: "trick-cards" }, v.last_trick.cards.map((p) => playedCard(p.seat, p.card, p.seat === v.last_trick.winner ? "winner" : ""))));
-  }
-  if (v.monte && (v.phase === "discard" || v.phase === "announce")) {
-    return h("section", { class: "center monte", "aria-label": t("info.monte") },
-      h("p", { class: "center-note", text: t("info.monte") }),
-      h("div", { class: "trick-cards" }, v.monte.map((c) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(c) }, cardSvg(c)))));
-  }
-  if (v.extra && v.phase === "discard") {
-    return h("section", { class: "center monte extra", "aria-label": t("ren.extra") },
-      h("p", { class: "center-note", text: t("ren.extra") }),
-      h("div", { class: "trick-cards" }, v.extra.map((c) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(c) }, cardSvg(c)))));
-  }
-  if (!sicilian() && v.phase === "discard") {
-    return h("section", { class: "center empty" }, h("p", { class: "center-note", text: t("ren.center.discard", { name: whoLabel(v.dealer) }) }));
-  }
-  const note = v.phase === "play" && v.leader !== null ? t("center.lead", { name: whoLabel(v.leader) }) : t("center.empty");
+  if (v.phase === "play" && v.last_trick) return lastTrick(v.last_trick);
+  const own = game().center?.(ctxFor());
+  if (own) return own;
+  const note = v.phase === "play" && v.leader !== null && v.leader !== undefined ? tSeat("center.lead", v.leader) : t("center.empty");
   return h("section", { class: "center empty" }, h("p", { class: "center-note", text: note }));
 }
 
-// The line for an event; the seat's own lines say "you" ("You play the Fool.").
-function tSeat(key, seat, params = {}) {
-  const yours = key.replace(/^(ev|center)\./, "$1.you.");
-  if (seat === state.table?.you && has(yours)) return t(yours, params);
-  return t(key, { name: whoLabel(seat), ...params });
-}
-
 function eventLine(e) {
-  const name = (s) => whoLabel(s);
+  const own = game().eventLine?.(ctxFor(), e);
+  if (own !== undefined) return own;
   switch (e.type) {
     case "dealt": return t("ev.dealt", { n: e.cards });
-    case "look": return tSeat("ev.look", e.seat);
-    case "bid": return t("ev.bid", { name: name(e.seat), word: e.bid });
-    case "contract":
-      if (e.contract === "solo") return tSeat(e.stata ? "ev.contract.stata" : "ev.contract.solo", e.seat);
-      if (e.contract === "chiamo") return tSeat("ev.contract.chiamo", e.seat, { card: e.called });
-      return tSeat("ev.contract.forced", e.seat);
-    case "monte": return e.cards ? t("ev.monte", { cards: e.cards.map(cardName).join(", ") }) : tSeat("ev.monte.unseen", e.seat);
-    case "discard": return tSeat("ev.discard", e.seat);
-    case "call": return t("ev.call", { name: name(e.seat), card: e.called });
-    case "announce": return tSeat(`ev.announce.${e.announce}`, e.seat);
     case "play": return tSeat("ev.play", e.seat, { card: cardName(e.card) });
-    case "partner": return tSeat("ev.partner", e.seat);
     case "trick": return tSeat("ev.trick", e.winner);
     case "count": return t("ev.count");
-    case "abandoned": return t("ev.abandoned", { reason: reason(e.reason) });
-    default: return null; // table events of the server: not a line above the cards
+    case "abandoned": return t("ev.abandoned", { reason: reason(e.reason, e.reason_id) });
+    case "discard": return tSeat("ev.discard", e.seat);
+    default:
+      // An event the page has no words for: its own text if it brings one.
+      return typeof e.text === "string" ? e.text : null;
   }
-}
-
-// The Fool played into another seat's trick (A13, A14): who owes whom a card, while owed.
-function foolText(f) {
-  const me = state.table?.you;
-  const p = { name: whoLabel(f.seat), to: whoLabel(f.owes) };
-  if (f.owed) {
-    if (f.seat === me) return t("ren.fool.you.owes", p);
-    if (f.owes === me) return t("ren.fool.owes.you", p);
-    return t("ren.fool.owes", p);
-  }
-  if (f.seat === me) return t("ren.fool.you.paid", p);
-  if (f.owes === me) return t("ren.fool.paid.you", p);
-  return t("ren.fool.paid", p);
-}
-
-function foolLine() {
-  const f = state.view.fool;
-  if (!f || typeof f !== "object" || state.view.phase === "done") return null;
-  return h("p", { class: "fool-line" + (f.owed ? " owed" : "") }, miniCard("F"), h("span", { text: foolText(f) }));
 }
 
 function linesArea() {
-  const lines = state.events.map(eventLine).filter(Boolean).slice(-MAX_LINES);
-  return h("section", { class: "lines", "aria-label": t("lines.title") },
-    h("ol", { "aria-live": "polite" }, lines.map((line, i) => h("li", { class: i === lines.length - 1 ? "latest" : "", text: line }))));
+  const lines = state.events.map(eventLine).filter(Boolean).slice(-3);
+  return h("ol", {}, lines.map((line, i) => h("li", { class: i === lines.length - 1 ? "latest" : "", text: line })));
 }
 
-function choiceOf(action) {
-  return state.view.choices.find((c) => c.action === action);
+// --- the seat's own controls -------------------------------------------------------------
+
+// Pick `size` cards of the hand (clicks on the cards), then confirm: "discard <codes>".
+function discardControl({ size = 3, word = "discard", fallbackKey = "discard.fallback" } = {}) {
+  const v = state.view;
+  const n = state.selected.size;
+  const whys = dimmedReasons();
+  return h("section", { class: "actions discard", "aria-label": t("discard.title") },
+    h("span", { class: "discard-count", text: t("discard.count", { n, size }) }),
+    whys.length ? h("span", { class: "why discard-why", text: t("discard.off", { reasons: whys.join("; ") }) }) : null,
+    v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
+      ? h("span", { class: "why discard-fallback", text: gt(fallbackKey) }) : null,
+    h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== size,
+      onclick: () => act(`${word} ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
 }
 
 function actionsArea() {
   const v = state.view;
+  const T = state.table;
+  if (!v || !T) return null;
+  if (v.phase === "done" || T.status === "between" || T.status === "over") {
+    if (holding() || !v.count) return null;
+    return nextControls();
+  }
   if (!myTurn()) return null;
-  if (v.phase === "speak") {
-    return h("section", { class: "actions speak", "aria-label": t("speak.title") },
-      h("h2", { class: "visually-hidden", text: t("speak.title") }),
-      h("div", { class: "bid-buttons" }, v.choices.map((c) => h("div", { class: "bid" + (c.reason ? " refused" : "") },
-        h("button", { type: "button", class: "word", "data-action": c.action, "data-focus": `bid-${c.action}`, disabled: !!c.reason,
-          "aria-describedby": c.reason ? `why-${c.action.replace(" ", "-")}` : null,
-          onclick: () => act(c.action) },
-          h("span", { class: "word-main", text: c.action }),
-          h("small", { text: t(`hint.${c.action}`) })),
-        c.reason ? h("span", { class: "why", id: `why-${c.action.replace(" ", "-")}`, text: reason(c.reason) }) : null))));
+  if (v.phase === "play") return null;
+  const own = game().actions?.(ctxFor());
+  if (!own) return null;
+  // The number keys pick the speaking buttons: each shows its key.
+  let k = 0;
+  for (const b of own.querySelectorAll("button.word")) {
+    k += 1;
+    if (k > 9) break;
+    b.dataset.key = String(k);
+    b.prepend(h("kbd", { class: "key", "aria-hidden": "true", text: String(k) }));
   }
-  if (v.phase === "discard") {
-    const n = state.selected.size;
-    const whys = dimmedReasons();
-    return h("section", { class: "actions discard", "aria-label": t("discard.title") },
-      h("span", { class: "discard-count", text: t("discard.count", { n }) }),
-      whys.length ? h("span", { class: "why discard-why", text: t("discard.off", { reasons: whys.join("; ") }) }) : null,
-      // Short of cards that may go (A7, R11): some trumps are switched on to fill the discard.
-      v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
-        ? h("span", { class: "why discard-fallback", text: gt("discard.fallback") }) : null,
-      h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== 3,
-        onclick: () => act(`discard ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
+  return own;
+}
+
+function nextControls() {
+  const T = state.table;
+  if (T.status === "over") {
+    const said = T.rematch?.[T.you];
+    const waiting = (T.rematch || []).map((yes, s) => (yes ? null : s)).filter((s) => s !== null && s !== T.you);
+    return h("div", { class: "next" },
+      h("button", { type: "button", class: "primary", id: "play-again", "data-focus": "again", disabled: !!said,
+        onclick: () => send({ type: "rematch" }) }, t("result.again")),
+      said && waiting.length ? h("span", { class: "quiet-on-felt", text: t("rematch.waiting", { names: waiting.map(whoLabel).join(", ") }) }) : null,
+      h("a", { class: "button", href: "/", "data-focus": "lobby" }, t("conn.lobby")));
   }
-  if (v.phase === "announce") {
-    const word = v.choices.find((c) => c.action !== "no")?.action ?? "rivanto";
-    const yes = choiceOf(word);
-    return h("section", { class: "actions ask", role: "group", "aria-label": t(`ask.${word}`) },
-      h("p", { class: "question", text: t(`ask.${word}`) }),
-      h("div", { class: "bid-buttons" },
-        h("div", { class: "bid" + (yes?.reason ? " refused" : "") },
-          h("button", { type: "button", class: "word", "data-action": word, "data-focus": "ask-yes", disabled: !!yes?.reason,
-            "aria-describedby": yes?.reason ? "why-yes" : null, onclick: () => act(word) },
-            h("span", { class: "word-main", text: t("ask.yes", { word: word === "scommessa" ? "Scommessa" : "Rivanto" }) })),
-          yes?.reason ? h("span", { class: "why", id: "why-yes", text: reason(yes.reason) }) : null),
-        h("div", { class: "bid" },
-          h("button", { type: "button", class: "word", "data-action": "no", "data-focus": "ask-no", onclick: () => act("no") },
-            h("span", { class: "word-main", text: t("ask.no") })))));
-  }
-  return null;
+  const ready = T.ready?.[T.you];
+  return h("div", { class: "next" },
+    h("button", { type: "button", class: "primary", id: "next-deal", "data-focus": "next", disabled: !!ready,
+      onclick: () => send({ type: "next" }) }, t("count.next")),
+    ready ? h("span", { class: "quiet-on-felt", text: t("count.waitnext") }) : null);
 }
 
 function onCardPress(code) {
   const v = state.view;
   const choice = v.choices.find((c) => c.action === code);
   if (!myTurn() || !choice) {
-    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason("it is not your turn") }), version: state.version };
+    state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason("it is not your turn", "not_your_turn") }), version: state.version };
     render();
     return;
   }
@@ -601,233 +690,168 @@ function onCardPress(code) {
     return;
   }
   if (v.phase === "play") { act(code); return; }
-  if (v.phase === "discard") {
+  if (v.phase === "discard" || game().picks?.(v.phase)) {
+    const size = game().pickSize?.(ctxFor()) ?? 3;
     if (state.selected.has(code)) state.selected.delete(code);
-    else if (state.selected.size < 3) state.selected.add(code);
+    else if (state.selected.size < size) state.selected.add(code);
     state.note = null;
     render();
   }
 }
 
-function handArea() {
+function handCards() {
   const v = state.view;
+  if (!v) return [];
   const choices = new Map((myTurn() ? v.choices : []).filter((c) => c.reason).map((c) => [c.action, why(c)]));
-  const discarding = myTurn() && v.phase === "discard";
-  const extra = new Set(v.extra || []);  // the dealer's three extra cards: the dealer's view only
-  return h("section", { class: "hand" + (discarding ? " discarding" : ""), "aria-label": "hand" },
-    v.hand.map((code) => {
-      const why = choices.get(code) || "";
-      const selected = state.selected.has(code);
-      let label = cardLabel(code);
-      const isExtra = extra.has(code);
-      if (why) label += `; ${t("card.dimmed", { reason: why })}`;
-      if (isExtra) label += `; ${t("card.extra")}`;
-      if (selected) label += `; ${t("card.selected")}`;
-      return h("button", {
-        type: "button", class: "card" + (why ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
-        "data-card": code, "data-focus": `card-${code}`, "aria-label": label, "data-extra": isExtra ? t("card.extra.mark") : null,
-        "aria-disabled": why ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
-        title: why || cardName(code),
-        onclick: () => onCardPress(code),
-      }, cardSvg(code));
-    }));
+  const discarding = myTurn() && (v.phase === "discard" || !!game().picks?.(v.phase));
+  const extra = new Set(v.extra || []);
+  return v.hand.map((code) => {
+    const whyNot = choices.get(code) || "";
+    const selected = state.selected.has(code);
+    const isExtra = extra.has(code);
+    // The label starts with what the card shows (its name), then what is known about it.
+    let label = cardLabel(code);
+    if (whyNot) label += `; ${t("card.dimmed", { reason: whyNot })}`;
+    if (isExtra) label += `; ${t("card.extra")}`;
+    if (selected) label += `; ${t("card.selected")}`;
+    return h("button", {
+      type: "button", class: "card" + (whyNot ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
+      "data-card": code, "data-focus": `card-${code}`, "data-extra": isExtra ? t("card.extra.mark") : null,
+      "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
+      title: whyNot || cardName(code),
+      onclick: () => onCardPress(code),
+    }, cardSvg(code), h("span", { class: "card-label visually-hidden", text: label }));
+  });
 }
 
-// The deal at a Renaissance table: the dealer, the dealer's own extra cards and discard, the
-// Fool's debt, and how a deal is scored (A7, A13-A15).
-function renInfoPanel() {
-  const v = state.view;
-  const rows = [h("dt", { text: t("table.dealer") }), h("dd", { class: "dealer-name", text: whoLabel(v.dealer) })];
-  if (v.extra) rows.push(h("dt", { text: t("ren.info.extra") }), h("dd", { class: "extra-cards" }, v.extra.map((c) => miniCard(c))));
-  if (v.discard && v.phase !== "done") rows.push(h("dt", { text: t("info.discard") }), h("dd", { class: "discard-cards" }, v.discard.map((c) => miniCard(c))));
-  if (v.fool && typeof v.fool === "object" && v.phase !== "done") rows.push(h("dt", { text: t("played.fool") }), h("dd", { text: foolText(v.fool) }));
-  return h("section", { class: "panel info", "aria-label": t("info.title") },
-    h("h2", { text: t("info.title") }),
-    h("dl", {}, rows),
-    h("p", { class: "note", text: t("ren.info.scoring") }));
-}
-
-function infoPanel() {
-  if (!sicilian()) return renInfoPanel();
-  const v = state.view;
-  const rows = [];
-  const contract = v.bidder === null ? t("info.contract.none")
-    : v.contract === "solo" ? t("info.contract.solo", { name: whoLabel(v.bidder) })
-      : t(v.contract === "forced" ? "info.contract.forced" : "info.contract.chiamo", { name: whoLabel(v.bidder), card: v.called ?? "?" });
-  rows.push(h("dt", { text: t("info.contract") }), h("dd", { class: "contract", text: contract }));
-  if (v.stata) rows.push(h("dt", { text: "stata" }), h("dd", { text: t("info.stata") }));
-  if (v.called) {
-    rows.push(h("dt", { text: t("info.called") }), h("dd", {}, miniCard(v.called)));
-    if (v.partner !== null && v.partner !== undefined) rows.push(h("dt", { text: "" }), h("dd", { text: t("info.partner", { name: whoLabel(v.partner) }) }));
-    else if (v.phase === "done" && v.count && v.count.alone) rows.push(h("dt", { text: "" }), h("dd", { text: t("info.partner.alone", { name: whoLabel(v.bidder) }) }));
+// The hand in one to three rows: cards overlap as much as needed to fit the width.
+function fitHand() {
+  const hand = shell?.hand;
+  if (!hand) return;
+  const n = hand.children.length;
+  if (!n) return;
+  const cardW = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 60;
+  const W = hand.clientWidth - 8;
+  let step = cardW + 4;
+  for (let rows = 1; rows <= 3; rows++) {
+    const perRow = Math.ceil(n / rows);
+    step = Math.min(cardW + 4, perRow > 1 ? (W - cardW) / (perRow - 1) : cardW + 4);
+    if (step >= cardW * 0.52) break;
   }
-  if (v.monte) rows.push(h("dt", { text: t("info.monte") }), h("dd", { class: "monte-cards" }, v.monte.map((c) => miniCard(c))));
-  if (v.discard && v.phase !== "done") rows.push(h("dt", { text: t("info.discard") }), h("dd", {}, v.discard.map((c) => miniCard(c))));
-  if (v.scommessa) rows.push(h("dt", { text: "Scommessa" }), h("dd", { text: t("info.scommessa", { name: whoLabel(v.bidder) }) }));
-  if (v.rivanto !== null && v.rivanto !== undefined) rows.push(h("dt", { text: "Rivanto" }), h("dd", { text: t("info.rivanto", { name: whoLabel(v.rivanto) }) }));
-  return h("section", { class: "panel info", "aria-label": t("info.title") },
-    h("h2", { text: t("info.title") }),
-    v.i_am_partner && v.partner === null ? h("p", { class: "secret", text: t("info.i_am_partner") }) : null,
-    h("dl", {}, rows));
+  step = Math.max(24, Math.floor(step));
+  hand.style.setProperty("--step", `${step}px`);
+  hand.style.setProperty("--overhang", `${Math.max(0, cardW - step)}px`);
+  // More than one row: each row covers the foot of the one above (the corner chips show).
+  const rows = Math.ceil(n / Math.max(1, Math.floor((W - Math.max(0, cardW - step)) / step)));
+  // (a wide screen has the height for whole rows)
+  hand.style.setProperty("--vlap", rows > 1 && drawerMode() ? `${-Math.round(cardW * 1.6 * 0.42)}px` : "0px");
 }
 
-function announcementsLog() {
-  const v = state.view;
-  const items = v.bids.map((b) => t("log.bid", { name: whoLabel(b.seat), word: b.bid, cards: b.cards }));
-  if (v.contract === "forced") items.push(t("ev.contract.forced", { name: whoLabel(v.bidder) }));
-  if (v.called && v.contract) items.push(t("ev.call", { name: whoLabel(v.bidder), card: v.called }));
-  for (const a of v.announcements || []) items.push(t(`ev.announce.${a.announce}`, { name: whoLabel(a.seat) }));
-  return h("section", { class: "panel log", "aria-label": t("log.title") },
-    h("h2", { text: t("log.title") }),
-    items.length ? h("ol", {}, items.map((text) => h("li", { text }))) : h("p", { class: "quiet", text: t("log.empty") }));
-}
+// --- panels ---------------------------------------------------------------------------------
 
 function playedPanel() {
   const v = state.view;
+  if (!v) return [];
   const by = new Map();
   (v.played || []).forEach((cards, seat) => cards.forEach((c) => by.set(c, seat)));
+  const n = state.table.seats;
+  const mark = (seat) => String(((seat - me() + n) % n) || n); // the seats numbered from your left, you last
   const row = (title, codes) => h("div", { class: "played-row" },
     h("span", { class: "row-title", text: title }),
     h("span", { class: "row-cards" }, codes.map((c) => {
       const seat = by.get(c);
       const chip = miniCard(c, seat === undefined ? "unplayed" : "was-played");
-      chip.title = `${cardName(c)}: ${seat === undefined ? t("played.not") : t("played.by", { name: whoLabel(seat) })}`;
-      chip.setAttribute("aria-label", chip.title);
+      const about = seat === undefined ? t("played.not") : t("played.by", { name: whoLabel(seat) });
+      chip.title = `${cardName(c)}: ${about}`;
+      chip.setAttribute("aria-label", `${cardLabel(c)}: ${about}`);
+      if (seat !== undefined) chip.append(h("span", { class: "by", "aria-hidden": "true", text: mark(seat) }));
       return chip;
     })));
-  // One row per group of the deck, in hand order: trumps, each suit, the Fool.
-  return h("section", { class: "panel played-panel", "aria-label": t("played.title") },
+  const order = [...otherSeats(), me()];
+  return [
     h("h2", { text: t("played.title") }),
-    (deck()?.groups || []).map((g) => row(g.name === "trumps" ? t("played.trumps") : g.name === "fool" ? t("played.fool") : suitName(g.suit), g.cards)));
+    h("ul", { class: "legend" },
+      h("li", {}, h("span", { class: "mini sample unplayed-sample", "aria-hidden": "true" }, h("b", { text: "K" })), h("span", { text: t("played.legend.out") })),
+      h("li", {}, h("span", { class: "mini sample was-played", "aria-hidden": "true" }, h("b", { text: "K" }), h("span", { class: "by", text: "1" })), h("span", { text: t("played.legend.in") })),
+      order.map((s) => h("li", { class: "who" }, h("span", { class: "by-key", "aria-hidden": "true", text: mark(s) }), h("span", { text: whoLabel(s) })))),
+    (deck()?.groups || []).map((g) => row(g.name === "trumps" ? t("played.trumps") : g.name === "fool" ? t("played.fool") : suitName(g.suit), g.cards)),
+  ];
 }
 
-function chatPanel() {
-  const list = h("ol", { class: "chat-lines", "aria-live": "polite" },
-    state.chat.map((c) => h("li", {},
-      h("b", { text: `${seatName(c.name ?? state.table?.names?.[c.seat] ?? "")}: ` }),
-      h("span", { class: "chat-text", text: c.text }))));
-  const input = h("input", {
-    type: "text", maxlength: 300, id: "chat-input", "data-focus": "chat-input", autocomplete: "off",
-    placeholder: t("chat.placeholder"), "aria-label": t("chat.label"),
-    oninput: (e) => { state.chatDraft = e.target.value; },
+// The score sheet: deal by deal, each seat's payment and running total.
+function sheetPanel() {
+  const T = state.table;
+  if (!T) return [];
+  const sheet = T.sheet || [];
+  const seats = Array.from({ length: T.seats }, (_, s) => s);
+  const run = seats.map(() => 0);
+  const rows = sheet.map((pays, i) => {
+    pays.forEach((p, s) => { run[s] += p; });
+    return h("tr", {}, h("th", { scope: "row", text: String(i + 1) }),
+      seats.map((s) => h("td", { class: "num" }, h("span", { class: "pay", text: signed(pays[s] ?? 0) }), " ", h("b", { class: "run", text: signed(run[s]) }))));
   });
-  input.value = state.chatDraft;
-  const form = h("form", { class: "chat-form", onsubmit: (e) => {
-    e.preventDefault();
-    const text = state.chatDraft.trim();
-    if (!text) return;
-    send({ type: "chat", text: text.slice(0, 300) });
-    state.chatDraft = "";
-    render();
-  } }, input, h("button", { type: "submit", "data-focus": "chat-send" }, t("chat.send")));
-  queueMicrotask(() => { list.scrollTop = list.scrollHeight; });
-  const earlier = state.chatMore && state.chat.length
-    ? h("button", { type: "button", class: "chat-earlier", "data-focus": "chat-earlier",
-        onclick: () => send({ type: "history", before: state.chat[0].version }) }, t("chat.earlier"))
-    : null;
-  return h("section", { class: "panel chat", "aria-label": t("chat.title") }, h("h2", { text: t("chat.title") }), earlier, list, form);
+  return [
+    h("h2", { text: t("sheet.title") }),
+    sheet.length ? h("table", { class: "sheet-table" },
+      h("caption", { class: "note", text: t("sheet.caption") }),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sheet.deal") }), seats.map((s) => h("th", { scope: "col", class: "num", text: whoLabel(s) })))),
+      h("tbody", {}, rows),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }), seats.map((s) => h("td", { class: "num" }, h("b", { text: signed(T.totals?.[s] ?? run[s]) }))))))
+      : h("p", { class: "quiet", text: t("sheet.empty") }),
+    T.target ? h("p", { class: "note", text: t("sheet.target", { n: T.target }) }) : null,
+  ];
 }
 
-// The Renaissance count (A13-A15): each pile itemised, the discard face up, where the Fool's
-// card went, and each seat's score.
-function renCountParts(c) {
-  const parts = [];
-  const sum = (k) => c.piles.reduce((a, p) => a + p[k], 0);
-  const rows = [];
-  c.piles.forEach((p, seat) => {
-    rows.push(h("tr", { class: "pile-row", "data-seat": seat },
-      h("th", { scope: "row", text: whoLabel(seat) }),
-      h("td", { class: "num ones", text: String(p.ones) }),
-      h("td", { class: "num threes", text: String(p.threes) }),
-      h("td", { class: "num points", text: String(p.points) }),
-      h("td", { class: "num score" }, h("span", { class: "formula", text: `${p.points} − 26 = ` }), h("b", { text: signed(p.score) }))));
-    rows.push(h("tr", { class: "pile-cards-row", "data-seat": seat },
-      h("td", { colspan: 5 }, h("span", { class: "pile-cards", "aria-label": `${whoLabel(seat)}: ${t("ren.count.counting")}` },
-        h("small", { text: `${t("ren.count.counting")}:` }),
-        p.counting.length ? p.counting.map((x) => miniCard(x)) : h("small", { class: "none", text: t("ren.count.none") })))));
-  });
-  parts.push(h("table", { class: "piles-table" },
-    h("thead", {}, h("tr", {},
-      h("th", { text: t("ren.count.seat") }),
-      h("th", { class: "num", text: t("ren.count.ones") }), h("th", { class: "num", text: t("ren.count.threes") }),
-      h("th", { class: "num", text: t("ren.count.points") }), h("th", { class: "num", text: t("ren.count.score") }))),
-    h("tbody", {}, rows),
-    h("tfoot", {}, h("tr", {},
-      h("th", { text: t("ren.count.all", { n: sum("threes") * 3 }) }),
-      h("td", { class: "num", text: String(sum("ones")) }), h("td", { class: "num", text: String(sum("threes")) }),
-      h("td", { class: "num", text: String(sum("points")) }), h("td", { class: "num", text: signed(sum("score")) })))));
-  parts.push(h("p", { class: "note how", text: t("ren.count.how") }));
-  parts.push(h("div", { class: "count-discard ren-discard" },
-    h("span", { class: "caption", text: `${state.view.dealer === state.table?.you ? t("ren.count.you.discard") : t("ren.count.discard", { name: whoLabel(state.view.dealer) })}: ` }),
-    (c.discard || []).map((x) => h("div", { class: "card-box", role: "img", "aria-label": cardLabel(x) }, cardSvg(x)))));
-  const f = c.fool;
-  if (f && f.seat >= 0) {
-    const p = { name: whoLabel(f.seat), to: whoLabel(f.trick_winner), card: f.paid ? cardName(f.paid) : "" };
-    const me = state.table?.you;
-    const how = f.surrendered ? "surrendered" : "paid";
-    const key = f.seat === me ? `ren.count.fool.you.${how}` : f.trick_winner === me ? `ren.count.fool.${how}.you` : `ren.count.fool.${how}`;
-    parts.push(h("p", { class: "count-fool" }, miniCard("F"), h("span", { text: t(key, p) }), f.paid && !f.surrendered ? miniCard(f.paid) : null));
-  }
-  return parts;
+function infoPanelContent() {
+  const v = state.view;
+  const body = v && game().info ? game().info(ctxFor()) : [];
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body];
 }
 
+function logPanelContent() {
+  const items = state.view && game().log ? game().log(ctxFor()) : null;
+  if (!items) return null;
+  return [h("h2", { text: t("log.title") }),
+    items.length ? h("ol", {}, items.map((line) => h("li", { text: line }))) : h("p", { class: "quiet", text: t("log.empty") })];
+}
+
+function chatLines() {
+  return state.chat.map((c) => h("li", { "data-v": c.version },
+    h("b", { text: `${seatName(c.name ?? state.table?.names?.[c.seat] ?? "")}: ` }),
+    h("span", { class: "chat-text", text: c.text })));
+}
+
+// The count in the middle of the table.
 function countPanel() {
   const v = state.view;
   const T = state.table;
   const c = v.count;
   const parts = [h("h2", { text: t("count.title") })];
-  if (!sicilian()) {
-    parts.push(...renCountParts(c));
-  } else if (c.abandoned) {
-    parts.push(h("p", { text: t("count.abandoned", { reason: reason(c.reason) }) }));
-    if (c.prendo !== null && c.prendo !== undefined && c.pago?.length) {
-      for (const p of c.pago) parts.push(h("p", { text: t("count.pago", { name: whoLabel(p), prendo: whoLabel(c.prendo) }) }));
-    } else parts.push(h("p", { text: t("count.nopay") }));
-  } else {
-    const sideName = (side) => `${t(`count.side.${side}`)} (${(c.sides[side] || []).map(whoLabel).join(", ")})`;
-    parts.push(h("table", { class: "jochi-table" },
-      h("thead", {}, h("tr", {}, h("th", { text: t("count.jocu") }), h("th", { text: t("count.side") }), h("th", { class: "num", text: t("count.jochi") }))),
-      h("tbody", {}, c.jochi.map((j) => h("tr", { class: `side-${j.side}` },
-        h("td", { text: t(`jocu.${j.name}`, { card: j.card ? cardName(j.card) : "" }) }),
-        h("td", { text: t(`count.side.${j.side}`) }),
-        h("td", { class: "num", text: String(j.value) })))),
-      h("tfoot", {},
-        ["bidder", "others"].map((side) => h("tr", {},
-          h("th", { text: `${t("count.total")}: ${sideName(side)}` }),
-          h("td", { text: `${t("count.points")}: ${c.card_points[side]}` }),
-          h("td", { class: "num", text: String(c.totals?.[side] ?? "") }))))));
-    parts.push(h("p", { class: "net" },
-      `${t("count.net")}: `, h("b", { text: String(c.net) }), " · ",
-      `${t("count.stake")} `, h("b", { text: t(c.stake === 2 ? "count.stake.stata" : "count.stake.one") })));
-    parts.push(h("div", { class: "count-discard" }, h("span", { text: `${t("count.discard")}: ` }), (c.discard || []).map((x) => miniCard(x))));
-  }
+  if (game().count) parts.push(...game().count(ctxFor()));
   parts.push(h("h3", { text: gt("count.payments") }));
-  parts.push(h("ul", { class: "payments" }, (c.payments || c.scores).map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
+  parts.push(h("ul", { class: "payments" }, (c.payments || c.scores || []).map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
     h("span", { text: whoLabel(seat) }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   if (T.status === "over") {
     const winners = T.winners || [];
-    const names = winners.map(whoLabel).join(", ");
-    parts.push(h("div", { class: "result", role: "status" },
+    const mine = winners.includes(T.you);
+    const others = winners.filter((s) => s !== T.you).map(whoLabel).join(", ");
+    const line = mine ? (winners.length > 1 ? t("result.you.winners", { names: others }) : t("result.you.winner"))
+      : t(winners.length > 1 ? "result.winners" : "result.winner", { names: others });
+    parts.push(h("div", { class: "result" },
       h("h2", { text: t("result.title") }),
-      h("p", { class: "winners", text: t(winners.length > 1 ? "result.winners" : "result.winner", { names }) }),
-      h("p", { text: `${gt("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${x > 0 ? "+" + x : x}`).join(" · ") }),
-      h("a", { class: "button primary", href: "/", "data-focus": "again" }, t("result.again"))));
-  } else {
-    const ready = T.ready?.[T.you];
-    parts.push(h("div", { class: "next" },
-      h("button", { type: "button", class: "primary", id: "next-deal", "data-focus": "next", disabled: !!ready,
-        onclick: () => send({ type: "next" }) }, t("count.next")),
-      ready ? h("span", { class: "quiet", text: t("count.waitnext") }) : null));
+      h("p", { class: "winners", text: line }),
+      h("p", { text: `${gt("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${signed(x)}`).join(" · ") })));
   }
-  return h("section", { class: "center count", "aria-label": t("count.title") }, parts);
+  return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 
 function waitingRoom() {
   const T = state.table;
   const joined = (T.joined || []).filter(Boolean).length;
   let links = null;
-  try { links = JSON.parse(localStorage.getItem(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
+  try { links = JSON.parse(store(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
   return h("section", { class: "center waiting" },
+    h("h2", { text: t("table.waiting") }),
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
@@ -839,42 +863,265 @@ function tableGameTitle() {
   return g ? gameTitle(g) : gameName();
 }
 
-function tablePage() {
+// --- the page shell, built once, patched per region -------------------------------------------
+
+let shell = null;
+let lastStatus = { key: null, note: null };
+let lastTurnAlert = null;
+
+const TABS = ["info", "log", "played", "sheet", "chat"];
+
+function drawerMode() { return window.matchMedia("(max-width: 1099px)").matches; }
+
+function buildShell() {
+  const s = {};
+  s.page = h("div", { class: "table-page" });
+  s.top = h("header", { class: "topbar" });
+  s.status = h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", "aria-atomic": "true" },
+    h("span", { class: "status-turn" }), h("span", { class: "status-note" }));
+  s.others = h("div", { class: "seats others" });
+  s.center = h("div", { class: "center-slot" });
+  s.banner = h("div", { class: "banner-slot" });
+  s.lines = h("section", { class: "lines" });
+  s.actions = h("div", { class: "actions-slot" });
+  s.mine = h("div", { class: "seats mine" });
+  s.tools = h("div", { class: "tools" });
+  s.hand = h("section", { class: "hand" });
+  s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.lines, s.status, s.actions, s.mine, s.tools, s.hand);
+  s.tabs = h("nav", { class: "panel-tabs" });
+  s.panels = {};
+  for (const name of TABS) {
+    s.panels[name] = h("section", { class: `panel tab-panel ${name === "log" ? "log-panel" : name === "played" ? "played-panel" : name}`, id: `panel-${name}`, "data-tab": name, tabindex: "0" });
+  }
+  // Chat: the lines are a region; the form is built once (what is typed stays).
+  s.chatHead = h("div", { class: "chat-head" });
+  s.chatEarlier = h("div", { class: "chat-earlier-slot" });
+  s.chatList = h("ol", { class: "chat-lines", tabindex: "0" });
+  s.chatInput = h("input", { type: "text", maxlength: 300, id: "chat-input", "data-focus": "chat-input", autocomplete: "off" });
+  s.chatSend = h("button", { type: "submit", "data-focus": "chat-send" });
+  s.chatForm = h("form", { class: "chat-form", onsubmit: (e) => {
+    e.preventDefault();
+    const value = s.chatInput.value.trim();
+    if (!value) return;
+    send({ type: "chat", text: value.slice(0, 300) });
+    s.chatInput.value = "";
+  } }, s.chatInput, s.chatSend);
+  s.chatName = h("div", { class: "chat-name" });
+  s.panels.chat.append(s.chatHead, s.chatEarlier, s.chatList, s.chatForm, s.chatName);
+  s.side = h("aside", { class: "side" }, TABS.map((n) => s.panels[n]));
+  s.layout = h("div", { class: "layout" }, s.board, s.side);
+  s.page.append(s.top, s.tabs, s.layout);
+  root.replaceChildren(s.page);
+  return s;
+}
+
+function topbar() {
   const T = state.table;
-  const v = state.view;
-  const top = h("header", { class: "topbar" },
-    h("a", { class: "home", href: "/", text: t("app.title") }),
+  const dealNo = T && T.deal_number ? (T.deals_in_match ? t("table.deal", { n: T.deal_number, m: T.deals_in_match }) : t("table.deal.target", { n: T.deal_number, target: T.target })) : null;
+  return [
+    h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
     T ? h("span", { class: "game-name", text: tableGameTitle() }) : null,
-    T && T.deal_number ? h("span", { class: "deal-no", text: t("table.deal", { n: T.deal_number, m: T.deals_in_match }) }) : null,
-    h("span", { class: `conn ${state.conn}`, role: "status", text: t(`conn.${state.conn}`) }),
+    dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
+    state.badLink ? null : h("span", { class: `conn ${state.conn}` },
+      h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${state.conn}`) })),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
       onclick: () => { state.conn = "connecting"; render(); connect(); } }, t("conn.usehere")) : null,
-    langButton());
+    T ? h("a", { class: "help-link button", href: `/static/help/${gameName()}.${lang()}.html`, target: "_blank", rel: "noopener", text: t("help.rules") }) : null,
+    T ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
+      title: t("sound.label"),
+      onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
+    langButton(render),
+  ];
+}
+
+function tabsBar() {
+  const has = { log: !!(state.view && game().log && game().log(ctxFor())) };
+  return TABS.filter((n) => n !== "log" || has.log).map((n) => h("button", {
+    type: "button", class: `tab tab-${n}` + (state.panel === n ? " open" : ""), "data-focus": `tab-${n}`,
+    "aria-expanded": String(state.panel === n), "aria-controls": `panel-${n}`,
+    onclick: () => openPanel(state.panel === n && drawerMode() ? null : n),
+  }, t(`tab.${n}`), n === "chat" && state.unread ? h("span", { class: "unread", text: ` ${state.unread}` }) : null));
+}
+
+function openPanel(name) {
+  const was = state.panel;
+  state.panel = name;
+  if (name === "chat") state.unread = 0;
+  render();
+  if (name && drawerMode()) shell?.panels[name]?.focus({ preventScroll: true });
+  else if (!name && was) shell?.tabs.querySelector(`.tab-${was}`)?.focus({ preventScroll: true });
+}
+
+function render() {
+  if (!token) return renderLobby();
+  document.documentElement.lang = lang();
+  if (!shell) shell = buildShell();
+  const s = shell;
+  const T = state.table;
+  const v = state.view;
+  if (state.panel === null && !drawerMode()) state.panel = "info";
+  if (state.panel === "chat" && !drawerMode()) state.panel = "info";
+  patch(s.top, topbar());
+  const phase = v?.phase || "none";
+  s.page.className = `table-page phase-${phase} game-${gameName()}` + (state.badLink ? " bad-link" : "") + (T ? "" : " no-table");
+  attr(s.page, "data-version", state.version);
+  attr(s.page, "data-status", T?.status ?? null);
+  attr(s.page, "data-game", T ? gameName() : null);
+  attr(s.page, "data-drawer", drawerMode() && state.panel ? state.panel : null);
   if (state.badLink) {
-    return h("div", { class: "table-page" }, top,
-      h("p", { class: "error", role: "alert", text: t("conn.badlink") }),
-      state.note ? h("p", { class: "quiet", text: state.note.text }) : null,
-      h("a", { class: "button", href: "/" }, t("conn.lobby")));
+    // A seat link that opens nothing (unknown, or left out when a room started with three).
+    patch(s.center, h("section", { class: "center bad" },
+      h("p", { class: "error", role: "alert", text: t(/three seats/.test(state.badLink) ? "conn.leftout" : "conn.badlink") }),
+      h("p", { class: "quiet-on-felt", text: t(/three seats/.test(state.badLink) ? "conn.leftout.more" : "conn.badlink.more") }),
+      h("a", { class: "button primary", href: "/" }, t("conn.lobby"))));
+    for (const el of [s.others, s.banner, s.lines, s.actions, s.mine, s.tools, s.hand, s.tabs]) patch(el, []);
+    s.status.hidden = true;
+    s.side.hidden = true;
+    document.title = t("app.title");
+    return;
   }
-  if (!T) return h("div", { class: "table-page" }, top, h("p", { class: "status", text: t("conn.connecting") }));
+  const ready = !!(T && state.game && hasDeck(gameName()));
+  const playing = ready && T.status !== "waiting" && v;
+  patch(s.others, T ? otherSeats().map(seatPanel) : []);
+  patch(s.mine, T ? [seatPanel(me())] : []);
+  patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
+  patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
+  patch(s.lines, playing ? linesArea() : []);
+  attr(s.lines, "aria-label", t("lines.title"));
+  patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
+  patch(s.tools, playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
+    "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : []);
+  const handChanged = patch(s.hand, playing ? handCards() : []);
+  attr(s.hand, "aria-label", t("hand.title"));
+  s.hand.className = "hand" + (myTurn() && (v?.phase === "discard" || game().picks?.(v?.phase)) ? " discarding" : "");
+  if (handChanged) fitHand();
+  // The status line: one element; its text changes only when the turn or a refusal does.
+  s.status.hidden = false;
+  // (until the game's module and deck are here, the page is still connecting)
+  const turnText = T && !ready ? t("conn.connecting") : statusText();
   const note = state.note && state.note.version === state.version ? state.note.text : "";
-  const status = h("p", { class: "status" + (myTurn() ? " yours" : ""), id: "status", role: "status", "aria-live": "polite" },
-    h("span", { class: "status-turn", text: statusText() }),
-    note ? h("span", { class: "status-note", text: note }) : null);
-  const seats = h("div", { class: "seats" }, seatOrder().map(seatPanel));
-  if (T.status === "waiting" || !v || !hasDeck(gameName())) {
-    return h("div", { class: "table-page", "data-version": state.version, "data-status": T.status }, top,
-      h("div", { class: "board" }, seats, status, waitingRoom()), h("div", { class: "side" }, chatPanel()));
+  s.status.classList.toggle("yours", ready && myTurn());
+  if (turnText !== lastStatus.key || note !== lastStatus.note) {
+    text(s.status.firstChild, turnText);
+    text(s.status.lastChild, note);
+    lastStatus = { key: turnText, note };
   }
-  const main = h("div", { class: "board" }, seats, centerArea(), foolLine(), linesArea(), status, actionsArea(), handArea());
-  const side = h("aside", { class: "side" }, infoPanel(), sicilian() ? announcementsLog() : null, playedPanel(), chatPanel());
-  return h("div", { class: `table-page phase-${v.phase} game-${gameName()}`, "data-version": state.version, "data-status": T.status, "data-game": gameName() },
-    top, h("div", { class: "layout" }, main, side));
+  // Side panels (drawers on small screens).
+  s.side.hidden = false;
+  patch(s.tabs, T ? tabsBar() : []);
+  attr(s.tabs, "aria-label", t("tab.label"));
+  for (const name of TABS) {
+    const el = s.panels[name];
+    el.classList.toggle("open", state.panel === name);
+    attr(el, "aria-label", t(`tab.${name}`));
+  }
+  patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null]);
+  const logBody = playing ? logPanelContent() : null;
+  s.panels.log.classList.toggle("log", !!logBody);
+  patch(s.panels.log, logBody || []);
+  if (logBody) { const ol = s.panels.log.querySelector("ol"); if (ol) { ol.tabIndex = 0; ol.setAttribute("aria-label", t("log.title")); ol.scrollTop = ol.scrollHeight; } }
+  patch(s.panels.played, playing ? playedPanel() : []);
+  patch(s.panels.sheet, T ? sheetPanel() : []);
+  patch(s.chatHead, [h("h2", { text: t("chat.title") }), drawerMode() ? h("button", { type: "button", class: "close", "data-focus": "close-chat", onclick: () => openPanel(null) }, t("tab.close")) : null]);
+  patch(s.chatEarlier, state.chatMore && state.chat.length
+    ? h("button", { type: "button", class: "chat-earlier", "data-focus": "chat-earlier",
+      onclick: () => send({ type: "history", before: state.chat[0].version }) }, t("chat.earlier")) : []);
+  const atBottom = s.chatList.scrollHeight - s.chatList.scrollTop - s.chatList.clientHeight < 30;
+  if (patch(s.chatList, chatLines()) && atBottom) s.chatList.scrollTop = s.chatList.scrollHeight;
+  attr(s.chatList, "aria-label", t("chat.lines"));
+  attr(s.chatInput, "placeholder", t("chat.placeholder"));
+  attr(s.chatInput, "aria-label", t("chat.label"));
+  text(s.chatSend, t("chat.send"));
+  patch(s.chatName, T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
+  // Close buttons for the drawers.
+  for (const name of ["info", "log", "played", "sheet"]) {
+    const el = s.panels[name];
+    let close = el.querySelector(":scope > .close");
+    if (drawerMode() && !close && el.firstChild) {
+      close = h("button", { type: "button", class: "close", "data-focus": `close-${name}`, onclick: () => openPanel(null) }, t("tab.close"));
+      el.prepend(close);
+      el.__sig = null;
+    }
+  }
+  if (ready) turnAlert();
+}
+
+function sendName(name) {
+  if (name) send({ type: "name", name });
+}
+
+// The tab's title and an optional sound say when it is your turn.
+function turnAlert() {
+  const mine = myTurn();
+  document.title = mine ? `● ${t("title.turn")} · ${t("app.title")}` : t("app.title");
+  const key = mine ? `${state.table.deal_number}:${state.view.trick?.length}:${state.version}` : null;
+  if (mine && lastTurnAlert === null && state.sound) beep();
+  lastTurnAlert = key;
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = 660;
+    g.gain.setValueAtTime(0.08, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    o.connect(g).connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.26);
+  } catch { /* no sound */ }
+}
+
+// --- the keyboard ---------------------------------------------------------------------------
+
+function onKey(e) {
+  if (!token || e.altKey || e.ctrlKey || e.metaKey) return;
+  const el = document.activeElement;
+  const typing = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
+  if (e.key === "Escape") {
+    if (state.showLast) { state.showLast = false; render(); return; }
+    if (drawerMode() && state.panel) { openPanel(null); return; }
+  }
+  if (typing) return;
+  if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && el?.classList?.contains("card")) {
+    const cards = [...shell.hand.querySelectorAll(".card")];
+    const i = cards.indexOf(el);
+    const next = cards[i + (e.key === "ArrowRight" ? 1 : -1)];
+    if (next) { next.focus(); e.preventDefault(); }
+    return;
+  }
+  if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !el?.classList?.contains("card") && myTurn()) {
+    const first = shell?.hand.querySelector(".card:not([aria-disabled='true'])") || shell?.hand.querySelector(".card");
+    if (first && e.key === "ArrowDown") { first.focus(); e.preventDefault(); }
+    return;
+  }
+  if (/^[1-9]$/.test(e.key)) {
+    const b = shell?.actions.querySelector(`button[data-key="${e.key}"]`);
+    if (b) {
+      e.preventDefault();
+      if (b.disabled) {
+        const c = choiceOf(b.dataset.action);
+        if (c?.reason) { state.note = { text: t("status.cardwhy", { card: b.dataset.action, reason: why(c) }), version: state.version }; render(); }
+      } else b.click();
+    }
+    return;
+  }
+  if ((e.key === "l" || e.key === "L") && state.view?.phase === "play" && state.view.last_trick) {
+    state.showLast = !state.showLast;
+    render();
+  }
 }
 
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
-render();
-if (token) loadGames().then(connect);  // the deck is drawn from the games' description
-else loadLobby();
+if (token) {
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => { if (shell) { fitHand(); render(); } });
+  render();
+  loadGames().then(connect);
+} else {
+  renderLobby();
+  loadLobby();
+}

@@ -16,7 +16,7 @@ const en = {
   "lobby.level": "Level",
   "level.random": "Random (legal cards)",
   "level.rule": "Rules of thumb",
-  "level.search": "Search (strongest)",
+  "level.search": "Search",
   "lobby.sit": "Sit down",
   "lobby.room.title": "A room with friends",
   "lobby.room.help": "Pick the seats, create the room, and send each guest their own link.",
@@ -49,9 +49,7 @@ const en = {
   "table.dealer.mark": "D",
   "table.jochi": "{n} jochi",
   "table.cards": "{n} cards",
-  "table.cards.one": "1 card",
   "table.tricks": "{n} tricks",
-  "table.tricks.one": "1 trick",
   "table.captured": "Counting cards taken",
   "table.bot": "computer",
   "table.away": "away",
@@ -89,7 +87,7 @@ const en = {
   "hint.prendo": "I take the pago",
   "hint.chiamo": "I call a partner",
   "discard.title": "Discard three cards",
-  "discard.count": "{n} of 3 chosen",
+  "discard.count": "{n} of {size} chosen",
   "discard.confirm": "Confirm the discard",
   "ask.scommessa": "Announce Scommessa? Your side promises to take the 20, the 1 and the Fool.",
   "ask.rivanto": "Announce Rivanto? It doubles the jocu of the last trick.",
@@ -251,6 +249,50 @@ const en = {
   "ren.count.fool.you.surrendered": "You played the Fool into {to}'s trick and had no 1-point card to give: the Fool itself goes to {to}",
   "ren.count.payments": "Scores of the deal",
   "ren.result.totals": "Totals in points",
+  // The table's core (issue 12).
+  "help.rules": "Rules",
+  "level.strongest": "{name}: the strongest",
+  "name.label": "Your name at the table",
+  "name.placeholder": "a name (up to 24 letters)",
+  "name.save": "Save",
+  "name.saved": "Saved.",
+  "name.change": "Your name",
+  "conn.closed": "Closed",
+  "conn.leftout": "This room started with three seats without this one: this link does not open any seat now.",
+  "conn.leftout.more": "Ask the host for a new room to play together.",
+  "conn.badlink.more": "Check the link, or start a table from the lobby.",
+  "table.deal.target": "Deal {n}, to {target}",
+  "table.jochi.one": "{n} jocu",
+  "table.cards.one": "{n} card",
+  "table.tricks.one": "{n} trick",
+  "sound.label": "Sound",
+  "title.turn": "Your turn",
+  "tab.label": "Panels",
+  "tab.info": "Deal",
+  "tab.log": "Bids",
+  "tab.played": "Played",
+  "tab.sheet": "Scores",
+  "tab.chat": "Chat",
+  "tab.close": "Close",
+  "tools.last": "Last trick (L)",
+  "hand.title": "Your hand",
+  "center.lasttrick": "The last trick",
+  "center.tocount": "Show the count",
+  "center.you.lead": "You lead.",
+  "status.over": "The match is over.",
+  "played.legend.out": "not played yet",
+  "played.legend.in": "played, by the seat numbered:",
+  "sheet.title": "Score sheet",
+  "sheet.caption": "Each deal's payment, then the running total.",
+  "sheet.deal": "Deal",
+  "sheet.total": "Total",
+  "sheet.empty": "No deal finished yet.",
+  "sheet.target": "The match is played to {n}.",
+  "result.you.winner": "You win.",
+  "result.you.winners": "You and {names} share the win.",
+  "rematch.yes": "plays again",
+  "rematch.waiting": "Waiting for {names} to say yes.",
+  "chat.lines": "Chat messages",
 };
 
 const it = {
@@ -266,7 +308,7 @@ const it = {
   "lobby.level": "Livello",
   "level.random": "A caso (carte lecite)",
   "level.rule": "Regole pratiche",
-  "level.search": "Ricerca (il più forte)",
+  "level.search": "Ricerca",
   "lobby.sit": "Siediti",
   "lobby.room.title": "Una stanza con gli amici",
   "lobby.room.help": "Scegli i posti, crea la stanza e manda a ogni ospite il suo link.",
@@ -299,9 +341,7 @@ const it = {
   "table.dealer.mark": "M",
   "table.jochi": "{n} jochi",
   "table.cards": "{n} carte",
-  "table.cards.one": "1 carta",
   "table.tricks": "{n} prese",
-  "table.tricks.one": "1 presa",
   "table.captured": "Carte di conto prese",
   "table.bot": "computer",
   "table.away": "assente",
@@ -339,7 +379,7 @@ const it = {
   "hint.prendo": "prendo il pago",
   "hint.chiamo": "chiamo un compagno",
   "discard.title": "Scarta tre carte",
-  "discard.count": "{n} di 3 scelte",
+  "discard.count": "{n} di {size} scelte",
   "discard.confirm": "Conferma lo scarto",
   "ask.scommessa": "Annunci la Scommessa? La tua parte promette di prendere il 20, l'1 e il Matto.",
   "ask.rivanto": "Annunci il Rivanto? Raddoppia il jocu dell'ultima presa.",
@@ -501,6 +541,50 @@ const it = {
   "ren.count.fool.you.surrendered": "Hai giocato il Matto nella presa di {to} e non avevi carte da 1 punto da dare: il Matto stesso va a {to}",
   "ren.count.payments": "Punteggi della smazzata",
   "ren.result.totals": "Totali in punti",
+  // The table's core (issue 12).
+  "help.rules": "Regole",
+  "level.strongest": "{name}: il più forte",
+  "name.label": "Il tuo nome al tavolo",
+  "name.placeholder": "un nome (fino a 24 lettere)",
+  "name.save": "Salva",
+  "name.saved": "Salvato.",
+  "name.change": "Il tuo nome",
+  "conn.closed": "Chiuso",
+  "conn.leftout": "Questa stanza è cominciata a tre posti senza questo: questo link ora non apre nessun posto.",
+  "conn.leftout.more": "Chiedi a chi ospita una stanza nuova per giocare insieme.",
+  "conn.badlink.more": "Controlla il link, o apri un tavolo dall'ingresso.",
+  "table.deal.target": "Smazzata {n}, a {target}",
+  "table.jochi.one": "{n} jocu",
+  "table.cards.one": "{n} carta",
+  "table.tricks.one": "{n} presa",
+  "sound.label": "Suono",
+  "title.turn": "Tocca a te",
+  "tab.label": "Pannelli",
+  "tab.info": "Smazzata",
+  "tab.log": "Chiamate",
+  "tab.played": "Giocate",
+  "tab.sheet": "Punti",
+  "tab.chat": "Chat",
+  "tab.close": "Chiudi",
+  "tools.last": "Ultima presa (L)",
+  "hand.title": "La tua mano",
+  "center.lasttrick": "L'ultima presa",
+  "center.tocount": "Mostra il conto",
+  "center.you.lead": "Tocca a te: esci tu.",
+  "status.over": "La partita è finita.",
+  "played.legend.out": "non ancora giocata",
+  "played.legend.in": "giocata, dal posto numero:",
+  "sheet.title": "Segnapunti",
+  "sheet.caption": "Il pagamento di ogni smazzata, poi il totale.",
+  "sheet.deal": "Smazzata",
+  "sheet.total": "Totale",
+  "sheet.empty": "Nessuna smazzata ancora finita.",
+  "sheet.target": "La partita si gioca a {n}.",
+  "result.you.winner": "Vinci tu.",
+  "result.you.winners": "Tu e {names} vincete insieme.",
+  "rematch.yes": "gioca ancora",
+  "rematch.waiting": "Si aspetta il sì di {names}.",
+  "chat.lines": "Messaggi della chat",
 };
 
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
@@ -670,6 +754,19 @@ export function t(key, params = {}) {
 }
 
 export function has(key) { return key in en; }
+
+// A game module brings its own keys (static/games/<name>.i18n.js): merged in, never edited here.
+export function addMessages(messages) {
+  for (const code of ["en", "it"]) Object.assign(CATALOGUE[code], messages?.[code] || {});
+}
+
+// A message with a count: "{n} jochi" / "1 jocu". The key's ".one" form is used where the
+// language's plural rule says "one" (Intl.PluralRules), the key itself otherwise.
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(current).select(Math.abs(Number(n)));
+  const one = `${key}.one`;
+  return t(form === "one" && (one in CATALOGUE[current] || one in en) ? one : key, { n, ...params });
+}
 
 // A reason from the engine or the server: by its stable id when it has one, else by its
 // exact English text (the Sicilian rules and the server's own refusals carry no id).
