@@ -30,6 +30,10 @@
 //   info(ctx) -> [Node]: the "deal" panel's content (contract, monte, ...)
 //   log(ctx) -> [string]|null: the announcements of the deal; a "log" panel when not null
 //   count(ctx) -> [Node]: the count, itemised (the core adds payments and Next deal)
+//   picks(phase) -> bool: the phase picks cards of the hand (then the game's confirm button);
+//               pickSize(ctx) -> how many
+//   cardChoice(ctx, code) -> choice|null|undefined: a hand card's choice when the phase's
+//               choices are not the cards themselves (undefined: the choice named by the card)
 //   eventLine(ctx, event) -> string|null|undefined: a line for an event (undefined: the
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
@@ -107,7 +111,10 @@ function gt(key, params) {
 // A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
 // ..."), the others the third person ("ev.play": "{name} plays ...").
 function tSeat(key, seat, params = {}) {
-  const yours = key.replace(/^(ev|center|log|result|info|status|count|ren\.fool|ren\.count\.fool)\./, "$1.you.");
+  // A game's own keys ("cal.ev.bid") have their seat's form after their second part ("cal.ev.you.bid").
+  const p = game().prefix;
+  const yours = p && key.startsWith(`${p}.`) ? key.replace(/^([^.]+\.[^.]+)\./, "$1.you.")
+    : key.replace(/^(ev|center|log|result|info|status|count|ren\.fool|ren\.count\.fool)\./, "$1.you.");
   if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
   return t(key, { name: whoLabel(seat), ...params });
 }
@@ -433,7 +440,12 @@ function onMessage(msg) {
     if (state.pending) {
       if (state.acted > state.pending.acted || msg.table?.deal_number !== state.pending.deal) state.pending = null;
     }
-    if (state.view?.phase !== "discard" || state.view?.turn !== state.table?.you) state.selected.clear();
+    // The cards picked belong to one picking step of this seat (a discard, a lay, a give-back):
+    // a new step, or no step of ours, starts from none.
+    const step = state.view && state.view.turn === state.table?.you && (state.view.phase === "discard" || game().picks?.(state.view.phase))
+      ? `${msg.table?.deal_number}:${state.view.phase}:${state.view.hand?.length}` : null;
+    if (step === null || step !== state.pickStep) state.selected.clear();
+    state.pickStep = step;
     const name = gameName();
     if (!state.game || state.game.name !== name) {
       loadModule(name).then((mod) => { state.game = mod; render(); });
@@ -676,9 +688,17 @@ function nextControls() {
     ready ? h("span", { class: "quiet-on-felt", text: t("count.waitnext") }) : null);
 }
 
+// A hand card's choice now: the game's (Calabresella's give-back and lays name whole actions),
+// else the choice that is the card itself.
+function cardChoice(code) {
+  const v = state.view;
+  const own = game().cardChoice?.(ctxFor(), code);
+  return own !== undefined ? own : v.choices.find((c) => c.action === code);
+}
+
 function onCardPress(code) {
   const v = state.view;
-  const choice = v.choices.find((c) => c.action === code);
+  const choice = cardChoice(code);
   if (!myTurn() || !choice) {
     state.note = { text: t("status.cardwhy", { card: cardName(code), reason: reason("it is not your turn", "not_your_turn") }), version: state.version };
     render();
@@ -702,7 +722,7 @@ function onCardPress(code) {
 function handCards() {
   const v = state.view;
   if (!v) return [];
-  const choices = new Map((myTurn() ? v.choices : []).filter((c) => c.reason).map((c) => [c.action, why(c)]));
+  const choices = new Map(myTurn() ? v.hand.map((code) => [code, cardChoice(code)]).filter(([, c]) => c?.reason).map(([code, c]) => [code, why(c)]) : []);
   const discarding = myTurn() && (v.phase === "discard" || !!game().picks?.(v.phase));
   const extra = new Set(v.extra || []);
   return v.hand.map((code) => {
