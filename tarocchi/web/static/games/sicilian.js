@@ -24,7 +24,9 @@ function contractText(c) {
   return c.tSeat("info.contract.chiamo", v.bidder, { card: v.called ?? "?" });
 }
 
-function announceLine(c, seat, word) {
+function announceLine(c, seat, word, possible = true) {
+  // A No without a choice (R12): the log says the question was not possible, and which.
+  if (word === "no" && possible === false) return c.tSeat(seat === c.view.bidder ? "ev.announce.noscommessa" : "ev.announce.norivanto", seat);
   const key = `ev.announce.${word}`;
   if (c.has(key)) return c.tSeat(key, seat);
   // A word the page has no sentence for (a newer engine's): said as it comes.
@@ -62,6 +64,11 @@ export default {
     return null;
   },
 
+  status(c) {
+    const v = c.view;
+    return v.phase === "announce" && v.automatic ? c.t("ask.automatic") : null;
+  },
+
   actions(c) {
     const { view: v, h, t } = c;
     if (v.phase === "speak") {
@@ -78,6 +85,11 @@ export default {
         })));
     }
     if (v.phase === "discard") return c.discard({ size: 3 });
+    if (v.phase === "announce" && v.automatic) {
+      // No real choice (R12): no question; the table answers No after a moment.
+      return h("section", { class: "actions ask", "aria-label": t("status.answer") },
+        h("p", { class: "question", text: t("ask.automatic") }));
+    }
     if (v.phase === "announce") {
       // Only the questions the view offers: each word in choices but "no" is a question.
       const words = v.choices.filter((ch) => ch.action !== "no");
@@ -130,7 +142,7 @@ export default {
     const items = (v.bids || []).map((b) => c.tSeat("log.bid", b.seat, { word: b.bid, cards: b.cards }));
     if (v.contract === "forced") items.push(c.tSeat("ev.contract.forced", v.bidder));
     if (v.called && v.contract) items.push(c.tSeat("ev.call", v.bidder, { card: v.called }));
-    for (const a of v.announcements || []) items.push(announceLine(c, a.seat, a.announce));
+    for (const a of v.announcements || []) items.push(announceLine(c, a.seat, a.announce, a.possible));
     return items;
   },
 
@@ -144,7 +156,7 @@ export default {
         return c.tSeat("ev.contract.forced", e.seat);
       case "monte": return e.cards ? c.t("ev.monte", { cards: e.cards.map(c.cardName).join(", ") }) : c.tSeat("ev.monte.unseen", e.seat);
       case "call": return c.tSeat("ev.call", e.seat, { card: e.called });
-      case "announce": return announceLine(c, e.seat, e.announce);
+      case "announce": return announceLine(c, e.seat, e.announce, e.possible);
       case "partner": return c.tSeat("ev.partner", e.seat);
       default: return undefined;
     }
