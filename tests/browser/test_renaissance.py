@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from tarocchi.server.hub import Chance
+from tarocchi.server.hub import TABLE_GAMES, Chance
 from tests.conftest import DESKTOP, PHONE, shot
 from tests.server.live import running_server
 
@@ -188,7 +188,7 @@ def test_lobby_offers_both_games(live_server, new_page):
     for card in ("computer-game", "room-game"):
         games = page.locator(f"input[name='{card}']")
         games.first.wait_for()
-        assert games.evaluate_all("els => els.map(e => e.value)") == ["sicilian", "renaissance"]  # Sicilian first
+        assert games.evaluate_all("els => els.map(e => e.value)") == list(TABLE_GAMES)  # Sicilian first
         assert games.first.is_checked()
     assert page.locator("input[name='computer-seats']").count() == 2  # Sicilian: three or four
     page.check("input[name='computer-game'][value='renaissance']")
