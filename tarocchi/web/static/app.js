@@ -107,7 +107,8 @@ function gt(key, params) {
 // A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
 // ..."), the others the third person ("ev.play": "{name} plays ...").
 function tSeat(key, seat, params = {}) {
-  const yours = key.replace(/^(ev|center|log|result|info|status|count|ren\.fool|ren\.count\.fool)\./, "$1.you.");
+  // (a game's prefixed key too: "ren.center.discard" -> "ren.center.you.discard")
+  const yours = key.replace(/^((?:[a-z]+\.)?(?:ev|center|log|result|info|status|count))\./, "$1.you.");
   if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
   return t(key, { name: whoLabel(seat), ...params });
 }
