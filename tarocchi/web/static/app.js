@@ -111,10 +111,11 @@ function gt(key, params) {
 // A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
 // ..."), the others the third person ("ev.play": "{name} plays ...").
 function tSeat(key, seat, params = {}) {
-  // A game's own keys ("cal.ev.bid") have their seat's form after their second part ("cal.ev.you.bid").
+  // (a game's prefixed key too: "ren.center.discard" -> "ren.center.you.discard"; any other
+  // key of the game's own gets it after its second part: "cal.contract.is" -> "cal.contract.you.is")
+  let yours = key.replace(/^((?:[a-z]+\.)?(?:ev|center|log|result|info|status|count))\./, "$1.you.");
   const p = game().prefix;
-  const yours = p && key.startsWith(`${p}.`) ? key.replace(/^([^.]+\.[^.]+)\./, "$1.you.")
-    : key.replace(/^(ev|center|log|result|info|status|count|ren\.fool|ren\.count\.fool)\./, "$1.you.");
+  if (yours === key && p && key.startsWith(`${p}.`)) yours = key.replace(/^([^.]+\.[^.]+)\./, "$1.you.");
   if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
   return t(key, { name: whoLabel(seat), ...params });
 }
@@ -751,18 +752,21 @@ function fitHand() {
   const n = hand.children.length;
   if (!n) return;
   const cardW = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 60;
-  const W = hand.clientWidth - 8;
+  const W = hand.parentElement.clientWidth - 20;
   let step = cardW + 4;
+  let perRow = n;
   for (let rows = 1; rows <= 3; rows++) {
-    const perRow = Math.ceil(n / rows);
+    perRow = Math.ceil(n / rows);
     step = Math.min(cardW + 4, perRow > 1 ? (W - cardW) / (perRow - 1) : cardW + 4);
-    if (step >= cardW * 0.52) break;
+    if (step >= cardW * (drawerMode() ? 0.52 : 0.85)) break;  // a wide screen: rows before overlap
   }
   step = Math.max(24, Math.floor(step));
   hand.style.setProperty("--step", `${step}px`);
   hand.style.setProperty("--overhang", `${Math.max(0, cardW - step)}px`);
+  // Rows of even length: the hand is as wide as its longest row.
+  hand.style.setProperty("--row-w", `${Math.ceil(perRow * step + Math.max(0, cardW - step) + 24)}px`);
   // More than one row: each row covers the foot of the one above (the corner chips show).
-  const rows = Math.ceil(n / Math.max(1, Math.floor((W - Math.max(0, cardW - step)) / step)));
+  const rows = Math.ceil(n / perRow);
   // (a wide screen has the height for whole rows)
   hand.style.setProperty("--vlap", rows > 1 && drawerMode() ? `${-Math.round(cardW * 1.6 * 0.42)}px` : "0px");
 }
@@ -907,7 +911,8 @@ function buildShell() {
   s.mine = h("div", { class: "seats mine" });
   s.tools = h("div", { class: "tools" });
   s.hand = h("section", { class: "hand" });
-  s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.lines, s.status, s.actions, s.mine, s.tools, s.hand);
+  s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.lines, s.status, s.actions,
+    h("div", { class: "me-row" }, s.mine, s.tools), s.hand);
   s.tabs = h("nav", { class: "panel-tabs" });
   s.panels = {};
   for (const name of TABS) {
