@@ -12,7 +12,9 @@ is rebuilt as a real deal: the hands each seat was dealt (undoing the call, the 
 takes and the lays), a deck order that deals them (C7) with the monte in its order (C11's
 dividete cards 1-2 and 3), and the seat's action log applied to it, the hidden lays as the
 world placed them, so the engine checks the world. Each legal card is played in every world
-and the deal finished with the rule bot's card sense for every seat in full view of the world.
+and the deal finished with the rule bot's card sense for every seat in full view of the world;
+the card with the best mean value is played: the payment, and a small share of the side's card
+points to tell apart cards that win or lose alike (``Scored``).
 """
 
 from __future__ import annotations
@@ -21,14 +23,14 @@ import random
 
 from tarocchi.engine.cards import cards_in
 from tarocchi.engine.game import IllegalAction
-from tarocchi.games.calabresella import DECK, LAY, MONTE, PACKET, PLAY, SEATS, TRICKS, Deal, parse_action
+from tarocchi.games.calabresella import DECK, LAY, MONTE, PACKET, PLAY, SEATS, STAKE, TRICKS, Deal, parse_action
 
 from .calabresella_rule import MONTE_PLACE, CalabresellaRuleBot, Knowledge
 from .pimc import PIMC
 from .policy import choose_card
 from .worlds import Slot, assign
 
-WORLDS = 16  # worlds per card decision, at most (docs/benchmarks.md "Calabresella": p95 under 1 s)
+WORLDS = 24  # worlds per card decision, at most (docs/benchmarks.md "Calabresella": p95 under 1 s)
 TIME_LIMIT = 0.5  # seconds: a safety net under load
 
 
@@ -138,7 +140,29 @@ class CalabresellaKnowledge(Knowledge):
         self.actions = view["actions"]
 
 
-def finish(deal: Deal) -> Deal:
+POINT_WEIGHT = 0.01  # per card point, times the stake: the count's margin as a tie-break
+
+
+class Scored:
+    """A finished world's value for each seat: its payment (C18-C20) and, to tell apart the
+    cards that win or lose the deal alike, a small share of its side's card points (C17): a
+    point weighs 0.01 of the stake, so the whole margin is less than the payment's step."""
+
+    def __init__(self, deal: Deal):
+        self.deal = deal
+
+    def returns(self) -> list[float]:
+        d = self.deal
+        count = d.count
+        assert count is not None
+        pay = count.payments
+        if count.thrown_in:
+            return [0.0] * SEATS
+        w = POINT_WEIGHT * STAKE[count.contract]
+        return [pay[s] + w * count.points[d.side_of(s)] for s in range(SEATS)]
+
+
+def finish(deal: Deal) -> Scored:
     """The deal played out to the count with the rule bot's card sense for every seat, each
     seeing the world's hands."""
     ch = deal.challenger
@@ -154,7 +178,7 @@ def finish(deal: Deal) -> Deal:
         seats = [(deal.leader + i) % SEATS for i in range(len(deal.trick))]
         deal.apply(choose_card(deal.hands[x], legal, deal.trick, seats, x, SEATS, friends, foes, deal.hands,
                                TRICKS - sum(deal.tricks_won)))
-    return deal
+    return Scored(deal)
 
 
 class CalabresellaSearchBot(PIMC):
