@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from tarocchi.engine.cards import CARD_OF, FOOL, FOOL_BIT, KINGS, NEVER_DISCARD, SUIT_MASKS, VALUES, cards_in
+from tarocchi.engine.cards import CARD_OF, FOOL, FOOL_BIT, KINGS, LOW_TRUMPS, NEVER_DISCARD, SUIT_MASKS, VALUES, cards_in
 from tarocchi.games.calabresella import DECK, LAY_RULES, MONTE, SEATS, TRICKS
 
 from .policy import choose_card, hand_strength
@@ -88,7 +88,8 @@ class Knowledge:
 
     def _places(self) -> None:
         """``where[c]``: a mask of the places (seats 0-2, MONTE_PLACE) an unseen card may be;
-        ``soft[c]``: the same without the voids (a last resort when no world fits)."""
+        ``soft[c]``: the same with the low trumps a seat short of other cards may have laid (C13),
+        a last resort when no world fits. The voids shown are facts: both keep them."""
         me, ch, bid = self.me, self.ch, self.bid
         played = self.played[0] | self.played[1] | self.played[2]
         mine_laid = self.laid[me] or 0
@@ -115,17 +116,18 @@ class Knowledge:
                 base |= 1 << MONTE_PLACE
             if received & bit:
                 base &= (1 << ch) | (1 << MONTE_PLACE)
-            if self.given_back == c and self.giver is not None and self.giver != me:
-                base &= 1 << self.giver
             for t, took in enumerate(self.taken):
                 if t != me and took and bid == "vado solissimo scegliete" and took & bit:
                     base &= (1 << t) | (1 << MONTE_PLACE)
-            hard = base
+            if self.given_back == c and self.giver is not None and self.giver != me:
+                base = 1 << self.giver  # C10: given face up (a monte card too)
             for s in others:
                 if self.void[s] & bit:
-                    hard &= ~(1 << s)
-            self.where[c] = hard
-            self.soft[c] = base
+                    base &= ~(1 << s)
+            self.where[c] = base
+            # C13: a seat short of cards it may lay lays Miseria and trumps 2-15: a last resort
+            soft = base | (1 << MONTE_PLACE if monte_room and LOW_TRUMPS & bit and self.given_back != c else 0)
+            self.soft[c] = soft
 
     def may_hold(self, seat: int) -> int:
         if seat == self.me:

@@ -107,7 +107,7 @@ class CalabresellaKnowledge(Knowledge):
             dealt[ch] &= ~self.turned_up
             if bid == "chiamo" and self.giver is not None:
                 called, back = 1 << self.called, 1 << self.given_back
-                dealt[ch] = dealt[ch] & ~called | back
+                dealt[ch] = dealt[ch] & ~called | (back & ~self.turned_up)  # a monte card given back was not dealt
                 dealt[self.giver] = dealt[self.giver] & ~back | called
             monte_order = list(cards_in(self.turned_up))
         else:

@@ -226,3 +226,23 @@ def test_a_small_duel_runs_and_the_rule_bot_beats_random():
         assert sum(n for n, _ in tally.values()) == bot["contracts"]
         assert all(0 <= made <= n for n, made in tally.values())
         assert set(tally) <= {"chiamo", "solo", "solissimo", "solissimo dividete", "solissimo scegliete"}
+
+
+def test_worlds_when_the_caller_gives_back_a_card_of_the_monte():
+    """C10: the card given back may be one the monte brought; it was dealt to the monte, not to
+    the caller, and the worlds of both opponents still rebuild the deal."""
+    hand = [str(n) for n in range(18, 0, -1)] + ["0", "KC"]
+    d = dealt(0, {1: hand, 2: ["20"]}, monte=["5S", "6S", "QB"])
+    for step in ("chiamo", "sta bene", "sta bene", "chiamo 20", "restituisco QB", "scarto 5S 6S KC"):
+        assert d.refusal(d.to_act, step) is None or step == "scarto 5S 6S KC", step
+        if step.startswith("scarto"):
+            step = CalabresellaRuleBot()(d.view(1))
+        d.apply(step)
+    d.apply(d.view(1)["choices"][0]["action"] if d.to_act == 1 else CalabresellaRuleBot()(d.view(d.to_act)))
+    for _ in range(2):
+        me = d.to_act
+        seen = CalabresellaKnowledge(d.view(me))
+        worlds = [w for w in (seen.world(random.Random(k)) for k in range(10)) if w is not None]
+        assert len(worlds) >= 5, me
+        assert all(w.hands[2] >> DECK.card("QB") & 1 for w in worlds if not d.played[2] >> DECK.card("QB") & 1)
+        d.apply(CalabresellaRuleBot()(d.view(me)))
