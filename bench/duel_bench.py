@@ -3,6 +3,10 @@
     .venv/bin/python bench/duel_bench.py calibrate --seats 3 --deals 2000
         the soloist's (or caller's) mean payment by hand strength with rule play: where the
         rule bot's bidding thresholds (tarocchi/bots/policy.py) come from;
+    .venv/bin/python bench/duel_bench.py calibrate --game calabresella --deals 1500
+        Calabresella: seat 1 made to bid each contract in turn on the same deals, rule bots
+        play on; the challenger's mean payment by hand strength, per contract: the rule bot's
+        thresholds (tarocchi/bots/calabresella_rule.py THRESHOLDS);
     .venv/bin/python bench/duel_bench.py timing --seats 3 --deals 20 --level search
         time per decision of one bot playing every seat (median, p95, max, by phase).
 """
@@ -51,11 +55,59 @@ def calibrate(seats: int, deals: int, bid: str) -> None:
             print(f"| {lo}-{lo + 2} | {len(sel)} | {statistics.fmean(sel):+.2f} |")
 
 
-def timing(seats: int, deals: int, level: str) -> None:
-    bots = [make_player(level, seed=s) for s in range(seats)]
+CALABRESELLA_BIDS = ("chiamo", "vado solo", "vado solissimo", "vado solissimo dividete", "vado solissimo scegliete")
+
+
+def calibrate_calabresella(deals: int, min_strength: float = 0.0, step: float = 2.0) -> None:
+    """Seat 1 (dealer + 1, the first to speak) says each contract on the same deals, the others
+    ``sta bene``; rule bots play every seat on. Mean payment of seat 1 by hand strength. With
+    ``min_strength`` only the deals whose seat 1 is at least that strong are played (the
+    strong hands are rare: their rows need many deals)."""
+    from tarocchi.bots.calabresella_rule import CalabresellaRuleBot
+    from tarocchi.games.calabresella import Deal as CDeal
+
+    bots = [CalabresellaRuleBot(seed=s) for s in range(3)]
+    rows: dict[str, list[tuple[float, int, bool]]] = {b: [] for b in CALABRESELLA_BIDS}
+    for i in range(deals):
+        for bid in CALABRESELLA_BIDS:
+            d = CDeal.from_seed(0, 1000 + i)
+            strength = hand_strength(d.hands[1], 3)
+            if strength < min_strength:
+                break
+            d.apply(bid)
+            while d.phase == "speak":
+                d.apply("sta bene")
+            while not d.done:
+                s = d.to_act
+                d.apply(bots[s](d.view(s)), s)
+            rows[bid].append((strength, d.count.payments[1], d.count.won))
+    played = len(rows["chiamo"])
+    print(f"calabresella, seat 1 made to bid each contract on the same {played} deals (of {deals}, strength >= "
+          f"{min_strength}); mean payment (and contracts made) by hand strength")
+    print("| strength | deals | " + " | ".join(CALABRESELLA_BIDS) + " |")
+    print("|---|---|" + "---|" * len(CALABRESELLA_BIDS))
+    for k in range(int(40 / step)):
+        lo = k * step
+        cells = []
+        n = 0
+        for bid in CALABRESELLA_BIDS:
+            sel = [(p, w) for s, p, w in rows[bid] if lo <= s < lo + step]
+            n = len(sel)
+            if len(sel) >= 5:
+                cells.append(f"{statistics.fmean(p for p, _ in sel):+.2f} ({sum(w for _, w in sel) / n:.0%})")
+        if n >= 5:
+            print(f"| {lo:g}-{lo + step:g} | {n} | " + " | ".join(cells) + " |")
+
+
+def timing(seats: int, deals: int, level: str, game: str = "sicilian") -> None:
+    bots = [make_player(level, seed=s, game=game) for s in range(seats)]
     by_phase: dict[str, list[float]] = {}
     for i in range(deals):
-        d = Deal.from_seed(seats, i % seats, 5000 + i)
+        if game == "calabresella":
+            from tarocchi.games.calabresella import Deal as CDeal
+            d = CDeal.from_seed(i % seats, 5000 + i)
+        else:
+            d = Deal.from_seed(seats, i % seats, 5000 + i)
         while not d.done:
             s = d.to_act
             view = d.view(s)
@@ -80,11 +132,16 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--bid", default="chiamo", help="calibrate at four seats: chiamo or 'vado solo'")
     p.add_argument("--level", default="search")
+    p.add_argument("--game", default="sicilian", choices=("sicilian", "calabresella"))
+    p.add_argument("--min-strength", type=float, default=0.0, help="calibrate calabresella: the strong hands only")
+    p.add_argument("--step", type=float, default=2.0, help="calibrate calabresella: the strength rows' width")
     a = p.parse_args()
-    if a.what == "calibrate":
+    if a.what == "calibrate" and a.game == "calabresella":
+        calibrate_calabresella(a.deals, a.min_strength, a.step)
+    elif a.what == "calibrate":
         calibrate(a.seats, a.deals, a.bid)
     else:
-        timing(a.seats, a.deals, a.level)
+        timing(a.seats, a.deals, a.level, a.game)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,18 @@ same). Levels, weakest first:
 - ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``search_bot``); at most about 0.6 s a decision.
+
+Calabresella's (``calabresella_rule``, ``calabresella_search``): ``rule`` bids by calibrated
+hand strength per contract, calls the highest trump it lacks, gives back and lays the cheapest
+cards; ``search`` is the same off the cards and PIMC over worlds consistent with the view in play.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from .calabresella_rule import CalabresellaRuleBot
+from .calabresella_search import CalabresellaSearchBot
 from .random_bot import RandomBot
 from .renaissance_rule import RenaissanceRuleBot
 from .renaissance_search import RenaissanceSearchBot
@@ -26,6 +32,7 @@ LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
+    "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest, search,

@@ -47,7 +47,9 @@ def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed:
         deal.apply(action, s)
     c = deal.count
     # Sicilian's count has a bidder and its net; a game without contracts has neither.
-    return {"payments": deal.returns(), "bidder": getattr(c, "bidder", None), "net": getattr(c, "net", 0),
+    bidder = getattr(c, "bidder", None)
+    return {"payments": deal.returns(), "bidder": bidder, "net": getattr(c, "net", 0),
+            "contract": deal.view(0).get("contract") if bidder is not None else None,
             "times": times, "abandoned": getattr(c, "abandoned", False)}
 
 
@@ -57,11 +59,9 @@ def duplicate_deal(job: tuple) -> dict:
     game = get_game(name[0] if name else DEFAULT)
     deck = deck_for(seed, index, game.deck.size)
     dealer = index % seats
-    out = {"a_pay": [], "b_pay": [], "bids": {a: [0, 0, 0], b: [0, 0, 0]}, "times": {a: [], b: []}}
-    if a == b:  # a bot against itself: keep the two names apart
-        out["bids"] = {"A": [0, 0, 0], "B": [0, 0, 0]}
-        out["times"] = {"A": [], "B": []}
-    names = ("A", "B") if a == b else (a, b)
+    names = ("A", "B") if a == b else (a, b)  # a bot against itself: keep the two names apart
+    out = {"a_pay": [], "b_pay": [], "bids": {n: [0, 0, 0] for n in names}, "times": {n: [] for n in names},
+           "by_contract": {n: {} for n in names}}
     arrangements = [(i, 0) for i in range(seats)] + ([(i, 1) for i in range(seats)] if mirror else [])
     for g, (lone, flip) in enumerate(arrangements):
         who = [1 - flip if s != lone else flip for s in range(seats)]  # 0 = A, 1 = B
@@ -76,6 +76,9 @@ def duplicate_deal(job: tuple) -> dict:
             if r["bidder"] == s:
                 stats[1] += 1
                 stats[2] += r["net"] > 0
+                per = out["by_contract"][name].setdefault(r["contract"], [0, 0])
+                per[0] += 1
+                per[1] += r["net"] > 0
     return out
 
 
@@ -130,12 +133,19 @@ def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror
         bids = sum(r["bids"][name][1] for r in results)
         wins = sum(r["bids"][name][2] for r in results)
         times = [t for r in results for t in r["times"][name]]
+        by_contract: dict[str, list[int]] = {}
+        for r in results:
+            for kind, (n, made) in r.get("by_contract", {}).get(name, {}).items():
+                tally = by_contract.setdefault(str(kind), [0, 0])
+                tally[0] += n
+                tally[1] += made
         report["bots"][name] = {
             "mean": interval(per_deal), "seat_deals": seat_deals,
             "bid_rate": bids / seat_deals if seat_deals else 0.0,
             "success": wins / bids if bids else float("nan"), "contracts": bids,
             "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
             "p95_ms": percentile(times, 0.95) * 1000, "max_ms": max(times, default=float("nan")) * 1000,
+            "by_contract": by_contract,
         }
     report["diff"] = interval(diff)
     return report
@@ -150,7 +160,8 @@ def format_report(rep: dict, command: str = "") -> str:
     lines.append(f"{rep.get('game', DEFAULT)}, {rep['seats']} seats, {rep['deals']} duplicate deals"
                  f"{' (mirrored)' if rep['mirror'] else ''}, seed {rep['seed']}")
     lines.append("")
-    contracts = unit == "jochi"  # a game without bidding has no contracts to report
+    # A game without bidding has no contracts to report.
+    contracts = unit == "jochi" or any(s.get("by_contract") for s in rep["bots"].values())
     lines.append(f"| bot | mean {unit}/deal (95% CI) |" + (" bids | contracts won (net > 0) |" if contracts else "")
                  + " decisions | median ms | p95 ms | max ms |")
     lines.append("|---|---|" + ("---|---|" if contracts else "") + "---|---|---|---|")
@@ -164,6 +175,13 @@ def format_report(rep: dict, command: str = "") -> str:
     lines.append("")
     lines.append(f"difference {names[0]} - {names[1]}: {m:+.3f} ± {h:.3f} {unit}/deal "
                  f"(95% CI {m - h:+.3f} .. {m + h:+.3f})")
+    if contracts and unit != "jochi":  # per contract: how often bid (per seat-deal) and made
+        lines.append("")
+        lines.append("| bot | contract | bid (per seat-deal) | made |")
+        lines.append("|---|---|---|---|")
+        for name, s in rep["bots"].items():
+            for kind, (n, made) in sorted(s["by_contract"].items(), key=lambda kv: -kv[1][0]):
+                lines.append(f"| {name} | {kind} | {n} ({n / s['seat_deals']:.1%}) | {made} ({made / n:.1%}) |")
     return "\n".join(lines)
 
 
