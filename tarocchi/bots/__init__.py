@@ -9,6 +9,10 @@ same). Levels, weakest first:
 - ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``search_bot``); at most about 0.6 s a decision.
+
+Renaissance and Ottocento have their own rule and search bots (``renaissance_rule``,
+``renaissance_search``; ``ottocento_rule``, ``ottocento_search``: partnership play, declarations
+and signals, searched by the side's margin).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .random_bot import RandomBot
+from .ottocento_rule import OttocentoRuleBot
+from .ottocento_search import OttocentoSearchBot
 from .renaissance_rule import RenaissanceRuleBot
 from .renaissance_search import RenaissanceSearchBot
 from .rule_bot import RuleBot
@@ -26,6 +32,7 @@ LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
+    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot},
 }
 # The computer table's default: the strongest level that keeps within the time goal
 # (p95 under 1 s a decision on one core, docs/benchmarks.md "Bots").
