@@ -14,7 +14,10 @@ says vado solo (a stata), the others pass, and from there every action is a rand
 
 Then the same for the Renaissance game (78 cards, three seats, 25 tricks; no speaking: the
 dealer's random discard, then every card): shuffle+Deal, apply(int), apply(str), rollout,
-replay.
+replay. And for Ottocento (62 cards, four seats, 15 tricks; `otto`): a random a monte answer
+(one deal in 16 is thrown in), the dealer's random discard, random declarations (the full
+best, one combination, or none), random cards and signals, the count with its combinations
+(ottocento_combos, Python) and the Matto's exchange (B21).
 
 Times are the process's CPU time (time.process_time), so that other work on the machine
 inflates them less than wall-clock time would.
@@ -39,12 +42,13 @@ from types import SimpleNamespace
 from tarocchi import pure_engine
 from tarocchi.engine import actions, playout, records, sicilian
 from tarocchi.engine.sicilian import PASSO, VADO_SOLO, Deal
-from tarocchi.games import renaissance
+from tarocchi.games import ottocento, renaissance
 
 # The engine measured: the installed one, or its sources (engines()).
 engine = SimpleNamespace(Deal=Deal, random_action=playout.random_action, replay=records.replay,
                          action_text=actions.action_text, Renaissance=renaissance.Deal,
-                         renaissance_text=renaissance.action_text)
+                         renaissance_text=renaissance.action_text, Ottocento=ottocento.Deal,
+                         ottocento_text=ottocento.action_text)
 
 
 def engines(sources: str | None):
@@ -56,7 +60,9 @@ def engines(sources: str | None):
         Deal=pure_engine.pure("sicilian").Deal, random_action=pure_engine.pure("playout").random_action,
         replay=pure_engine.pure("records").replay, action_text=pure_engine.pure("actions").action_text,
         Renaissance=pure_engine.pure_game("renaissance").Deal,
-        renaissance_text=pure_engine.pure_game("renaissance").action_text))
+        renaissance_text=pure_engine.pure_game("renaissance").action_text,
+        Ottocento=pure_engine.pure_game("ottocento").Deal,
+        ottocento_text=pure_engine.pure_game("ottocento").action_text))
     return [source] if sources == "only" else [installed, source]
 
 
@@ -124,13 +130,14 @@ def baseline(seats: int, n: int, seed: int) -> float:
     return time.process_time() - start
 
 
-def renaissance_deals(n: int, seed: int, finish) -> tuple[float, int, list]:
+def renaissance_deals(n: int, seed: int, finish, cls=None, seats: int = 3) -> tuple[float, int, list]:
     rng = random.Random(seed)
     acts = 0
     deals = []
+    cls = cls or engine.Renaissance
     start = time.process_time()
     for _ in range(n):
-        deal = engine.Renaissance.shuffled(3, rng.randrange(3), rng, log=False)
+        deal = cls.shuffled(seats, rng.randrange(seats), rng, log=False)
         finish(deal, rng)
         acts += len(deal.history)
         if len(deals) < 500 and finish is to_the_end:
@@ -143,12 +150,25 @@ def renaissance_in_text(deal, rng: random.Random) -> None:
         deal.apply(engine.renaissance_text(engine.random_action(deal, rng)))
 
 
-def renaissance_baseline(n: int, seed: int) -> float:
+def renaissance_baseline(n: int, seed: int, cls=None, seats: int = 3) -> float:
     rng = random.Random(seed)
+    cls = cls or engine.Renaissance
     start = time.process_time()
     for _ in range(n):
-        engine.Renaissance.shuffled(3, rng.randrange(3), rng, log=False)
+        cls.shuffled(seats, rng.randrange(seats), rng, log=False)
     return time.process_time() - start
+
+
+def ottocento_in_text(deal, rng: random.Random) -> None:
+    while deal.phase != "done":
+        deal.apply(engine.ottocento_text(engine.random_action(deal, rng)))
+
+
+def ottocento_by_rollout(deal, rng: random.Random) -> None:
+    while deal.phase not in ("play", "done"):  # a deal thrown in (B7) or won at declarations (B26)
+        deal.apply(engine.random_action(deal, rng))
+    if deal.phase == "play":
+        deal.rollout(rng)
 
 
 def main() -> None:
@@ -194,6 +214,17 @@ def main() -> None:
         start = time.process_time()
         acts = sum(len(engine.replay(r).history) for r in records)
         line(3, f"{game[:4]} replay", len(records), time.process_time() - start, acts)
+        cls = engine.Ottocento
+        line(4, "otto shuffle", n, renaissance_baseline(n, args.seed, cls, 4))
+        for what, finish in (("apply(int)", to_the_end), ("apply(str)", ottocento_in_text),
+                             ("rollout", ottocento_by_rollout)):
+            t, acts, deals = renaissance_deals(n, args.seed, finish, cls, 4)
+            line(4, f"otto {what}", n, t, acts)
+            if deals:
+                records = [d.record() for d in deals]
+        start = time.process_time()
+        acts = sum(len(engine.replay(r).history) for r in records)
+        line(4, "otto replay", len(records), time.process_time() - start, acts)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     player = make_player(args.player, seed=args.seed, game=game.name)
     out = open(args.out, "w") if args.out else sys.stdout
     try:
+        if args.match:  # whole matches: every deal's record, a match to a target with its totals
+            from .engine.match import Match
+
+            for _ in range(args.deals):
+                match = Match.drawn(seats, rng, options, game)
+                while not match.over:
+                    deal = match.start_deal(rng)
+                    while not deal.done:
+                        deal.apply(player(deal.view(deal.to_act)), deal.to_act)
+                    out.write(dumps(deal.record()) + "\n")
+            return 0
         for i in range(args.deals):
             deal = game.shuffled(seats, rng.randrange(seats), rng, options)
             while not deal.done:
@@ -102,7 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play whole deals and write records as JSON lines")
     s.add_argument("--game", choices=game_names(), default=DEFAULT)
     s.add_argument("--seats", type=int, choices=(3, 4), default=None, help="default: the game's smallest table")
-    s.add_argument("--deals", type=int, default=1)
+    s.add_argument("--deals", type=int, default=1, help="deals, or with --match whole matches")
+    s.add_argument("--match", action="store_true",
+                   help="play whole matches (a match to a score, e.g. Ottocento's 800, until decided)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--player", default="random", help="random (default) or a bot level")
     s.add_argument("--throw-in", action="store_true", help="four seats: throw in every all-pass deal (R10)")

@@ -23,6 +23,7 @@ on the card led: ``7C volo``, ``F trionfi``, ``KS busso`` (B22).
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -35,7 +36,11 @@ from ..engine.game import (
 )
 from ..engine.playout import Playable
 from ..engine.tricks import TrickRules
-from . import ottocento_combos as combos
+
+# The combinations (B9-B18, B25) are a plain Python module beside this one, imported by name so
+# that mypyc, which compiles this module, does not type-check it as part of the compiled group
+# (it is not compiled; relative to this package, so that tarocchi.pure_engine's copy finds its own).
+combos: Any = importlib.import_module(__name__.rpartition(".")[0] + ".ottocento_combos")
 
 # --- the deck (B1-B4) -------------------------------------------------------------------
 
@@ -108,7 +113,7 @@ DISCARD_TWO: Final = Reason("discard_two", "discard two cards")
 DISCARD_FORBIDDEN: Final = Reason("discard_forbidden", "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto")
 DECLARE_NOW: Final = Reason("declare_now", "now is the time to declare: declare and your combinations, or declare alone")
 DECLARE_NOT_HELD: Final = Reason("declare_not_held", "you may declare only cards in your hand")  # B9
-KIND_TWICE: Final = Reason("kind_twice", "a declaration holds at most one combination of each kind")  # B17
+KIND_TWICE: Final = combos.ONE_PER_KIND  # B17: "at most one combination of each kind", the combos' own
 NOT_AN_ACTION: Final = "not_an_action"
 SIGNAL_NOT_LED: Final = Reason("signal_not_led", "a signal goes only with the card led")  # B22, O11
 SIGNALS_OFF: Final = Reason("signals_off", "signals are off at this table")  # B22
@@ -268,15 +273,52 @@ def pile_points(pile: int) -> tuple[list[Any], int]:
     return list(found), int(points)
 
 
+def _kinds_of_card(code: str) -> tuple[str, ...]:
+    """The kinds a 1-point card can be part of (B10-B16): a numbered trump the Grande, a Moor
+    the Moors, an ace the aces and its suit's sequence, a pip none."""
+    if code in ("1", "2", "3", "4"):
+        return ("moors",)
+    if code.isdigit():
+        return ("grande",)
+    if code[:-1] == "1":
+        return ("aces", {"C": "cups", "O": "coins", "S": "swords", "B": "batons"}[code[-1]])
+    return ()
+
+
+KINDS_OF: Final = [_kinds_of_card(code) if ONE_POINT >> c & 1 else () for c, code in enumerate(CODES)]
+
+
+def _rescored(found: list[Any], pile: int, kinds: tuple[str, ...]) -> int:
+    """The combination score of ``pile``, whose best combinations are ``found`` but for those
+    of ``kinds``, found again (B25)."""
+    codes = DECK.codes_of(pile)
+    again = [f for f in found if f.kind not in kinds]
+    for kind in kinds:
+        b = combos.best(kind, codes)
+        if b is not None:
+            again.append(b)
+    return int(combos.score(again))
+
+
 def matto_card(own: int, other: int) -> int:
     """B21: which 1-point card of the Matto's side's pile (``own``, the Matto not in it) goes
     to the side that won its trick (``other``): the one that leaves ``own`` (with the Matto)
     the highest combination score; among those, the one that gives ``other`` the lowest; then
-    the last in display order. -1 when ``own`` holds none."""
+    the last in display order. -1 when ``own`` holds none. (A card moved changes only the
+    combinations of the kinds it can be part of, so only those are found again; a pip changes
+    none.)"""
+    candidates = own & ONE_POINT
+    if not candidates:
+        return -1
+    found_own, own_score = pile_points(own | FOOL_BIT)
+    found_other, other_score = pile_points(other)
     best = -1
     best_key = (0, 0)
-    for c in DECK.display_order(own & ONE_POINT):
-        key = (pile_points(own & ~(1 << c) | FOOL_BIT)[1], -pile_points(other | 1 << c)[1])
+    for c in DECK.display_order(candidates):
+        kinds = KINDS_OF[c]
+        mine = _rescored(found_own, own & ~(1 << c) | FOOL_BIT, kinds) if kinds else own_score
+        theirs = _rescored(found_other, other | 1 << c, kinds) if kinds else other_score
+        key = (mine, -theirs)
         if best < 0 or key >= best_key:
             best, best_key = c, key
     return best

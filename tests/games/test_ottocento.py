@@ -236,9 +236,8 @@ def test_B9_B17_a_declaration_is_parsed_strictly_and_refused_with_its_reason():
     d = dealt(2, B27_HANDS)
     d.apply("gioco")
     d.apply("discard 9S 10S")
-    assert d.refusal(3, "declare queens:QC,QO,QS queens:QB,QC,QO") == \
-        "a declaration holds at most one combination of each kind"  # B17
-    assert d.reason(3, "declare queens:QC,QO,QS queens:QB,QC,QO").id == "kind_twice"
+    assert d.refusal(3, "declare queens:QC,QO,QS queens:QB,QC,QO") == str(combos.ONE_PER_KIND)  # B17
+    assert d.reason(3, "declare queens:QC,QO,QS queens:QB,QC,QO").id == combos.ONE_PER_KIND.id
     assert d.refusal(3, "declare kings:KC,KO,KS") == "you may declare only cards in your hand"
     assert "not a combination" in d.refusal(3, "declare sextets:QC,QO,QS")
     assert "twice" in d.refusal(3, "declare queens:QC,QC,QO")
@@ -580,3 +579,104 @@ def test_deck_order_builder_deals_what_it_says():
     d.apply("gioco")
     for s, h in B27_HANDS.items():
         assert d.hands[s] & mask(*h) == mask(*h)
+
+
+def test_B26_the_match_record_in_docs_replays_to_800():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    block = text.split("## Ottocento", 1)[1].split("```jsonl\n", 1)[1].split("```", 1)[0]
+    records = [json.loads(line) for line in block.splitlines() if line.strip()]
+    totals = [0, 0, 0, 0]
+    for i, rec in enumerate(records):
+        assert rec["totals"] == totals
+        d = replay(rec)
+        assert d.done
+        totals = [t + r for t, r in zip(totals, d.returns())]
+        assert GAME.is_decided(totals) == (i == len(records) - 1)
+    assert max(totals) >= TARGET
+
+
+def first_lead(dealer: int, hands: dict[int, list[str]], discard: str) -> Deal:
+    d = to_play(dealt(dealer, hands), discard)
+    assert d.phase == "play"
+    return d
+
+
+SUITED_17 = ["KC", "QC", "HC", "MC", "1C", "7C", "8C", "9C", "10C", "QO", "HO", "MO", "10O", "9O", "8O"]
+
+
+@pytest.mark.parametrize(("last", "wins"), [("6C", 2), ("5", 3)])
+def test_B2_O2_the_moors_in_a_real_trick_the_last_moor_played_wins(last, wins):
+    """O2: dealer 3, seat 0 leads the 2, seat 1 plays the 4, seat 2 the 1, seat 3 (no other
+    trump) 6C: seat 2 wins; with seat 3 playing the 5 instead, seat 3."""
+    d = first_lead(3, {0: ["2"], 1: ["4"], 2: ["1"], 3: SUITED_17 + ["6C" if last == "5" else "6O", last]}, "9O 10O")
+    for seat, card in ((0, "2"), (1, "4"), (2, "1"), (3, last)):
+        d.apply(card, seat)
+    assert d.last_trick[2] == wins and d.to_act == wins and d.tricks_won[wins] == 1
+
+
+def test_B2_O3_suit_ranks_in_real_tricks():
+    """O3: 1C beats 6C, 10C the lowest cup; 10S beats 1S."""
+    d = first_lead(3, {0: ["6C", "7S"], 1: ["1C", "1S"], 2: ["10C", "10S"], 3: ["9C", "6S"]}, "7B 8B")
+    for seat, card in ((0, "6C"), (1, "1C"), (2, "10C"), (3, "9C")):
+        d.apply(card, seat)
+    assert d.last_trick[2] == 1
+    for seat, card in ((1, "1S"), (2, "10S"), (3, "6S"), (0, "7S")):
+        d.apply(card, seat)
+    assert d.last_trick[2] == 2
+
+
+def declaring(hand: list[str]) -> Deal:
+    """Seat 3 (dealer + 1) to declare from ``hand`` (seat 2 deals and discards 9S 10S)."""
+    d = dealt(2, {3: hand, 2: ["9S", "10S"]})
+    d.apply("gioco")
+    d.apply("discard 9S 10S")
+    assert d.to_act == 3
+    return d
+
+
+@pytest.mark.parametrize(("kind", "cards", "points"), [
+    ("grande", "20 19 17 16 15 F", 25), ("grande", "20 18 15 14 F 0", 25),  # O4
+    ("grande", "20 19 18 17 F 0", 25), ("grande", "20 19 18 16 15", 20), ("grande", "20 19 F", 10),
+    ("cups", "KC QC HC 1C", 15), ("cups", "KC QC 1C F", 15),  # O5
+    ("moors", "1 2 F", 10), ("aces", "1C 1O 1S 1B 0 F", 25),  # B16: up to 6
+])
+def test_B11_B13_B14_B15_B16_O4_O5_sequences_declared_through_the_deal(kind, cards, points):
+    d = declaring(cards.split())
+    text = f"declare {kind}:{cards.replace(' ', ',')}"
+    assert d.refusal(3, text) is None
+    d.apply(text)
+    assert d.declared[3] == points
+
+
+@pytest.mark.parametrize(("kind", "cards"), [
+    ("grande", "20 F 0"), ("grande", "19 18 17"), ("cups", "KC QC 1C"), ("cups", "KC F 0"), ("cups", "QC HC MC"),
+    ("grande", "20 19 18 17 14 13 12 F 0"), ("moors", "1 F 0"), ("kings", "KC KO F"),
+])
+def test_B12_B13_B14_B15_O4_O5_an_invalid_declaration_is_refused_with_the_combos_reason(kind, cards):
+    d = declaring(cards.split())
+    with pytest.raises(combos.ComboError) as e:
+        combos.check(kind, cards.split())
+    why = d.reason(3, f"declare {kind}:{cards.replace(' ', ',')}")
+    assert why == e.value.reason and why.id == e.value.reason.id and why.id in GAME.reasons
+    with pytest.raises(IllegalAction) as refused:
+        d.apply(f"declare {kind}:{cards.replace(' ', ',')}")
+    assert refused.value.reason_id == why.id
+
+
+def test_B12_B17_one_contatore_in_every_sequence_and_in_the_tarocchi_a_card_in_a_cricca_and_sequences():
+    d = declaring(["20", "19", "18", "F", "KC", "QC", "HC", "1C", "1O", "1S", "KO", "KS"])
+    d.apply("declare tarocchi:20,19,F kings:KC,KO,KS grande:20,19,18,F cups:KC,QC,HC,1C,F aces:1C,1O,1S,F")
+    # cricche 18 + 17 (two: not doubled); sequences 15 + 20 + 15, three: doubled (B18)
+    assert d.declared[3] == 18 + 17 + 2 * (15 + 20 + 15)
+    assert d.view(0)["declarations"][3]["sequences_doubled"] and not d.view(0)["declarations"][3]["cricche_doubled"]
+
+
+def test_the_modules_examples_run():
+    import doctest
+
+    from tarocchi.pure_engine import pure_game
+
+    result = doctest.testmod(pure_game("ottocento"))
+    assert result.attempted > 0 and result.failed == 0

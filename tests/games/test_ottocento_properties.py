@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from tarocchi.engine.playout import random_action
 from tarocchi.engine.records import replay
 from tarocchi.games import ottocento_combos as combos
-from tarocchi.games.ottocento import DECK, Deal, Options, action_text
+from tarocchi.games.ottocento import DECK, ONE_POINT, Deal, Options, action_text, pile_points
 
 SEEDS = st.integers(0, 2**63)
 CODE_SET = set(DECK.codes)
@@ -121,8 +121,9 @@ def test_no_view_holds_a_card_not_shown_and_declarations_are_the_seats_own_B8_B9
                 if dec is None:
                     assert s not in said
                     continue
-                text = " ".join(["declare"] + [f"{c['kind']}:{','.join(c['cards'])}" for c in dec["combinations"]])
-                assert action_text(d.declaration_of(s)) == text and dec["points"] == d.declared[s]
+                shown_combos = {c["kind"]: set(c["cards"]) for c in dec["combinations"]}
+                made = {p.split(":")[0]: set(p.split(":")[1].split(",")) for p in action_text(d.declaration_of(s)).split()[1:]}
+                assert shown_combos == made and dec["points"] == d.declared[s]
                 assert s in said
         if d.done:
             break
@@ -135,3 +136,24 @@ def test_no_view_holds_a_card_not_shown_and_declarations_are_the_seats_own_B8_B9
         if e["type"] != "count":
             shown = DECK.mask_of(w for w in words(e) if w in CODE_SET)
             assert shown & ~(sum(d.played) | sum(d.declared_cards)) == 0, e
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=SEEDS)
+def test_the_mattos_card_is_b21s_choice_counted_in_full_B21(seed):
+    """The engine's shortcut (only cards in a combination counted again) against every 1-point
+    card of the Matto's side's pile counted in full."""
+    rng = random.Random(seed)
+    d = Deal.shuffled(4, rng.randrange(4), rng)
+    while not d.done:
+        d.apply("gioco" if d.phase == "monte" else random_action(d, rng))
+    c = d.count
+    if c.paid < 0:
+        return
+    mine = c.fool_by % 2
+    own = c.piles[mine] & ~DECK.fool_bit | 1 << c.paid
+    other = c.piles[1 - mine] & ~(1 << c.paid)
+    keys = {x: (pile_points(own & ~(1 << x) | DECK.fool_bit)[1], -pile_points(other | 1 << x)[1])
+            for x in DECK.display_order(own & ONE_POINT)}
+    top = max(keys.values())
+    assert c.paid == [x for x in keys if keys[x] == top][-1]

@@ -211,8 +211,21 @@ def calabresella_known(d, s: int) -> set[str]:
     return set(deck.codes_of(seen))
 
 
+def ottocento_known(d, s: int) -> set[str]:
+    """What seat ``s`` may know of an Ottocento deal now: its hand (five cards until the a
+    monte question ends, B7), every card played, every declared card (face up for all, B9), its
+    own discard if it deals (B8); at the count of a played hand, every card (B25)."""
+    deck = get_game("ottocento").deck
+    if d.count is not None and not d.thrown_in and not d.count.at_declarations:
+        return set(deck.codes)
+    seen = d.hands[s] | sum(d.played) | sum(1 << c for c in d.trick) | sum(d.declared_cards)
+    if s == d.dealer:
+        seen |= d.discarded
+    return set(deck.codes_of(seen))
+
+
 KNOWN = {"sicilian": sicilian_known, "renaissance": renaissance_known,
-         "calabresella": calabresella_known}  # every registered game
+         "calabresella": calabresella_known, "ottocento": ottocento_known}  # every registered game
 
 
 def replay_stream(table_id: str, events: list[tuple[int, str, dict]]) -> Truth:
