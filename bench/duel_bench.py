@@ -4,17 +4,20 @@
         the soloist's (or caller's) mean payment by hand strength with rule play: where the
         rule bot's bidding thresholds (tarocchi/bots/policy.py) come from;
     .venv/bin/python bench/duel_bench.py timing --seats 3 --deals 20 --level search
-        time per decision of one bot playing every seat (median, p95, max, by phase).
+        time per decision of one bot playing every seat (median, p95, max, by phase);
+        ``--game ottocento --seats 4`` (or renaissance) times that game's bots.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
 from tarocchi.bots import make_player
 from tarocchi.bots.policy import hand_strength
+from tarocchi.engine.game import get_game
 from tarocchi.engine.sicilian import Deal
 
 
@@ -51,11 +54,14 @@ def calibrate(seats: int, deals: int, bid: str) -> None:
             print(f"| {lo}-{lo + 2} | {len(sel)} | {statistics.fmean(sel):+.2f} |")
 
 
-def timing(seats: int, deals: int, level: str) -> None:
-    bots = [make_player(level, seed=s) for s in range(seats)]
+def timing(seats: int, deals: int, level: str, game: str = "sicilian") -> None:
+    bots = [make_player(level, seed=s, game=game) for s in range(seats)]
     by_phase: dict[str, list[float]] = {}
     for i in range(deals):
-        d = Deal.from_seed(seats, i % seats, 5000 + i)
+        if game == "sicilian":
+            d = Deal.from_seed(seats, i % seats, 5000 + i)
+        else:
+            d = get_game(game).shuffled(seats, i % seats, random.Random(5000 + i), log=False)
         while not d.done:
             s = d.to_act
             view = d.view(s)
@@ -64,7 +70,7 @@ def timing(seats: int, deals: int, level: str) -> None:
             by_phase.setdefault(view["phase"], []).append(time.perf_counter() - t)
             d.apply(action, s)
     every = [t for ts in by_phase.values() for t in ts]
-    print(f"{level}, {seats} seats, {deals} deals: time per decision in ms")
+    print(f"{game}, {level}, {seats} seats, {deals} deals: time per decision in ms")
     print("| phase | decisions | median | p95 | max |")
     print("|---|---|---|---|---|")
     for phase, ts in [*sorted(by_phase.items()), ("all", every)]:
@@ -80,11 +86,12 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--bid", default="chiamo", help="calibrate at four seats: chiamo or 'vado solo'")
     p.add_argument("--level", default="search")
+    p.add_argument("--game", default="sicilian")
     a = p.parse_args()
     if a.what == "calibrate":
         calibrate(a.seats, a.deals, a.bid)
     else:
-        timing(a.seats, a.deals, a.level)
+        timing(a.seats, a.deals, a.level, a.game)
 
 
 if __name__ == "__main__":

@@ -217,8 +217,8 @@ class OttocentoRuleBot:
             if not mine:
                 continue
             high = mine.bit_length() - 1
-            if VALUES[high] >= 2 and not st.unseen & suit & ~((2 << high) - 1) \
-                    and (st.unseen & suit).bit_count() >= 4 and not any(suit & st.unseen & ~st.void[s] == 0 for s in opps):
+            around = (st.unseen & suit).bit_count() >= 4 and not any(suit & st.unseen & ~st.void[s] == 0 for s in opps)
+            if VALUES[high] >= 2 and not st.unseen & suit & ~((2 << high) - 1) and around:
                 return high
         plain = cands & PLAIN
         if plain:
