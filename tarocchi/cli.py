@@ -8,7 +8,8 @@ import random
 import sys
 
 from .engine.game import DEFAULT, game_names, get_game
-from .engine.records import RecordError, dumps, read_lines, replay
+from .engine.match import Match
+from .engine.records import RecordError, dumps, is_match, match_record, read_lines, replay, replay_match
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -32,22 +33,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     options = game.options(forced_call=not args.throw_in) if game.name == "sicilian" else game.options()
     player = make_player(args.player, seed=args.seed, game=game.name)
     out = open(args.out, "w") if args.out else sys.stdout
-    try:
-        if args.match:  # whole matches: every deal's record, a match to a target with its totals
-            from .engine.match import Match
+    def play(deal) -> None:
+        while not deal.done:
+            deal.apply(player(deal.view(deal.to_act)), deal.to_act)
 
-            for _ in range(args.deals):
+    try:
+        if args.matches:  # whole matches, one record a line (to a score: C21, B26)
+            for _ in range(args.matches):
                 match = Match.drawn(seats, rng, options, game)
                 while not match.over:
-                    deal = match.start_deal(rng)
-                    while not deal.done:
-                        deal.apply(player(deal.view(deal.to_act)), deal.to_act)
-                    out.write(dumps(deal.record()) + "\n")
+                    play(match.start_deal(rng))
+                out.write(dumps(match_record(match)) + "\n")
             return 0
         for i in range(args.deals):
             deal = game.shuffled(seats, rng.randrange(seats), rng, options)
-            while not deal.done:
-                deal.apply(player(deal.view(deal.to_act)), deal.to_act)
+            play(deal)
             out.write(dumps(deal.record()) + "\n")
     finally:
         if out is not sys.stdout:
@@ -61,6 +61,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     n = 0
     try:
         for n, (line, record) in enumerate(read_lines(src), 1):
+            if is_match(record):
+                try:
+                    match = replay_match(record)
+                except RecordError as e:
+                    print(f"tarocchi replay: record {n} (line {line}): {e}", file=sys.stderr)
+                    return 1
+                if not match.over:
+                    print(f"tarocchi replay: record {n} (line {line}): the match is not finished "
+                          f"({len(match.deals)} deals, totals {match.totals})", file=sys.stderr)
+                    return 1
+                print(json.dumps({"record": n, "game": match.game.name, "deals": len(match.deals),
+                                  "totals": match.totals, "winners": match.winners()}, separators=(",", ":")))
+                continue
             try:
                 deal = replay(record)
             except RecordError as e:
@@ -113,16 +126,17 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play whole deals and write records as JSON lines")
     s.add_argument("--game", choices=game_names(), default=DEFAULT)
     s.add_argument("--seats", type=int, choices=(3, 4), default=None, help="default: the game's smallest table")
-    s.add_argument("--deals", type=int, default=1, help="deals, or with --match whole matches")
-    s.add_argument("--match", action="store_true",
-                   help="play whole matches (a match to a score, e.g. Ottocento's 800, until decided)")
+    s.add_argument("--deals", type=int, default=1)
+    s.add_argument("--matches", type=int, default=0,
+                   help="play this many whole matches instead, one match record a line")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--player", default="random", help="random (default) or a bot level")
     s.add_argument("--throw-in", action="store_true", help="four seats: throw in every all-pass deal (R10)")
     s.add_argument("--out", help="write to this file instead of stdout")
     s.set_defaults(func=cmd_simulate)
 
-    r = sub.add_parser("replay", help="re-check records of any game (JSON lines, - for stdin) and print each count")
+    r = sub.add_parser("replay", help="re-check records of any game, deals or whole matches (JSON lines, "
+                       "- for stdin), and print each count or match result")
     r.add_argument("file")
     r.set_defaults(func=cmd_replay)
 

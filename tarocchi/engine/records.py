@@ -131,7 +131,10 @@ def _start(r: Record):  # -> the game's State
 
 def replay(record: object):  # -> the game's State
     """Re-check every action of a record against the rules; the deal as it stands after them."""
-    r = decode(record)
+    return _replay(decode(record))
+
+
+def _replay(r: Record):  # -> the game's State
     deal = _start(r)
     for i, item in enumerate(r.actions):
         seat, action = item.seat, item.action
@@ -142,6 +145,87 @@ def replay(record: object):  # -> the game's State
         except IllegalAction as e:
             raise RecordError(f"action {i} (seat {seat}, {shown(action)}): {e.reason}", i) from None
     return deal
+
+
+# --- match records ------------------------------------------------------------------------
+
+
+class MatchDeal(msgspec.Struct, forbid_unknown_fields=True):
+    dealer: int
+    deck: list[str]
+    actions: list[Action]
+
+
+class MatchRecord(msgspec.Struct, forbid_unknown_fields=True):
+    """A whole match on one line (docs/records.md "Match records"): the game, its table, the
+    first dealer and every deal in order; replay checks each dealer and that no deal is dealt
+    once the match is decided (C21, B26)."""
+
+    seats: int
+    first_dealer: int
+    deals: list[MatchDeal]
+    game: str = DEFAULT
+    options: dict[str, Any] | None = None
+    result: Any = None  # ignored by replay
+    meta: Any = None
+
+
+def is_match(record: object) -> bool:
+    """A match record (it has ``deals``) rather than one deal's."""
+    return isinstance(record, dict) and "deals" in record
+
+
+def match_record(match) -> dict:
+    """The record of a Match (``tarocchi.engine.match``), finished or not."""
+    deals = [d.record() for d in match.deals]
+    return {
+        "game": match.game.name, "seats": match.seats, "options": match.options.to_json(),
+        "first_dealer": match.first_dealer,
+        "deals": [{"dealer": d["dealer"], "deck": d["deck"], "actions": d["actions"]} for d in deals],
+        "result": {"totals": match.totals, "over": match.over,
+                   "winners": match.winners() if match.over else None},
+    }
+
+
+def replay_match(record: object):  # -> tarocchi.engine.match.Match
+    """Re-check a match record deal by deal; the Match as it stands after its last action.
+    A deal dealt after the match was decided, or by the wrong dealer, is malformed."""
+    from .match import Match  # match imports the game registry only: no cycle, but keep it local
+
+    if not isinstance(record, dict):
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+    try:
+        r = msgspec.convert(record, MatchRecord)
+    except msgspec.ValidationError as e:
+        raise RecordError(f"a match record: {e}") from None
+    if r.game not in game_names():
+        raise RecordError(f"unknown game {shown(r.game)}; known: {', '.join(game_names())}")
+    game = get_game(r.game)
+    if r.seats not in game.seats:
+        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
+    if not 0 <= r.first_dealer < r.seats:
+        raise RecordError(f"first_dealer is a seat number 0..{r.seats - 1}")
+    try:
+        options = game.options.from_json(r.options)
+    except (ValueError, TypeError) as e:
+        raise RecordError(str(e)) from None
+    match = Match(r.seats, r.first_dealer, options, game)
+    for k, item in enumerate(r.deals):
+        if match.over:
+            raise RecordError(f"deal {k}: the match was already decided ({', '.join(map(str, match.totals))})")
+        if item.dealer != match.dealer_of(k):
+            raise RecordError(f"deal {k}: the dealer is seat {match.dealer_of(k)}, one on from the last")
+        one = Record(seats=r.seats, dealer=item.dealer, deck=item.deck, actions=item.actions,
+                     game=r.game, options=r.options,
+                     totals=match.totals if game.deal_totals else None)  # B26: the deal checks them
+        try:
+            deal = _replay(one)
+        except RecordError as e:
+            raise RecordError(f"deal {k}: {e}", e.action_index) from None
+        if k + 1 < len(r.deals) and not deal.done:
+            raise RecordError(f"deal {k}: the deal is not finished, yet another follows")
+        match.deals.append(deal)
+    return match
 
 
 def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, object]]:

@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 SPEAK, DISCARD_PHASE, ANNOUNCE, PLAY, DONE = "speak", "discard", "announce", "play", "done"
+PUBLIC_NO: Final = 1   # an R12 answer without a choice, as every seat can tell
+PRIVATE_NO: Final = 2  # ... as only the seat asked can tell (its hand)
 MONTE_SIZE: Final = 3
 PACKET: Final = 5
 # Cards each seat holds for play: 20 at three seats, 15 at four (R3).
@@ -193,7 +195,7 @@ STATE_FIELDS: Final = (
     "bidder", "contract", "stata", "called", "partner", "partner_known", "discarded",
     "ask_pos", "scommessa", "rivanto", "trick", "leader", "tricks_left", "won", "played",
     "tricks_won", "fool_by", "fool_trick_winner", "last_winner", "count", "history",
-    "events", "last_trick", "bids", "_public",
+    "events", "last_trick", "bids", "unasked", "_public",
 )
 
 
@@ -241,6 +243,9 @@ class Deal(Playable):
         self.scommessa = False
         self.rivanto: int | None = None
         self.ask_pos = 0
+        # Per answer to the R12 question, in order: 0 a real choice, PUBLIC_NO when every seat
+        # can tell Yes was impossible, PRIVATE_NO when only the seat asked can (its hand).
+        self.unasked: list[int] = []
         self.trick: list[int] = []
         self.leader = 0
         self.tricks_left = 0
@@ -280,6 +285,7 @@ class Deal(Playable):
         d.trick = self.trick[:]
         d.history = self.history[:]
         d.bids = self.bids[:]
+        d.unasked = self.unasked[:]
         d.round_pagos = self.round_pagos[:]
         d.events = self.events[:] if (log and self.events is not None) else None
         return d
@@ -514,13 +520,37 @@ class Deal(Playable):
             return None
         return ANSWER_NOW
 
+    def _no_choice(self, seat: int) -> int:
+        """Whether ``seat``, asked now, has only No (R12): 0 it has a choice (or must be asked
+        as if it had one: the hidden partner, whom nothing may give away); PUBLIC_NO when every
+        seat can tell (who spoke after the final bid, a Rivanto already announced); PRIVATE_NO
+        when only its hand says so (the bidder without the 20 and the Fool)."""
+        if seat == self.bidder:
+            return 0 if self._announce_refusal(seat, SCOMMESSA) is None else PRIVATE_NO
+        if seat not in self.spoke_after or self.rivanto is not None:
+            return PUBLIC_NO
+        return 0  # an opponent with the choice, or the partner, asked exactly like one
+
+    def automatic(self) -> tuple[str, bool] | None:
+        """The action the seat to act has no alternative to, and whether every seat can tell:
+        the server answers No for a person who has no real choice (R12), at once when it is
+        public, after a beat like a computer's when only that seat knows. None otherwise."""
+        if self.phase != ANNOUNCE or self.to_act is None:
+            return None
+        kind = self._no_choice(self.to_act)
+        return None if kind == 0 else (WORDS[NO], kind == PUBLIC_NO)
+
     def _apply_announce(self, seat: int, action: int) -> None:
+        self.unasked.append(self._no_choice(seat))
         if action == SCOMMESSA:
             self.scommessa = True
         elif action == RIVANTO:
             self.rivanto = seat
         if self.events is not None:
-            self.events.append({"type": "announce", "seat": seat, "announce": WORDS[action]})
+            event: dict = {"type": "announce", "seat": seat, "announce": WORDS[action]}
+            if self.unasked[-1] == PUBLIC_NO:
+                event["possible"] = False  # everyone can tell: the log says it was not possible
+            self.events.append(event)
         self.ask_pos += 1
         bidder = self.bidder
         assert bidder is not None
@@ -870,6 +900,11 @@ class Deal(Playable):
                             for (s, a), e in zip(self.history, v["actions"])]
         if self.called is not None and self.hands[seat] >> self.called & 1 and seat != self.bidder:
             v["i_am_partner"] = True
+        if seat == self.to_act and self.phase == ANNOUNCE and self._no_choice(seat) == PRIVATE_NO:
+            v["automatic"] = WORDS[NO]  # the server answers for it after a beat: no question on screen
+        if PRIVATE_NO in self.unasked:  # the seat's own No without a choice: its log says so
+            v["announcements"] = [dict(a, possible=False) if a["seat"] == seat and kind == PRIVATE_NO else a
+                                  for a, kind in zip(v["announcements"], self.unasked)]
         return v
 
     def _public_view(self) -> dict:
@@ -898,8 +933,11 @@ class Deal(Playable):
             "discard": codes(self.discarded) if done and self.discarded else None,
             "scommessa": self.scommessa,
             # The answers to the two questions (R12), in order: the screen's announcements log.
-            "announcements": [{"seat": s, "announce": WORDS[a]} for s, a in self.history
-                              if a == SCOMMESSA or a == RIVANTO or a == NO],
+            # "possible": False when every seat can tell Yes was impossible (R12).
+            "announcements": [{"seat": s, "announce": WORDS[a], "possible": kind != PUBLIC_NO}
+                              for (s, a), kind in zip([h for h in self.history
+                                                       if h[1] == SCOMMESSA or h[1] == RIVANTO or h[1] == NO],
+                                                      self.unasked)],
             "rivanto": self.rivanto,
             "leader": self.leader if self.phase == PLAY else None,
             "trick": [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)]

@@ -108,10 +108,12 @@ DONE: Final = "done"
 # --- refusals: a player's words, each with a stable id ------------------------------------
 
 MONTE_NOW: Final = Reason("monte_now", "now is the time to say a monte or gioco")
-DISCARD_NOW: Final = Reason("discard_now", "now is the time to discard two cards")
+DISCARD_NOW: Final = Reason("discard_two_now", "now is the time to discard two cards")
 DISCARD_TWO: Final = Reason("discard_two", "discard two cards")
-DISCARD_FORBIDDEN: Final = Reason("discard_forbidden", "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto")
-DECLARE_NOW: Final = Reason("declare_now", "now is the time to declare: declare and your combinations, or declare alone")
+DISCARD_FORBIDDEN: Final = Reason(
+    "discard_five_points", "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto")
+DECLARE_NOW: Final = Reason(
+    "declare_now", "now is the time to declare: declare and your combinations, or declare alone")
 DECLARE_NOT_HELD: Final = Reason("declare_not_held", "you may declare only cards in your hand")  # B9
 KIND_TWICE: Final = combos.ONE_PER_KIND  # B17: "at most one combination of each kind", the combos' own
 NOT_AN_ACTION: Final = "not_an_action"
@@ -261,10 +263,6 @@ def combos_json(found: list[Any]) -> dict:
     return {"combinations": [c.to_json() for c in found],
             "cricche_doubled": len(cricche) >= 3, "sequences_doubled": len(sequences) >= 3,
             "points": combos.score(found)}
-
-
-def codes_list(mask: int) -> list[str]:
-    return DECK.codes_of(mask)
 
 
 def pile_points(pile: int) -> tuple[list[Any], int]:
@@ -651,7 +649,8 @@ class Deal(Playable):
         return None
 
     def _phase_words(self) -> Reason:
-        return {MONTE_PHASE: MONTE_NOW, DISCARD_PHASE: DISCARD_NOW, DECLARE_PHASE: DECLARE_NOW}.get(self.phase, PLAY_NOW)
+        words = {MONTE_PHASE: MONTE_NOW, DISCARD_PHASE: DISCARD_NOW, DECLARE_PHASE: DECLARE_NOW}
+        return words.get(self.phase, PLAY_NOW)
 
     def apply(self, action: object, seat: int | None = None) -> None:
         """Take ``action`` for the seat to act (or check it is ``seat``'s turn). Raises
@@ -925,7 +924,7 @@ class Deal(Playable):
         every declaration with its cards once made (B9), every card played and the signal on
         each card led (B22); at the count, both piles itemised. JSON-ready."""
         counted = self.count is not None and not self.thrown_in and not self.count.at_declarations
-        n = SEATS
+        n, dealer = SEATS, self.dealer
         v: dict = {
             "game": "ottocento",
             "deck": DECK.name,
@@ -956,7 +955,7 @@ class Deal(Playable):
             "played": [DECK.codes_of(p) for p in self.played],
             "signals": [{"seat": s, "card": CODES[c], "signal": SIGNAL_WORDS[g]} for s, c, g in self.signals],
             "fool": None if self.fool_to < 0 else {"seat": self.fool_by, "trick_winner": self.fool_to},
-            "actions": [{"seat": s, "action": "discard" if DISCARD <= a < DECLARE and not (counted or seat == self.dealer)
+            "actions": [{"seat": s, "action": "discard" if DISCARD <= a < DECLARE and not (counted or seat == dealer)
                          else action_text(a)} for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }

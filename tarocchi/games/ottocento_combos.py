@@ -30,6 +30,23 @@ A contatore (``0``, ``F``) either fills an empty place or is simply added; it co
 either way (B12), so a sequence's size is always its real cards plus its contatori and the best
 sequence of a set uses every contatore the set holds. Whether the head's empty place is 17 or
 another makes no difference to the extension (O4: ``20 19 18 16 15`` is 5 cards).
+
+Readings where the rulings leave a doubt (the most literal one is taken):
+
+* B13/B14: the head's empty place does not break the extension even when it is 17 and 16 is
+  missing too: ``20 19 18 F 15`` is valid (17 empty, F fills 16), 5 cards. O4 only shows 17
+  empty with a real 16.
+* B14's exception "17 and 16" never decides anything for a set of cards: a head needs a
+  contatore only when two of its places are empty, and it can always go to the one that is not
+  17. It is kept in the reading, not in the code.
+* B12: a contatore "simply added" is always allowed, so the best sequence of a set uses every
+  contatore it holds (O4: ``20 19 18 17 14 13 12 F 0`` is 6 cards) and a declared sequence may
+  carry them on top of a full head.
+* B15: the ace is added whatever the head's empty place (O5 and B27's coins confirm it); the
+  suit's pips are no part of the sequence.
+* B16: the cap of 6 is never reached by a set of distinct cards (4 + 2 contatori).
+* Display order: the real cards in the table's order, the contatori after them, not in the
+  places they fill (a placement is not unique: ``20 19 F`` fills 18 or 17).
 """
 
 from __future__ import annotations
@@ -129,7 +146,8 @@ assert len({r.id for r in REASONS}) == len(REASONS)
 
 class ComboError(ValueError):
     """A combination the rules refuse: ``reason`` (a Reason, its stable ``id`` and a player's
-    words) and ``card``, the card the refusal is about when there is one (else None)."""
+    words) and ``card``, the given card the refusal is about when there is one (an unknown code,
+a repeated card, one of another kind, the first that does not follow), else None."""
 
     def __init__(self, reason: Reason, card: str | None = None) -> None:
         super().__init__(str(reason))
@@ -211,7 +229,7 @@ def _check_sequence(kind: str, cards: list[str]) -> None:
         capo, head = "K" + s, tuple(f + s for f in FACES[1:])
     if capo not in real:  # B12, B13, B15: the 20 or the King real, never a contatore
         raise ComboError(CONTATORE_HEAD if contatori else GRANDE_NEEDS_ANGELO if kind == "grande"
-                         else SUIT_NEEDS_KING, capo)
+                         else SUIT_NEEDS_KING)
     if not real.intersection(head):  # B13, B15: one of the next three real
         raise ComboError(GRANDE_REAL_HEAD if kind == "grande" else SUIT_REAL_HEAD)
     if len(cards) < 3:  # B11
@@ -226,20 +244,32 @@ def _check_sequence(kind: str, cards: list[str]) -> None:
     # the exception "17 and 16" could allow are a head fill at 17 and a fill at 16, and the
     # head's fill may always go to another empty head place (there are two when one is
     # needed), so in a set of cards the exception never decides anything.
-    extension = [c for c in GRANDE_EXTENSION if c in real]
-    if not extension:
-        return
-    lowest = GRANDE_EXTENSION.index(extension[-1])
-    gaps = [i for i in range(lowest) if GRANDE_EXTENSION[i] not in real]
     free = contatori - head_fills
-    if any(b == a + 1 for a, b in zip(gaps, gaps[1:])):
-        # two neighbouring numbers missing: with enough contatori it is their placing that
-        # is refused, else the missing numbers
-        first = next(a for a, b in zip(gaps, gaps[1:]) if b == a + 1)
-        raise ComboError(NEIGHBOURS if free >= 2 else GAP, next(c for c in GRANDE_EXTENSION[first:] if c in real))
-    if len(gaps) > free:
-        after = gaps[free]  # the first gap no contatore fills: the card below it does not follow
-        raise ComboError(GAP, next(c for c in GRANDE_EXTENSION[after:] if c in real))
+    reached = _extension(real, free)
+    beyond = [c for c in GRANDE_EXTENSION if c in real and c not in reached]
+    if beyond:
+        # Named: the first card that does not follow. With contatori enough for every missing
+        # number above the lowest card, only their placing is at fault: two side by side.
+        gaps = [c for c in GRANDE_EXTENSION[:GRANDE_EXTENSION.index(beyond[-1])] if c not in real]
+        raise ComboError(NEIGHBOURS if len(gaps) <= free else GAP, beyond[0])
+
+
+def _extension(held: set[str], free: int) -> list[str]:
+    """B14: the real cards of the Grande's extension that follow the head, walking down from 16
+    while consecutive, ``free`` contatori filling single missing numbers (never two side by
+    side: two missing numbers in a row end it)."""
+    out: list[str] = []
+    filled_last = False
+    for c in GRANDE_EXTENSION:
+        if c in held:
+            out.append(c)
+            filled_last = False
+        elif free and not filled_last:
+            free -= 1
+            filled_last = True
+        else:
+            break
+    return out
 
 
 def _check_cricca(kind: str, cards: list[str]) -> None:
@@ -284,18 +314,9 @@ def _best_sequence(kind: str, held: set[str]) -> list[str] | None:
     used = [capo] + heads + contatori
     if kind != "grande":
         return used + [c for c in tail if c in held]  # B15: the ace adds one card
-    free = len(contatori) - head_fills  # B14: walk down from 16
-    filled_last = False
-    for c in tail:
-        if c in held:
-            used.append(c)
-            filled_last = False
-        elif free and not filled_last:
-            free -= 1  # a contatore fills this number (not next to another filled one)
-            filled_last = True
-        else:
-            break
-    return used  # (a fill below the last real card is the same as an added contatore)
+    # B14: walk down from 16 (a contatore filling below the last real card is the same as one
+    # simply added)
+    return used + _extension(held, len(contatori) - head_fills)
 
 
 def best(kind: str, cards: Iterable[str]) -> Combination | None:

@@ -591,6 +591,9 @@ class Hub:
                 self._write(table, "deal", {"deck": self.chance.deck(table)})
             elif table.status == BETWEEN and table.all_ready():
                 self._write(table, "deal", {"deck": self.chance.deck(table)})
+            elif (forced := table.automatic()) is not None and forced[2]:
+                # No real choice, and everyone can tell: answered at once, never asked (R12).
+                self._write(table, "act", {"seat": forced[0], "action": forced[1], "id": None})
             elif table.status == OVER and table.all_rematch():
                 self.reopened.append(table.id)  # playing again: reloaded at a restart
                 self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})
@@ -600,17 +603,33 @@ class Hub:
     # --- bots ------------------------------------------------------------------------------------
 
     def _wake_bots(self, table: Table) -> None:
-        if table.bot_to_act() is None:
+        if table.bot_to_act() is None and table.automatic() is None:
             return
         task = self.bot_tasks.get(table.id)
         if task is None or task.done():
             self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._run_bots(table))
 
+    async def _answer_for(self, table: Table, seat: int, action: str, public: bool) -> None:
+        """A person's answer without a choice that only its seat can tell (the bidder without
+        the 20 and the Fool, R12): given after a computer's beat, with some spread, so that
+        the other seats cannot tell it from a quick No by choice."""
+        deal, moves = table.deal, len(table.deal.history)
+        await asyncio.sleep(0.0 if public else self.bot_delay * (1 + random.random()))
+        if table.deal is deal and len(deal.history) == moves and table.automatic() == (seat, action, public):
+            self._write(table, "act", {"seat": seat, "action": action, "id": None})
+            self._changed(table)
+
     async def _run_bots(self, table: Table) -> None:
         """Play for the bot seats while the game waits for one. A bot answers after a beat;
         the beat is a floor, its thinking time counts towards it."""
         loop = asyncio.get_running_loop()
-        while (seat := table.bot_to_act()) is not None:
+        while True:
+            seat = table.bot_to_act()
+            if seat is None:
+                if (forced := table.automatic()) is None:
+                    return
+                await self._answer_for(table, *forced)
+                continue
             deal, moves = table.deal, len(table.deal.history)
             beat = self.bot_delay + (self.trick_pause if table.trick_just_closed() else 0.0)
             began = loop.time()

@@ -140,6 +140,16 @@ class Table:
             return deal.to_act
         return None
 
+    def automatic(self) -> tuple[int, str, bool] | None:
+        """A person's action the game makes for them, having no alternative (Sicilian R12: a
+        No where Yes is impossible): (seat, action, whether every seat can tell), or None."""
+        deal = self.deal
+        if self.status != PLAYING or deal.to_act is None or self.bots[deal.to_act]:
+            return None
+        forced = getattr(deal, "automatic", None)
+        found = forced() if forced is not None else None
+        return None if found is None else (deal.to_act, found[0], found[1])
+
     def trick_just_closed(self) -> bool:
         """A trick was just gathered and nobody has led since: it stays shown a moment."""
         deal = self.deal

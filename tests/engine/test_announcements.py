@@ -175,8 +175,58 @@ def test_every_view_lists_the_answers_in_order_for_the_announcements_log_R12():
     d = to_announce(3, 2, SOLO_AT_10_BY[0])
     assert all(d.view(s)["announcements"] == [] for s in range(3))
     say(d, "no", "rivanto")
-    answers = [{"seat": 0, "announce": "no"}, {"seat": 1, "announce": "rivanto"}]
-    assert all(d.view(s)["announcements"] == answers for s in range(3))
+    answers = [{"seat": 0, "announce": "no", "possible": True}, {"seat": 1, "announce": "rivanto", "possible": True}]
+    assert all(d.view(s)["announcements"] == answers for s in (1, 2))
     say(d, "no")
     d.apply(random_action(d.copy(), random.Random(1)))  # the first card does not join the log
-    assert d.view(0)["announcements"] == answers + [{"seat": 2, "announce": "no"}]
+    # Seat 2 could not say Rivanto after seat 1's (one a deal), and everyone can tell.
+    assert d.view(1)["announcements"] == answers + [{"seat": 2, "announce": "no", "possible": False}]
+
+
+# --- no question without a choice (R12; issue 12: "ask only when there is a real choice") ----
+
+
+def test_a_no_without_a_choice_is_automatic_and_says_whether_all_can_tell_R12():
+    d = to_announce(3, 2, SOLO_AT_10_BY[0], {1: ["20"]})  # the bidder lacks the 20
+    assert d.automatic() == ("no", False)  # only the bidder knows
+    say(d, "no")
+    assert d.automatic() is None  # seat 1 spoke after the final bid: a real choice
+    say(d, "rivanto")
+    assert d.automatic() == ("no", True)  # one Rivanto a deal: everyone can tell
+    say(d, "no")
+    assert d.automatic() is None  # play: no automatic card
+
+
+def test_the_bidders_own_log_alone_says_its_scommessa_was_not_possible_R12():
+    d = to_announce(3, 2, SOLO_AT_10_BY[0], {2: ["F"]})  # the bidder lacks the Fool
+    say(d, "no")
+    assert d.view(0)["announcements"] == [{"seat": 0, "announce": "no", "possible": False}]
+    for seat in (1, 2):  # the others cannot tell it from a No by choice
+        assert d.view(seat)["announcements"] == [{"seat": 0, "announce": "no", "possible": True}]
+    assert d.public_events()[-1] == {"type": "announce", "seat": 0, "announce": "no"}
+
+
+def test_the_hidden_partner_is_still_asked_though_its_rivanto_is_off_R9_R12():
+    for partner in (2, 3):
+        d = chiamo_deal(partner)
+        say(d, "no")
+        for seat in (1, 2, 3):  # all spoke after the final bid: each has the question
+            assert d.to_act == seat and d.automatic() is None
+            say(d, "no")
+        # Nothing public tells the partner's No from the others'.
+        assert [e.get("possible") for e in d.public_events() if e["type"] == "announce"] == [None] * 4
+
+
+def test_nobody_is_asked_for_nothing_after_a_forced_call_R10_R12():
+    d = to_announce(4, 3, ["passo"] * 8, {1: ["20"]})
+    say(d, "no")  # the bidder
+    for _ in range(3):
+        assert d.automatic() == ("no", True)
+        say(d, "no")
+
+
+def test_a_scommessa_question_with_a_choice_is_asked_R12():
+    d = to_announce(3, 2, SOLO_AT_10_BY[0], {0: ["20", "F"]})
+    assert d.automatic() is None
+    say(d, "scommessa")
+    assert d.view(1)["announcements"] == [{"seat": 0, "announce": "scommessa", "possible": True}]

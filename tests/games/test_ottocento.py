@@ -149,13 +149,14 @@ def test_B8_O8_the_discard_never_a_5_point_card():
     d.apply("gioco")
     assert d.phase == "discard" and d.to_act == 0
     for bad in ("discard KC 18", "discard F 3", "discard 20 3", "discard 0 3"):  # O8
-        assert d.refusal(0, bad) == "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto"
+        assert d.refusal(0, bad) == \
+            "you may not discard a 5-point card: a King, the Angel, the World, the Bégato or the Matto"
     assert d.refusal(0, "discard 18") is not None and d.refusal(0, "discard 18 3 5") is not None
     assert d.refusal(0, "discard 18 7C") == "that card is not in your hand"
     assert FIVES.bit_count() == 8
     assert d.refusal(0, "discard 18 3") is None  # O8: trumps allowed
     offered = {c["action"]: c["reason_id"] for c in d.view(0)["choices"]}
-    assert offered["KC"] == offered["F"] == "discard_forbidden" and offered["18"] is None
+    assert offered["KC"] == offered["F"] == "discard_five_points" and offered["18"] is None
     d.apply("discard 3 18")
     assert d.discarded == mask("18", "3") and d.hand_size(0) == 15 and d.phase == "declare"
     v0, v1 = d.view(0), d.view(1)
@@ -224,7 +225,8 @@ def test_B9_the_choices_offer_the_full_best_declaration_first_shrinkable_and_dro
     choices = d.view(3)["choices"]
     best = combos.best_all(DECK.codes_of(d.hands[3]))
     first = choices[0]
-    assert first["points"] == combos.score(best) and [c["kind"] for c in first["combinations"]] == [c.kind for c in best]
+    assert first["points"] == combos.score(best)
+    assert [c["kind"] for c in first["combinations"]] == [c.kind for c in best]
     for c, j in zip(best, first["combinations"]):
         assert j["shrinkable"] == list(combos.shrinkable(c))
     assert choices[-1]["action"] == "declare" and choices[-1]["points"] == 0

@@ -6,6 +6,7 @@ agree with on thousands of random piles."""
 
 from __future__ import annotations
 
+import doctest
 import random
 from itertools import combinations, product
 
@@ -161,7 +162,7 @@ def r_best_grande(pile: set[str]) -> frozenset[str] | None:
 
 
 def r_best(kind: str, pile: set[str]) -> frozenset[str] | None:
-    if kind == "grande" and len(r_relevant(kind, pile)) > 11:
+    if kind == "grande" and len(r_relevant(kind, pile)) > 10:
         return r_best_grande(pile)
     return r_best_by_subsets(kind, pile)
 
@@ -211,11 +212,11 @@ def nearby_sets(rng: random.Random, kind: str, held: set[str], found: frozenset[
     yield frozenset(rng.sample(rel, rng.randint(0, len(rel)))) if rel else frozenset()
 
 
-PILES = 3000
+PILES = 5000
 
 
 def test_brute_force_reference_agrees_on_random_piles():
-    """best, best_all, score, pile_score against the reference on 3000 random piles of 0-20
+    """best, best_all, score, pile_score against the reference on 5000 random piles of 0-20
     cards (and, where a pile's Grande cards are few, the Grande by every subset as well as by
     every placement); check against the reference on sets near each best and random sets."""
     rng = random.Random(802)
@@ -230,7 +231,7 @@ def test_brute_force_reference_agrees_on_random_piles():
         found = {}
         for kind in KINDS:
             want = r_best(kind, held)
-            if kind == "grande" and len(r_relevant(kind, held)) <= 11 and "20" in held:
+            if kind == "grande" and len(r_relevant(kind, held)) <= 10 and "20" in held:
                 assert r_best_grande(held) == want, pile
                 both_ways += 1
             got = best(kind, pile)
@@ -332,6 +333,22 @@ def test_api_constants_and_json():
         best("kings", "KC KO KS")
 
 
+def test_the_examples_in_the_docs_run():
+    result = doctest.testmod(oc)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_combo_error_is_a_value_error_with_a_reason_and_its_card():
+    with pytest.raises(ValueError) as e:
+        check("grande", hand("20 19 18 17 14"))
+    err = e.value
+    assert isinstance(err, ComboError) and err.reason is oc.GAP and err.card == "14"
+    assert str(err) == f"{oc.GAP}: 14"
+    with pytest.raises(ComboError) as e:
+        best("kings", ["KC", "KC"])
+    assert e.value.reason.id == "combo_repeated_card"
+
+
 # --- the rulings --------------------------------------------------------------------------------
 
 def test_b1_codes_are_the_62_cards():
@@ -399,6 +416,9 @@ def test_b14_grande_extension():
     assert refused("grande", "20 19 18 17 14 F") == "sequence_gap"
     assert check("grande", hand("20 19 18 17 F 15 0 13")).size == 8  # 16 and 14 filled
     assert check("grande", hand("20 19 F 0 15")).size == 5  # a head fill and 16: 17-16 allowed
+    # the most literal reading: the head's empty 17 and a contatore at 16 (doubt in the module)
+    assert check("grande", hand("20 19 18 F 15")).size == 5
+    assert best("grande", hand("20 19 18 F 15 14")).size == 6
     # it stops at 5: never through the Moors or the 0
     run = [str(n) for n in range(20, 4, -1)] + ["1", "2", "3", "4"]
     assert items(best_all(run)) == [("grande", 16, 75), ("moors", 4, 15)]
@@ -601,7 +621,10 @@ REFUSALS = [
     ("grande", "20 19 18 17 14 F", "sequence_gap"),
     ("grande", "20 19 18 17 15 13 F", "sequence_gap"),
     ("grande", "20 19 18 17 14 13 12 F 0", "contatori_neighbours"),
-    ("grande", "20 19 18 17 13 F 0", "contatori_neighbours"),
+    ("grande", "20 19 18 17 16 13 F 0", "contatori_neighbours"),
+    ("grande", "20 19 18 17 13 F 0", "sequence_gap"),
+    ("grande", "20 19 18 17 15 14 12 11 9 F 0", "sequence_gap"),  # three gaps, two contatori
+    ("grande", "20 19 18 17 5 F 0", "sequence_gap"),
     ("moors", "1 F 0", "moors_two"),
     ("aces", "1C F 0", "aces_two"),
 ]

@@ -122,7 +122,8 @@ def test_no_view_holds_a_card_not_shown_and_declarations_are_the_seats_own_B8_B9
                     assert s not in said
                     continue
                 shown_combos = {c["kind"]: set(c["cards"]) for c in dec["combinations"]}
-                made = {p.split(":")[0]: set(p.split(":")[1].split(",")) for p in action_text(d.declaration_of(s)).split()[1:]}
+                parts = action_text(d.declaration_of(s)).split()[1:]
+                made = {p.split(":")[0]: set(p.split(":")[1].split(",")) for p in parts}
                 assert shown_combos == made and dec["points"] == d.declared[s]
                 assert s in said
         if d.done:

@@ -110,13 +110,24 @@ def test_levels_lists_what_the_computer_table_accepts(live_server):
 
 
 def test_the_computer_table_defaults_to_the_servers_level():
-    """Issue 4: the computer table offers the levels, by default the strongest within the time
-    goal; a table asked for without a level gets the server's default."""
-    assert DEFAULT_LEVEL == "search"
+    """Issue 4: the computer table offers the levels; issue 12: by default the one a newcomer
+    can beat sometimes (rule), the strongest one click away; a table asked for without a level
+    gets the server's default."""
+    assert DEFAULT_LEVEL == "rule"
     assert inspect.signature(create_app).parameters["bot_level_default"].default == DEFAULT_LEVEL
-    with running_server(bot_level_default="rule") as server:
+    with running_server(bot_level_default=DEFAULT_LEVEL) as server:  # as `tarocchi serve` starts
         body = httpx.get(server.url + "/api/levels").json()
-        assert body["default"] == "rule" and "rule" in body["levels"]
+        assert body["default"] == "rule" and body["levels"][-1] == "search"
+        games = httpx.get(server.url + "/api/games").json()["games"]
+        assert all(g["default_level"] == "rule" for g in games if "rule" in g["levels"])
+    with running_server(bot_level_default="search") as server:
+        r = httpx.post(server.url + "/api/computer", json={"seats": 4})
+        assert r.status_code == 200, r.text
+        with contextlib.closing(sqlite3.connect(server.db)) as db:
+            (data,) = db.execute("SELECT data FROM events WHERE table_id = ? AND version = 1",
+                                 (r.json()["table"],)).fetchone()
+        assert json.loads(data)["bots"] == [None, "search", "search", "search"]
+    with running_server(bot_level_default="rule") as server:
         r = httpx.post(server.url + "/api/computer", json={"seats": 4})
         assert r.status_code == 200, r.text
         with contextlib.closing(sqlite3.connect(server.db)) as db:  # the table's creation event
