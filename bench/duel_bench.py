@@ -8,17 +8,20 @@
         play on; the challenger's mean payment by hand strength, per contract: the rule bot's
         thresholds (tarocchi/bots/calabresella_rule.py THRESHOLDS);
     .venv/bin/python bench/duel_bench.py timing --seats 3 --deals 20 --level search
-        time per decision of one bot playing every seat (median, p95, max, by phase).
+        time per decision of one bot playing every seat (median, p95, max, by phase);
+        ``--game ottocento --seats 4`` (or renaissance) times that game's bots.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
 from tarocchi.bots import make_player
 from tarocchi.bots.policy import hand_strength
+from tarocchi.engine.game import get_game
 from tarocchi.engine.sicilian import Deal
 
 
@@ -103,11 +106,10 @@ def timing(seats: int, deals: int, level: str, game: str = "sicilian") -> None:
     bots = [make_player(level, seed=s, game=game) for s in range(seats)]
     by_phase: dict[str, list[float]] = {}
     for i in range(deals):
-        if game == "calabresella":
-            from tarocchi.games.calabresella import Deal as CDeal
-            d = CDeal.from_seed(i % seats, 5000 + i)
-        else:
+        if game == "sicilian":
             d = Deal.from_seed(seats, i % seats, 5000 + i)
+        else:
+            d = get_game(game).shuffled(seats, i % seats, random.Random(5000 + i), log=False)
         while not d.done:
             s = d.to_act
             view = d.view(s)
@@ -116,7 +118,7 @@ def timing(seats: int, deals: int, level: str, game: str = "sicilian") -> None:
             by_phase.setdefault(view["phase"], []).append(time.perf_counter() - t)
             d.apply(action, s)
     every = [t for ts in by_phase.values() for t in ts]
-    print(f"{level}, {seats} seats, {deals} deals: time per decision in ms")
+    print(f"{game}, {level}, {seats} seats, {deals} deals: time per decision in ms")
     print("| phase | decisions | median | p95 | max |")
     print("|---|---|---|---|---|")
     for phase, ts in [*sorted(by_phase.items()), ("all", every)]:
@@ -132,7 +134,7 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--bid", default="chiamo", help="calibrate at four seats: chiamo or 'vado solo'")
     p.add_argument("--level", default="search")
-    p.add_argument("--game", default="sicilian", choices=("sicilian", "calabresella"))
+    p.add_argument("--game", default="sicilian")
     p.add_argument("--min-strength", type=float, default=0.0, help="calibrate calabresella: the strong hands only")
     p.add_argument("--step", type=float, default=2.0, help="calibrate calabresella: the strength rows' width")
     a = p.parse_args()

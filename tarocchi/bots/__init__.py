@@ -13,6 +13,9 @@ same). Levels, weakest first:
 Calabresella's (``calabresella_rule``, ``calabresella_search``): ``rule`` bids by calibrated
 hand strength per contract, calls the highest trump it lacks, gives back and lays the cheapest
 cards; ``search`` is the same off the cards and PIMC over worlds consistent with the view in play.
+Renaissance and Ottocento have their own rule and search bots (``renaissance_rule``,
+``renaissance_search``; ``ottocento_rule``, ``ottocento_search``: partnership play, declarations
+and signals, searched by the side's margin).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from collections.abc import Callable
 from .calabresella_rule import CalabresellaRuleBot
 from .calabresella_search import CalabresellaSearchBot
 from .random_bot import RandomBot
+from .ottocento_rule import OttocentoRuleBot
+from .ottocento_search import OttocentoSearchBot
 from .renaissance_rule import RenaissanceRuleBot
 from .renaissance_search import RenaissanceSearchBot
 from .rule_bot import RuleBot
@@ -33,6 +38,7 @@ LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
     "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot},
+    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest, search,

@@ -4,6 +4,8 @@ Each duplicate deal is one deck order (and dealer) played ``seats`` times: bot A
 seat in turn with B in every other seat, so every hand of the deck is played once by A against
 the same field. With ``--mirror`` the deck is also played with B rotated among As. Luck cancels:
 a deal's payments sum to zero (R15), so a seat's cards help A exactly as often as they help B.
+In a game of partnerships (``PARTNERSHIPS``) the deck is played twice instead, A's pair against
+B's, then the pairs swapped: each side's cards are played once by each bot.
 
 Printed: each bot's mean jochi per deal (per seat it sat in) with a 95% interval, the
 difference A - B with its interval (over duplicate deals, which are independent), how often
@@ -24,6 +26,13 @@ import time
 from tarocchi.engine.game import DEFAULT, Game, get_game
 
 from . import LEVELS, levels_for, make_player
+
+
+# Games of fixed partnerships (Ottocento B5: seats 0 and 2 against 1 and 3). A duplicate deal is
+# then the deck played twice, A's pair in seats 0 and 2 against B's, then the pairs swapped; a
+# seat's payment is its side's hand score (B24), so A's mean is its side's mean hand score and
+# A - B the mean margin between the two sides on the same cards (``--mirror`` changes nothing).
+PARTNERSHIPS = frozenset({"ottocento"})
 
 
 def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
@@ -62,9 +71,15 @@ def duplicate_deal(job: tuple) -> dict:
     names = ("A", "B") if a == b else (a, b)  # a bot against itself: keep the two names apart
     out = {"a_pay": [], "b_pay": [], "bids": {n: [0, 0, 0] for n in names}, "times": {n: [] for n in names},
            "by_contract": {n: {} for n in names}}
-    arrangements = [(i, 0) for i in range(seats)] + ([(i, 1) for i in range(seats)] if mirror else [])
+    if game.name in PARTNERSHIPS:  # A's partnership in seats 0 and 2, then in 1 and 3
+        arrangements = [(-1, 0), (-1, 1)]
+    else:
+        arrangements = [(i, 0) for i in range(seats)] + ([(i, 1) for i in range(seats)] if mirror else [])
     for g, (lone, flip) in enumerate(arrangements):
-        who = [1 - flip if s != lone else flip for s in range(seats)]  # 0 = A, 1 = B
+        if lone < 0:
+            who = [(s + flip) % 2 for s in range(seats)]  # 0 = A, 1 = B
+        else:
+            who = [1 - flip if s != lone else flip for s in range(seats)]
         levels = [(a, b)[w] for w in who]
         r = play_game(seats, dealer, deck, levels, seed=hash((seed, index, g)) & 0xFFFFFFF, game=game)
         for s in range(seats):
