@@ -124,7 +124,8 @@ function why(c) { return c ? reason(c.reason, c.reason_id) : ""; }
 function choiceOf(action) { return (state.view?.choices || []).find((c) => c.action === action); }
 function myTurn() {
   const v = state.view;
-  return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing";
+  // (Not when the view says the table answers for this seat: it has no choice, Sicilian R12.)
+  return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing" && !v.automatic;
 }
 
 // The table as the page shows it: while the deal's last trick is held, the totals before it.
@@ -501,6 +502,10 @@ function statusText() {
     return holding() ? tSeat("center.last", v.last_trick.winner) : t("status.done");
   }
   const phase = game().phaseKey ? game().phaseKey(v.phase) : v.phase;
+  if (v.automatic && v.turn === T.you) {  // the table answers for this seat: the game says why
+    const own = game().status?.(ctxFor());
+    if (own) return own;
+  }
   if (myTurn()) {
     const own = game().status?.(ctxFor());
     if (own) return own;

@@ -85,11 +85,6 @@ export default {
         })));
     }
     if (v.phase === "discard") return c.discard({ size: 3 });
-    if (v.phase === "announce" && v.automatic) {
-      // No real choice (R12): no question; the table answers No after a moment.
-      return h("section", { class: "actions ask", "aria-label": t("status.answer") },
-        h("p", { class: "question", text: t("ask.automatic") }));
-    }
     if (v.phase === "announce") {
       // Only the questions the view offers: each word in choices but "no" is a question.
       const words = v.choices.filter((ch) => ch.action !== "no");
