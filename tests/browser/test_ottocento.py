@@ -21,7 +21,7 @@ from tests.conftest import DESKTOP, PHONE, shot
 from tests.server.live import running_server
 
 from .checks import check_axe, check_inside, screen
-from .driver import TURN_OR_COUNT, deal_over, my_turn, payments, phase, version, wait_version_after
+from .driver import TURN_OR_COUNT, close_panels, deal_over, my_turn, open_panel, payments, phase, version, wait_version_after
 
 pytestmark = pytest.mark.browser
 
@@ -286,4 +286,10 @@ def test_a_room_deal_in_four_browsers(new_page):
             assert not page.errors
         assert payments(host) == payments(guests[0]) == payments(guests[1]) == payments(guests[2])
         shot(guests[1], "ottocento-count-desktop-it")
+        # The log: the a monte answers, every declaration, every signal (B9, B22).
+        open_panel(guests[0], "log")
+        log = guests[0].locator("#panel-log").inner_text()
+        assert "host: a monte" in log and "host declared" in log and "with Busso" in log, log
+        shot(guests[0], "ottocento-log-phone")
+        close_panels(guests[0])
         shot(guests[0], "ottocento-count-phone")
