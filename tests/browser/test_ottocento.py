@@ -26,9 +26,9 @@ from .driver import TURN_OR_COUNT, close_panels, deal_over, my_turn, open_panel,
 pytestmark = pytest.mark.browser
 
 FIVES = {"20", "19", "0", "F", "KC", "KO", "KS", "KB"}  # B8: never discarded
-# Seat 0's hand in these tests: Tarocchi (20 19 F), Kings (KC KO KS) and sequences (B9-B16):
-# at least two combinations to declare, one to remove.
-HAND = ["20", "19", "F", "KC", "KO", "KS", "QC", "HC", "1C", "7C", "9O", "6S", "7S", "8B", "9B"]
+# Seat 0's hand in these tests: Tarocchi (20 19 F), Kings (KC KB KS) and sequences (B9-B16):
+# at least two combinations to declare, one to remove; one coin alone (a Volo, B22).
+HAND = ["20", "19", "F", "KC", "KB", "KS", "QC", "HC", "1C", "7C", "9O", "6S", "7S", "8B", "9B"]
 
 
 class Scripted(Chance):
@@ -192,7 +192,22 @@ def test_a_computer_table_deal_by_clicking(new_page, size, name):
             if deal_over(page):
                 break
             now = phase(page)
-            if now == "play" and not signalled and page.locator(".ott-signals").count():
+            leads = now == "play" and not signalled and page.locator(".ott-signals").count() > 0
+            if leads and name == "desktop":
+                # The first trick, the whole scripted hand. Volo (B22): the cards of a suit
+                # still held are off with the reason; the 9 of coins, the only coin, may go.
+                volo = page.locator(".ott-signals button[data-signal='volo']")
+                volo.click()
+                page.locator(".ott-signals button[data-signal='volo'][aria-pressed='true']").wait_for()
+                off = cards_of(page, ".hand .card[aria-disabled='true']")
+                assert "9O" not in off and {"KC", "7C", "20", "F", "8B"} <= set(off), off
+                assert "volo" in page.locator(".hand .card[data-card='KC']").get_attribute("title")
+                assert "Volo" in page.locator("#status").inner_text()
+                shot(page, "ottocento-volo-desktop")
+                volo.click()
+                page.locator(".ott-signals button[data-signal='volo'][aria-pressed='false']").wait_for()
+                assert not cards_of(page, ".hand .card[aria-disabled='true']")
+            if leads:
                 take_turn(page, seen=seen, signal="trionfi")
                 signalled = True
                 # The signal is on the led card (the trick, or the last trick once it is full).
