@@ -50,7 +50,7 @@ SERVER_ERROR = "the server could not send this seat its state: reconnect to carr
 # The games the web table offers: those whose screens the client has. The hub hosts any
 # registered game; a game joins this list when its table is built (Calabresella's auction and
 # monte screens come with issue 13).
-TABLE_GAMES = ("sicilian", "renaissance", "calabresella")
+TABLE_GAMES = ("sicilian", "renaissance", "calabresella", "ottocento")
 
 _players = threading.local()  # one player per level per worker thread or process
 

@@ -78,7 +78,7 @@ class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
 
 
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
-    action: Annotated[str, msgspec.Meta(max_length=64)]
+    action: Annotated[str, msgspec.Meta(max_length=512)]  # an Ottocento declaration names many cards
     id: ClientId | None = None
 
 

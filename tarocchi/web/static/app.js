@@ -13,6 +13,7 @@
 // A game module default-exports an object; every member but `name` is optional:
 //   name        "sicilian": the table's game name
 //   prefix      "ren": catalogue keys "<prefix>.<key>" replace the shared "<key>" at its table
+//               (the status lines, the panel tabs: "ott.tab.log")
 //   messages    {en: {...}, it: {...}}: its own catalogue keys (games/<name>.i18n.js), merged
 //               into the shared catalogue when the module loads
 //   phaseKey(phase) -> the status key's phase word ("announce" -> "answer"); default phase
@@ -33,7 +34,10 @@
 //   picks(phase) -> bool: the phase picks cards of the hand (then the game's confirm button);
 //               pickSize(ctx) -> how many
 //   cardChoice(ctx, code) -> choice|null|undefined: a hand card's choice when the phase's
-//               choices are not the cards themselves (undefined: the choice named by the card)
+//               choices are not the cards themselves (undefined: the choice named by the card);
+//               in "play" a press sends the choice's action (Ottocento: "7C volo")
+//   playedTag(ctx, i, lastTrick) -> Node|null: a label on the i-th card of the trick shown
+//               (lastTrick: the view's last_trick when that is the one shown, else null)
 //   eventLine(ctx, event) -> string|null|undefined: a line for an event (undefined: the
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
@@ -579,16 +583,17 @@ function otherSeats() {
 
 // --- the middle of the table --------------------------------------------------------------
 
-function playedCard(seat, code, extra = "") {
+function playedCard(seat, code, extra = "", i = 0, lt = null) {
   return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat, "data-card": code },
     h("div", { class: "card-box", role: "img", "aria-label": cardLabel(code) }, cardSvg(code)),
+    game().playedTag?.(ctxFor(), i, lt),
     h("figcaption", { text: whoLabel(seat) }));
 }
 
 function lastTrick(lt, extraNote = null) {
   return h("section", { class: "center trick last", "aria-label": t("center.lasttrick") },
     h("p", { class: "center-note", text: tSeat("center.last", lt.winner) }),
-    h("div", { class: "trick-cards" }, lt.cards.map((p) => playedCard(p.seat, p.card, p.seat === lt.winner ? "winner" : ""))),
+    h("div", { class: "trick-cards" }, lt.cards.map((p, i) => playedCard(p.seat, p.card, p.seat === lt.winner ? "winner" : "", i, lt))),
     extraNote);
 }
 
@@ -607,7 +612,7 @@ function centerArea() {
   }
   if (v.phase === "play" && v.trick.length) {
     return h("section", { class: "center trick", "aria-label": t("center.trick") },
-      v.trick.map((p) => playedCard(p.seat, p.card)));
+      v.trick.map((p, i) => playedCard(p.seat, p.card, "", i)));
   }
   if (v.phase === "play" && v.last_trick) return lastTrick(v.last_trick);
   const own = game().center?.(ctxFor());
@@ -715,7 +720,7 @@ function onCardPress(code) {
     render();
     return;
   }
-  if (v.phase === "play") { act(code); return; }
+  if (v.phase === "play") { act(choice.action); return; }
   if (v.phase === "discard" || game().picks?.(v.phase)) {
     const size = game().pickSize?.(ctxFor()) ?? 3;
     if (state.selected.has(code)) state.selected.delete(code);
@@ -970,7 +975,7 @@ function tabsBar() {
     type: "button", class: `tab tab-${n}` + (state.panel === n ? " open" : ""), "data-focus": `tab-${n}`,
     "aria-expanded": String(state.panel === n), "aria-controls": `panel-${n}`,
     onclick: () => openPanel(state.panel === n && drawerMode() ? null : n),
-  }, t(`tab.${n}`), n === "chat" && state.unread ? h("span", { class: "unread", text: ` ${state.unread}` }) : null));
+  }, gt(`tab.${n}`), n === "chat" && state.unread ? h("span", { class: "unread", text: ` ${state.unread}` }) : null));
 }
 
 function openPanel(name) {
@@ -1043,7 +1048,7 @@ function render() {
   for (const name of TABS) {
     const el = s.panels[name];
     el.classList.toggle("open", state.panel === name);
-    attr(el, "aria-label", t(`tab.${name}`));
+    attr(el, "aria-label", gt(`tab.${name}`));
   }
   patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null]);
   const logBody = playing ? logPanelContent() : null;
