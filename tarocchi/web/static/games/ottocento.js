@@ -8,10 +8,7 @@
 // count with both piles itemised (B21, B24, B25). Its words are the "ott." keys (prefix); the
 // game's own words stay Italian.
 
-import messages, { reasons } from "./ottocento.i18n.js";
-import { REASON_IDS } from "../i18n.js";
-
-for (const [code, ids] of Object.entries(reasons)) REASON_IDS[code] = Object.assign(REASON_IDS[code] || {}, ids);
+import messages from "./ottocento.i18n.js";  // (its refusals' Italian: REASON_IDS_IT in i18n.js)
 
 const CRICCHE = new Set(["tarocchi", "kings", "queens", "cavalli", "fanti"]);
 const SIGNALS = ["volo", "trionfi", "busso"];
