@@ -55,36 +55,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replayed(record: object) -> dict:
+    """What replay prints for one record: a deal's count, or a whole match's result."""
+    if is_match(record):
+        match = replay_match(record)
+        if not match.over:
+            raise RecordError(f"the match is not finished ({len(match.deals)} deals, totals {match.totals})")
+        return {"game": match.game.name, "deals": len(match.deals), "totals": match.totals, "winners": match.winners()}
+    deal = replay(record)
+    if not deal.done:
+        raise RecordError(f"the deal is not finished ({len(deal.history)} actions, {deal.phase})")
+    return deal.count.to_json()
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-check every action of every record; print each deal's count as one JSON line."""
     src = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
     n = 0
     try:
         for n, (line, record) in enumerate(read_lines(src), 1):
-            if is_match(record):
-                try:
-                    match = replay_match(record)
-                except RecordError as e:
-                    print(f"tarocchi replay: record {n} (line {line}): {e}", file=sys.stderr)
-                    return 1
-                if not match.over:
-                    print(f"tarocchi replay: record {n} (line {line}): the match is not finished "
-                          f"({len(match.deals)} deals, totals {match.totals})", file=sys.stderr)
-                    return 1
-                print(json.dumps({"record": n, "game": match.game.name, "deals": len(match.deals),
-                                  "totals": match.totals, "winners": match.winners()}, separators=(",", ":")))
-                continue
             try:
-                deal = replay(record)
+                out = _replayed(record)
             except RecordError as e:
                 # the message names the action index itself: "action 5 (seat 1, 'KC'): ..."
                 print(f"tarocchi replay: record {n} (line {line}): {e}", file=sys.stderr)
                 return 1
-            if not deal.done:
-                print(f"tarocchi replay: record {n} (line {line}): the deal is not finished "
-                      f"({len(deal.history)} actions, {deal.phase})", file=sys.stderr)
-                return 1
-            print(json.dumps({"record": n, **deal.count.to_json()}, separators=(",", ":")))
+            print(json.dumps({"record": n, **out}, separators=(",", ":")))
         if not n:
             print(f"tarocchi replay: {'the input' if args.file == '-' else args.file} holds no record",
                   file=sys.stderr)

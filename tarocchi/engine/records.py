@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from .deck import CardError, cut, shown
+from .deck import cut, shown
 from .game import DEFAULT, IllegalAction, game_names, get_game
 
 FIELDS = {"game", "seats", "options", "dealer", "deck", "actions", "totals"}
@@ -106,18 +106,26 @@ def new_deal(record: object):  # -> the game's State
     return _start(decode(record))
 
 
-def _start(r: Record):  # -> the game's State
-    if r.game not in game_names():
-        raise RecordError(f"unknown game {shown(r.game)}; known: {', '.join(game_names())}")
-    game = get_game(r.game)
-    if r.seats not in game.seats:
+def _table(name: str, seats: int, dealer: int, dealer_field: str, options: dict | None):
+    """The game, and its options, of a record's table (a deal's or a whole match's)."""
+    if name not in game_names():
+        raise RecordError(f"unknown game {shown(name)}; known: {', '.join(game_names())}")
+    game = get_game(name)
+    if seats not in game.seats:
         raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
-    if not 0 <= r.dealer < r.seats:
-        raise RecordError(f"dealer is a seat number 0..{r.seats - 1}")
+    if not 0 <= dealer < seats:
+        raise RecordError(f"{dealer_field} is a seat number 0..{seats - 1}")
+    try:
+        return game, game.options.from_json(options)
+    except (ValueError, TypeError) as e:
+        raise RecordError(str(e)) from None
+
+
+def _start(r: Record):  # -> the game's State
+    game, options = _table(r.game, r.seats, r.dealer, "dealer", r.options)
     try:
         deck = game.deck.parse_order(r.deck)
-        options = game.options.from_json(r.options)
-    except (CardError, ValueError, TypeError) as e:
+    except (ValueError, TypeError) as e:  # a CardError is a ValueError
         raise RecordError(str(e)) from None
     if r.totals is None or not game.deal_totals:
         if r.totals is not None:
@@ -198,17 +206,7 @@ def replay_match(record: object):  # -> tarocchi.engine.match.Match
         r = msgspec.convert(record, MatchRecord)
     except msgspec.ValidationError as e:
         raise RecordError(f"a match record: {e}") from None
-    if r.game not in game_names():
-        raise RecordError(f"unknown game {shown(r.game)}; known: {', '.join(game_names())}")
-    game = get_game(r.game)
-    if r.seats not in game.seats:
-        raise RecordError(f"seats is {' or '.join(map(str, game.seats))}")
-    if not 0 <= r.first_dealer < r.seats:
-        raise RecordError(f"first_dealer is a seat number 0..{r.seats - 1}")
-    try:
-        options = game.options.from_json(r.options)
-    except (ValueError, TypeError) as e:
-        raise RecordError(str(e)) from None
+    game, options = _table(r.game, r.seats, r.first_dealer, "first_dealer", r.options)
     match = Match(r.seats, r.first_dealer, options, game)
     for k, item in enumerate(r.deals):
         if match.over:
