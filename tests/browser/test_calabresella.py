@@ -51,7 +51,8 @@ def take_turn(page, prefer: tuple[str, ...] = (), take: int = 0, seen: dict | No
     before = version(page)
     now = phase(page)
     if now not in seen:  # each phase once: on one screen, no accessibility fault, a screenshot
-        size = "phone" if page.viewport_size["width"] < 500 else "desktop"
+        width = page.viewport_size["width"]
+        size = "small" if width < 380 else "phone" if width < 500 else "desktop"
         where = f"calabresella {now} {size} {page.get_attribute('html', 'lang')}"
         screen(page, "calabresella", now, size, page.get_attribute("html", "lang"))
         check_inside(page, where)

@@ -68,7 +68,8 @@ def look(page, seen: dict) -> None:
     if now in seen:
         return
     seen[now] = True
-    size = "phone" if page.viewport_size["width"] < 500 else "desktop"
+    width = page.viewport_size["width"]
+    size = "small" if width < 380 else "phone" if width < 500 else "desktop"
     lang = page.get_attribute("html", "lang")
     where = f"ottocento {now} {size} {lang}"
     screen(page, "ottocento", now, size, lang)

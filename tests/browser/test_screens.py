@@ -74,3 +74,28 @@ def test_every_phase_fits_the_screen_and_has_no_accessibility_fault(live_server,
         look(page, game, f"panel-{name}", size, inside=size == "desktop")
         close_panels(page)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("game", ["calabresella", "ottocento"])
+def test_the_later_games_fit_the_smallest_screen_in_every_phase(live_server, new_page, game):
+    """The same bar at 360x640 for the games that came after issue 12: each phase once, with
+    the viewport and axe checks and a screenshot (each game's own driver clicks its phases)."""
+    from . import test_calabresella, test_ottocento
+
+    take = (test_calabresella if game == "calabresella" else test_ottocento).take_turn
+    page = new_page(SIZES["small"])
+    page.goto(live_server.url + "/")
+    page.check(f"input[name='computer-game'][value='{game}']")
+    page.select_option("#level", "random")
+    page.click("#sit-down")
+    page.wait_for_url("**/t/**")
+    page.locator(".hand .card").first.wait_for()
+    seen: dict = {}
+    for _ in range(80):
+        page.wait_for_function(TURN_OR_COUNT)
+        if deal_over(page):
+            break
+        take(page, seen=seen)
+    assert deal_over(page) and "play" in seen, seen
+    look(page, game, "count", "small", langs=("en", "it"))
+    assert page.errors == []

@@ -35,7 +35,7 @@ function layable(v) {
 
 function speakButtons(c) {
   const { view: v, h, t } = c;
-  return h("section", { class: "actions speak", "aria-label": t("cal.speak.title") },
+  return h("section", { class: "actions speak cal-speak", "aria-label": t("cal.speak.title") },
     h("div", { class: "bid-buttons" }, v.choices.map((ch) => {
       const id = `why-${ch.action.replace(/ /g, "-")}`;
       return h("div", { class: "bid" + (ch.reason ? " refused" : "") },
@@ -81,7 +81,7 @@ function takePicker(c) {
   if (takeAt !== c.state.version) { TAKE.clear(); takeAt = c.state.version; }
   const up = v.monte_face_up || [];
   return h("section", { class: "actions take", "aria-label": t("cal.take.title") },
-    h("p", { class: "question", text: up.length ? t("cal.take.ask") : t("cal.take.none") }),
+    up.length ? null : h("p", { class: "question", text: t("cal.take.none") }),  // (else the status line asks)
     h("div", { class: "take-cards" }, up.map((code) => h("button", {
       type: "button", class: "take-card" + (TAKE.has(code) ? " selected" : ""), "data-card": code, "data-focus": `take-${code}`,
       "aria-pressed": String(TAKE.has(code)),
@@ -176,8 +176,9 @@ export default {
 
   banner(c) {
     const v = c.view;
-    // (Not while the caller picks: the picker needs the room, and the line above says it.)
-    if (v.phase === "done" || !isSet(v.challenger) || (v.phase === "call" && v.turn === c.me)) return null;
+    // (Not while the caller picks or an opponent takes: the picker needs the room, and the
+    // line above says it.)
+    if (v.phase === "done" || !isSet(v.challenger) || ((v.phase === "call" || v.phase === "take") && v.turn === c.me)) return null;
     return c.h("p", { class: "contract-line" }, c.h("span", { text: contractText(c) }));
   },
 
