@@ -6,6 +6,7 @@ seat has said yes, and a restart keeps it."""
 from __future__ import annotations
 
 import sqlite3
+import time
 
 import httpx
 import pytest
@@ -66,7 +67,14 @@ def test_a_rematch_begins_another_match_with_the_same_seats_once_all_say_yes(tmp
         await room[1].send({"type": "name", "name": "Bartolo"})
         await room[0].send({"type": "rematch"})
         assert (await room[0].until(lambda m: m["type"] == "refused"))["reason"] == NOT_OVER
-        decide = policy(game, 11)
+        chosen = policy(game, 11)
+
+        def decide(view):
+            # At a person's pace, more or less: a seat's socket sends at most 30 messages a
+            # second (docs/protocol.md "Limits"), and a match to a score can be long.
+            time.sleep(0.015)
+            return chosen(view)
+
         while True:
             await play_deal(room, decide)
             if not await next_deal(room):
