@@ -61,7 +61,7 @@ class Knowledge:
     another hand or the hidden part of the monte (C10-C14)."""
 
     def __init__(self, view: dict):
-        me = self.me = view["seat"]
+        self.me = view["seat"]
         self.dealer: int = view["dealer"]
         self.hand = DECK.mask_of(view["hand"])
         self.counts: list[int] = list(view["hand_counts"])

@@ -9,28 +9,18 @@ computer table and in a room of three browsers, at phone and desktop size."""
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
-from tarocchi.server.hub import Chance
 from tests.conftest import DESKTOP, PHONE, shot
 from tests.server.live import running_server
 
 from .checks import check_axe, check_inside, screen
 from .driver import TURN_OR_COUNT, deal_over, my_turn, payments, phase, version, wait_version_after
+from .test_renaissance import FirstDealer  # seeded luck with a chosen first dealer
 
 pytestmark = pytest.mark.browser
-
-
-class FirstDealer(Chance):
-    def __init__(self, dealer: int, seed: int):
-        super().__init__(random.Random(seed))
-        self.dealer = dealer
-
-    def first_dealer(self, table) -> int:
-        return self.dealer
 
 
 def pick_hand(page, n: int) -> list[str]:
