@@ -1,4 +1,4 @@
-"""The ``tarocchi`` command: simulate, replay, serve, duel."""
+"""The ``tarocchi`` command: simulate, replay, serve, check-db, duel."""
 
 from __future__ import annotations
 
@@ -108,6 +108,40 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check_db(args: argparse.Namespace) -> int:
+    """Replay every table's stream in a database, as a server would load it; list each one
+    that does not replay, with its first failing event and why (docs/operations.md)."""
+    import os
+    import sqlite3
+
+    from .server.store import DamagedRow, SqliteStore
+    from .server.tables import check_stream
+
+    if not os.path.isfile(args.file):
+        print(f"tarocchi check-db: no database at {args.file}", file=sys.stderr)
+        return 2
+    broken = 0
+    try:
+        store = SqliteStore.read_only(args.file)
+        ids = store.table_ids()
+    except sqlite3.Error as e:
+        print(f"tarocchi check-db: {args.file}: {e}", file=sys.stderr)
+        return 2
+    try:
+        for table_id in ids:
+            try:
+                failure = check_stream(table_id, store.events(table_id))
+            except DamagedRow as e:
+                failure = e
+            if failure is not None:
+                broken += 1
+                print(f"table {table_id}: version {failure.version} ({failure.kind}): {failure.reason}")
+    finally:
+        store.close()
+    print(f"{len(ids)} tables, {broken} that do not replay", file=sys.stderr)
+    return 1 if broken else 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     from .bots.duel import main as duel_main
 
@@ -163,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--hello-timeout", type=float, default=5.0,
                    help="seconds a new websocket has to say hello before it is closed")
     v.set_defaults(func=cmd_serve)
+
+    c = sub.add_parser("check-db", help="list every table of a database whose stream does not replay, "
+                       "with its first failing event and why")
+    c.add_argument("file", help="SQLite database file")
+    c.set_defaults(func=cmd_check_db)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
     d.add_argument("--game", choices=game_names(), default=DEFAULT)

@@ -17,13 +17,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.engine.game import DEFAULT, get_game
 
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
-from .hub import CLOSE_UNKNOWN, LEFT_OUT, TABLE_GAMES, UNKNOWN_LINK, Chance, Connection, Hub
+from .hub import (
+    BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, TABLE_GAMES, UNKNOWN_LINK, BrokenTable, Chance,
+    Connection, Hub,
+)
 from .messages import (
     BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, MAX_BODY, MAX_FRAME,
     NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
@@ -175,11 +178,16 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     a socket over its message budget gets an error and is closed (4429)."""
     budget = budget or Budget()
     loop = asyncio.get_running_loop()
-    found = hub.find(token)
-    reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
+    try:
+        found = hub.find(token)
+        reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
+        code = CLOSE_UNKNOWN
+    except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
+        found, reason, code = None, BROKEN, CLOSE_BROKEN
     if reason:
-        await websocket.send_json({"type": "error", "reason": reason})
-        await websocket.close(CLOSE_UNKNOWN, reason)
+        with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
+            await websocket.send_json({"type": "error", "reason": reason})
+            await websocket.close(code, reason)
         return
     conn = Connection(websocket, *found)
     hub.attach(conn)
@@ -216,7 +224,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
                 hub.handle(conn, message)
             except Exception:
                 log.exception("could not handle %r", message)
-                conn.send({"type": "error", "reason": "the server could not do that; nothing changed"})
+                conn.send({"type": "error", "reason": SERVER_FAILED})
     except WebSocketDisconnect:
         pass
     finally:

@@ -1,7 +1,11 @@
 """The live side of the tables: sockets, bots and the order of things.
 
 Every change goes the same way: check it (the table or the engine says why not), apply its
-event to the table and stage it for the store, then tell the seats and wake the bots. The
+event to the table and stage it for the store, then tell the seats and wake the bots. A
+request is one unit: if applying any of its events raises (code that cannot take it), all of
+them are unstaged and the table is rebuilt as it was (``_atomic``), so nothing is stored that
+the table cannot apply. A table whose stream cannot be replayed is broken: it stays alone,
+unloaded, its links say so, and every other table goes on (``_load``). The
 events staged in one turn of the event loop are committed together at the end of that turn
 (a group commit: one transaction, not one per action), and no frame leaves the server while
 an event is staged but not committed: every socket's writer waits for the commit. So nothing
@@ -20,6 +24,8 @@ import secrets
 import threading
 from concurrent.futures import Executor
 
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
+
 from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
@@ -31,8 +37,8 @@ from .messages import (
 )
 from .store import Store
 from .tables import (
-    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, Table,
-    chat_line, plain_name, replay, shuffled_deck,
+    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
+    Table, chat_line, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
 
@@ -47,6 +53,10 @@ TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 CLOSE_NOT_STORED = 1011
 NOT_STORED = "the server could not store the last change: reconnect to carry on"
 SERVER_ERROR = "the server could not send this seat its state: reconnect to carry on"
+SERVER_FAILED = "the server could not do that; nothing changed"
+CLOSE_BROKEN = 4410
+BROKEN = "this table could not be restored after a problem on the server; the other tables are not affected"
+FALLBACK_LEVEL = "rule"  # who plays a seat whose bot raised or gave an illegal action
 # The games the web table offers: those whose screens the client has. The hub hosts any
 # registered game; a game joins this list when its table is built (Calabresella's auction and
 # monte screens come with issue 13).
@@ -128,6 +138,9 @@ class Connection:
     async def write_loop(self, hub: Hub) -> None:
         try:
             await self._write_loop(hub)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            # The page went away while a frame was on its way: nothing is wrong with the server.
+            log.info("table %s seat %s: the socket closed while a frame was being sent", self.table.id, self.room_seat)
         except Exception:
             # A frame that cannot be made must not leave the socket open and silent forever:
             # the page reconnects and gets its state again.
@@ -188,6 +201,10 @@ class Chance:
         return shuffled_deck(self.rng, table.game)
 
 
+class BrokenTable(Exception):
+    """The table a link opens could not be restored from its stream (``Hub.broken``)."""
+
+
 class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
@@ -205,6 +222,12 @@ class Hub:
         self.hello_timeout = hello_timeout  # seconds a new socket has to say hello
         self.games = games  # the games new tables may be of
         self.bot_tasks: dict[str, asyncio.Task] = {}
+        # Tables whose stream does not replay (or whose next step raises): id -> why. Kept
+        # until a restart, untouched in the store for the operator (docs/operations.md).
+        self.broken: dict[str, str] = {}
+        # (table, seat) -> the level playing it since its own bot raised or gave an illegal
+        # action (in memory: after a restart the seat's bot is tried again).
+        self.fallback: dict[tuple[str, int], str] = {}
         # A room seat away this long (seconds) may be handed to the computer by the others.
         self.away_timeout = away_timeout
         self.away_since: dict[tuple[str, int], float] = {}  # (table, seat) -> loop time it left
@@ -223,11 +246,20 @@ class Hub:
     # --- start and stop ---------------------------------------------------------------------
 
     def start(self) -> None:
-        """Rebuild every unfinished table from its stream, and let its bots carry on."""
+        """Rebuild every unfinished table from its stream, and let its bots carry on. A table
+        that cannot be rebuilt, or whose next step raises, is left broken; the rest start."""
         self.started_at = asyncio.get_running_loop().time()  # nobody is here yet: away since now
         for table_id in self.store.unfinished():
             table = self._load(table_id)
-            self._advance(table)
+            if table is None:
+                continue
+            try:
+                with self._atomic(table):
+                    self._advance(table)
+            except Exception as e:
+                self._unload(table_id)
+                self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
+                continue
             self._wake_bots(table)
 
     async def stop(self) -> None:
@@ -241,11 +273,21 @@ class Hub:
             self._commit_soon.cancel()
             self._commit()
 
-    def _load(self, table_id: str) -> Table:
+    def _load(self, table_id: str) -> Table | None:
+        """The table in memory, rebuilt from its stream if need be; None if it is broken."""
         table = self.tables.get(table_id)
-        if table is None:
-            table = self.tables[table_id] = replay(table_id, self.store.events(table_id))
+        if table is None and table_id not in self.broken:
+            try:
+                table = self.tables[table_id] = replay(table_id, self.store.events(table_id))
+            except ValueError as e:  # BrokenStream, or a row that is not JSON
+                self._mark_broken(table_id, str(e))
         return table
+
+    def _mark_broken(self, table_id: str, reason: str) -> None:
+        if table_id not in self.broken:
+            log.error("table %s could not be restored and is left alone: %s (its stream is kept "
+                      "untouched; tarocchi check-db lists it)", table_id, reason)
+        self.broken[table_id] = reason
 
     # --- new tables ---------------------------------------------------------------------------
 
@@ -295,12 +337,15 @@ class Hub:
     # --- sockets --------------------------------------------------------------------------------
 
     def find(self, token: str) -> tuple[Table, int] | None:
-        """The table and room seat a token opens, or None."""
+        """The table and room seat a token opens, or None; BrokenTable if that table could
+        not be restored."""
         found = self.store.seat_of(token)
         if found is None:
             return None
         table_id, room_seat = found
         table = self._load(table_id)
+        if table is None:
+            raise BrokenTable(table_id)
         if table.kind == "computer" and room_seat != 0:
             return None  # a bot's token from an older database: it opens nothing
         return table, room_seat
@@ -404,8 +449,22 @@ class Hub:
     # --- messages ---------------------------------------------------------------------------------
 
     def handle(self, conn: Connection, message: Message) -> None:
+        """One message of a socket, as one unit: if anything it changes raises, none of it is
+        stored and the table is as it was; the sender is told so."""
         if conn.aborted:
             return  # its table was dropped (an event could not be stored): the socket is closing
+        table = conn.table
+        try:
+            with self._atomic(table):
+                self._handle(conn, message)
+        except Exception:
+            log.exception("table %s: a %s raised; undone, nothing of it stored", table.id, type(message).__name__)
+            if not conn.aborted:
+                self._refuse(conn, getattr(message, "id", None), SERVER_FAILED)
+                if conn.greeted:
+                    conn.push_state()
+
+    def _handle(self, conn: Connection, message: Message) -> None:
         if isinstance(message, Hello):
             return self._hello(conn, message)
         if not conn.greeted:
@@ -459,11 +518,12 @@ class Hub:
             if reason:
                 return self._refuse(conn, None, reason)
             self._write(table, "start", {})
-            for c in self.connections.get(table.id, []):
+            self._changed(table)
+            for c in self.connections.get(table.id, []):  # (after the match began: it may raise)
                 if c.seat is None:
                     c.send({"type": "error", "reason": LEFT_OUT})
                     c.close(CLOSE_UNKNOWN, LEFT_OUT)
-            return self._changed(table)
+            return
 
     def _hello(self, conn: Connection, hello: Hello) -> None:
         table, seat = conn.table, conn.seat
@@ -474,10 +534,11 @@ class Hub:
         if not conn.greeted:
             conn.greeted = True
             self.away_since.pop((table.id, seat), None)
-            if not table.joined[seat]:
-                self._write(table, "join", {"seat": seat})
-            if table.standin[seat]:
-                self._write(table, "return", {"seat": seat})  # back: the human plays again
+        # (Not only at the first hello: a hello whose join was undone may come again.)
+        if not table.joined[seat]:
+            self._write(table, "join", {"seat": seat})
+        if table.standin[seat]:
+            self._write(table, "return", {"seat": seat})  # back: the human plays again
         if hello.name is not None and table.check_name(hello.name) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
         # The state first (with the events it missed), then the latest chat lines it missed
@@ -536,6 +597,32 @@ class Hub:
             # call_soon: after the handlers already woken in this turn, so they commit together.
             self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
 
+    @contextlib.contextmanager
+    def _atomic(self, table: Table):
+        """Whatever the block stages for ``table``: all of it, or (if it raises) none of it,
+        and the table rebuilt as it was before the block."""
+        marks = len(self.staged), len(self.finished), len(self.reopened)
+        try:
+            yield
+        except Exception:
+            self._undo(table, marks)
+            raise
+
+    def _undo(self, table: Table, marks: tuple[int, int, int]) -> None:
+        """Unstage what was staged since ``marks`` (one request's events, all of ``table``:
+        the hub runs a request to its end before the next) and rebuild the table from its
+        stream and the events still staged for it, in place (``Table.restore``)."""
+        staged_at, finished_at, reopened_at = marks
+        del self.staged[staged_at:], self.finished[finished_at:], self.reopened[reopened_at:]
+        earlier = [(v, kind, data) for t, v, kind, data in self.staged if t == table.id]
+        try:
+            table.restore(replay(table.id, self.store.events(table.id) + earlier))
+        except Exception as e:
+            self._mark_broken(table.id, f"it could not be rebuilt after a request raised: {e}")
+            for conn in self.connections.get(table.id, []):
+                conn.abort(CLOSE_BROKEN, BROKEN)
+            self._unload(table.id)
+
     def _commit(self) -> None:
         """Store every staged event in one transaction, then let the writers go."""
         self._commit_soon = None
@@ -567,6 +654,8 @@ class Hub:
         """Forget a table held in memory: its sockets, bots, timers and presence."""
         table = self.tables.pop(table_id, None)
         self.connections.pop(table_id, None)
+        for seat in range(table.seats if table else 0):
+            self.fallback.pop((table_id, seat), None)
         self.presence.pop(table_id, None)
         self.links.pop(table_id, None)
         for handles in (self.bot_tasks, self.away_timers):
@@ -609,15 +698,44 @@ class Hub:
         if task is None or task.done():
             self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._run_bots(table))
 
-    async def _answer_for(self, table: Table, seat: int, action: str, public: bool) -> None:
+    async def _answer_for(self, table: Table, seat: int, action: str, public: bool) -> bool:
         """A person's answer without a choice that only its seat can tell (the bidder without
         the 20 and the Fool, R12): given after a computer's beat, with some spread, so that
-        the other seats cannot tell it from a quick No by choice."""
+        the other seats cannot tell it from a quick No by choice. False if it raised."""
         deal, moves = table.deal, len(table.deal.history)
         await asyncio.sleep(0.0 if public else self.bot_delay * (1 + random.random()))
         if table.deal is deal and len(deal.history) == moves and table.automatic() == (seat, action, public):
-            self._write(table, "act", {"seat": seat, "action": action, "id": None})
-            self._changed(table)
+            return self._write_alone(table, "act", {"seat": seat, "action": action, "id": None})
+        return True
+
+    def _write_alone(self, table: Table, kind: str, data: dict) -> bool:
+        """An event nobody asked for (a bot's action, an automatic answer) and what follows
+        it, as one unit (``_atomic``). False if it raised: undone and logged, and the table
+        waits (its bots stop until the next request wakes them), so one table's fault never
+        spins or stops the others."""
+        try:
+            with self._atomic(table):
+                self._write(table, kind, data)
+                self._changed(table)
+        except Exception:
+            log.exception("table %s: a %s by the server raised; undone, nothing of it stored", table.id, kind)
+            return False
+        return True
+
+    def bot_level(self, table: Table, seat: int) -> str:
+        """The level that plays a bot seat: its own, or the rule bot once its own failed."""
+        return self.fallback.get((table.id, seat)) or table.bot_level(seat)
+
+    def _bot_failed(self, table: Table, seat: int, level: str, what: str) -> bool:
+        """A bot raised or gave an illegal action: the rule bot plays the seat from now on
+        (logged once), unless the rule bot is the one that failed. True if it takes over."""
+        if level == FALLBACK_LEVEL or FALLBACK_LEVEL not in levels_for(table.game.name):
+            log.error("bot %s %s at table %s seat %s; playing a random legal action", level, what, table.id, seat)
+            return False
+        log.error("bot %s %s at table %s seat %s; the %s bot plays that seat from now on",
+                  level, what, table.id, seat, FALLBACK_LEVEL)
+        self.fallback[(table.id, seat)] = FALLBACK_LEVEL
+        return True
 
     async def _run_bots(self, table: Table) -> None:
         """Play for the bot seats while the game waits for one. A bot answers after a beat;
@@ -628,26 +746,27 @@ class Hub:
             if seat is None:
                 if (forced := table.automatic()) is None:
                     return
-                await self._answer_for(table, *forced)
+                if not await self._answer_for(table, *forced):
+                    return
                 continue
             deal, moves = table.deal, len(table.deal.history)
             beat = self.bot_delay + (self.trick_pause if table.trick_just_closed() else 0.0)
             began = loop.time()
-            level = table.bot_level(seat)
+            level = self.bot_level(table, seat)
             try:
                 action = await loop.run_in_executor(self.executor, decide, table.game.name, level, deal.view(seat))
-            except Exception:
-                log.exception("bot %s failed at table %s", level, table.id)
-                action = None
+                failure = None if isinstance(action, str) else f"gave {action!r}"
+            except Exception as e:
+                log.debug("bot %s raised", level, exc_info=True)
+                action, failure = None, f"raised {type(e).__name__}: {e}"
             await asyncio.sleep(max(0.0, beat - (loop.time() - began)))
             if table.deal is not deal or len(deal.history) != moves or table.bot_to_act() != seat:
                 continue  # the table moved on meanwhile (or the human came back); think again
-            if not isinstance(action, str) or table.check_act(seat, action) is not None:
-                log.error("bot %s gave %r at table %s; playing a random legal action", level, action, table.id)
+            if failure is None and (why := table.check_act(seat, action)) is not None:
+                failure = f"gave the illegal {action!r} ({why})"
+            if failure is not None:
+                if self._bot_failed(table, seat, level, failure):
+                    continue  # the rule bot thinks again (after a beat: the seat does not rush)
                 action = table.game.action_text(random_action(deal.copy(), random.Random()))
-            try:
-                self._write(table, "act", {"seat": seat, "action": action, "id": None})
-            except Exception:
-                log.exception("could not store a bot action at table %s", table.id)
+            if not self._write_alone(table, "act", {"seat": seat, "action": action, "id": None}):
                 return
-            self._changed(table)

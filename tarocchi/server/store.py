@@ -40,6 +40,14 @@ class VersionConflict(RuntimeError):
     """The version is already written: someone else appended first."""
 
 
+class DamagedRow(ValueError):
+    """A stored event that cannot be read back (not JSON: a row damaged by hand)."""
+
+    def __init__(self, table_id: str, version: int, kind: str, reason: str):
+        super().__init__(f"table {table_id}: event {version} ({kind}) cannot be read: {reason}")
+        self.table_id, self.version, self.kind, self.reason = table_id, version, kind, reason
+
+
 class Store(Protocol):
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         """A new table with its seat tokens (None: a seat without a link, a bot's) and its
@@ -55,7 +63,10 @@ class Store(Protocol):
         transaction: all of it or nothing (VersionConflict if a version is taken)."""
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
-        """The whole stream of a table, in version order."""
+        """The whole stream of a table, in version order (DamagedRow: one cannot be read)."""
+
+    def table_ids(self) -> list[str]:
+        """Every table's id, oldest first (``tarocchi check-db``)."""
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table id, seat) of a seat token, or None for an unknown token."""
@@ -102,6 +113,7 @@ class SqliteStore:
     def __init__(self, path: str, checkpoint_every: float = 0.5, wal_limit: int = WAL_LIMIT):
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.checkpoints: Checkpoints | None = None
         self.db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives the process being killed (only a power cut
         # may lose the last commits), and it costs no fsync: only checkpoints sync.
@@ -115,6 +127,15 @@ class SqliteStore:
         # file to this size at that commit.
         self.db.execute(f"PRAGMA journal_size_limit={wal_limit}")
         self.checkpoints = Checkpoints(path, checkpoint_every, wal_limit)
+
+    @classmethod
+    def read_only(cls, path: str) -> SqliteStore:
+        """The file as it is, for reading alone (an operator's check beside a running
+        server): no schema, no pragmas, no checkpoints; a missing file is an error."""
+        store = cls.__new__(cls)
+        store.path, store.checkpoints = path, None
+        store.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+        return store
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()
@@ -146,7 +167,10 @@ class SqliteStore:
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         rows = self.db.execute(
             "SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version", (table_id,))
-        return [(v, k, json.loads(d)) for v, k, d in rows]
+        return [(v, k, _decoded(table_id, v, k, d)) for v, k, d in rows]
+
+    def table_ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created_at")]
 
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
         rows = self.db.execute(
@@ -166,7 +190,8 @@ class SqliteStore:
             self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
     def close(self) -> None:
-        self.checkpoints.close()
+        if self.checkpoints is not None:
+            self.checkpoints.close()
         self.db.close()  # the last connection to close checkpoints what is left
 
     def _transaction(self):
@@ -241,6 +266,16 @@ class Checkpoints:
     def close(self) -> None:
         self.stopping.set()
         self.thread.join()
+
+
+def _decoded(table_id: str, version: int, kind: str, data: str) -> dict:
+    try:
+        event = json.loads(data)
+    except (ValueError, TypeError) as e:
+        raise DamagedRow(table_id, version, kind, f"{type(e).__name__}: {e}") from None
+    if not isinstance(event, dict):
+        raise DamagedRow(table_id, version, kind, f"its data is {type(event).__name__}, not an object")
+    return event
 
 
 def _close(db: sqlite3.Connection | None) -> None:

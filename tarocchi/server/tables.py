@@ -1,9 +1,11 @@
 """A table: the match, its seats and its version, rebuilt from its stream of events.
 
 ``Table`` is plain state with no I/O: ``check_*`` methods say why a request is refused (or
-None), ``apply_event`` applies one stored event. The hub writes an event to the store first
-and only then applies it, and a restart replays the same events through the same
-``apply_event``, so a table after a restart is exactly the table before it.
+None), ``apply_event`` applies one event. The hub applies an event to the table in memory
+before it is stored, and stores only what applied (a request whose events raise is undone
+whole, ``Table.restore``); a restart replays the same events through the same
+``apply_event``, so a table after a restart is exactly the table before it. ``check_stream``
+says where a stored stream stops replaying (a broken table, ``tarocchi check-db``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ MATCH_OVER = "the match is over"
 ONLY_HOST_STARTS = "only the host may start the room"
 ALREADY_STARTED = "the room has already started"
 START_WITH_THREE = "a four-seat room starts early only with three seats joined"  # R17
+NEEDS_EVERY_SEAT = "this game is played by four: the match starts when all four have joined"  # B5
 NOT_OVER = "the match is not over yet"
 NAME_EMPTY = "a name needs at least one letter or digit"
 NAME_LONG = f"a name is at most {NAME_LIMIT} characters"
@@ -95,6 +98,8 @@ class Table:
         self.standin = [False] * self.seats
         # A table created before there were other games is Sicilian (no "game" in its event).
         self.game: Game = get_game(created.get("game", DEFAULT))
+        if self.seats not in self.game.seats:  # a stream the code can no longer play (a broken table)
+            raise ValueError(f"{self.game.title} is not played at {self.seats} seats")
         self.options = self.game.options.from_json(created.get("options"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
@@ -174,6 +179,8 @@ class Table:
             # The score sheet: each finished deal's payments, in order (R16, A15, A16).
             "sheet": [d.returns() for d in match.deals if d.done] if match else [],
             "rematch": [self.rematch[s] or self.bots[s] is not None for s in range(self.seats)],
+            # The host may start with three of four (R17), where the game is played at three.
+            "early_start": self.status == WAITING and self.may_start_early(),
             "you": seat,
         }
 
@@ -280,9 +287,16 @@ class Table:
             return ONLY_HOST_STARTS
         if self.status != WAITING:
             return ALREADY_STARTED
-        if self.seats != 4 or sum(self.joined) != 3:
+        if not self.may_start_early():
+            return NEEDS_EVERY_SEAT
+        if sum(self.joined) != 3:
             return START_WITH_THREE
         return None
+
+    def may_start_early(self) -> bool:
+        """A four-seat room may start with three only where its game is played at three too
+        (R17 is a Sicilian ruling; Ottocento is played by exactly four, B5)."""
+        return self.kind == "room" and self.seats == 4 and 3 in self.game.seats
 
     def check_takeover(self, by: int, seat: object, away: bool) -> str | None:
         """Why seat ``by`` may not hand ``seat`` to the computer; ``away``: the seat has been
@@ -324,13 +338,22 @@ class Table:
             return CHAT_LONG
         return None
 
+    def restore(self, other: Table) -> None:
+        """Become ``other`` (the same table rebuilt from its stream): a request whose events
+        raised is undone this way, in place, so that every socket, timer and bot task that
+        holds this table sees it as it was."""
+        vars(self).clear()
+        vars(self).update(vars(other))
+
     # --- applying stored events -------------------------------------------------------------
 
     def apply_event(self, version: int, kind: str, data: dict) -> None:
         """Apply one event of the stream; ``version`` must be the next one."""
         if version != self.version + 1:
             raise ValueError(f"table {self.id}: event {version} after version {self.version}")
-        handler = getattr(self, "_on_" + kind)
+        handler = getattr(self, "_on_" + kind, None)
+        if handler is None:
+            raise ValueError(f"table {self.id}: no such event as {kind!r}")
         handler(data)
         self.version = version
         self._what_it_is()
@@ -344,6 +367,8 @@ class Table:
     def _on_start(self, data: dict) -> None:
         """A four-seat room starts with the three seats that joined, renumbered 0..2 (R17)."""
         keep = [s for s in range(self.seats) if self.joined[s]]
+        if not self.may_start_early() or len(keep) != 3:  # checked before storing: a stream from older code
+            raise ValueError(f"{self.game.title} cannot start with {len(keep)} of {self.seats} seats")
         self.started_at, self.names_before_start = self.version + 1, self.names
         self.seat_map = [keep.index(s) if s in keep else None for s in range(self.seats)]
         self.names = [self.names[s] for s in keep]
@@ -421,12 +446,37 @@ def chat_line(name: str, data: dict, version: int) -> dict:
     return {"seat": data["seat"], "name": data.get("name", name), "text": data["text"], "version": version}
 
 
+class BrokenStream(ValueError):
+    """A stored stream the code cannot replay: ``version`` is the first event that fails."""
+
+    def __init__(self, table_id: str, version: int, kind: str, reason: str):
+        super().__init__(f"table {table_id}: event {version} ({kind}) does not replay: {reason}")
+        self.table_id, self.version, self.kind, self.reason = table_id, version, kind, reason
+
+
 def replay(table_id: str, events: list[tuple[int, str, dict]]) -> Table:
-    """The table as its stream leaves it."""
-    (v, kind, created), *rest = events
-    if (v, kind) != (1, "created"):
-        raise ValueError(f"table {table_id}: the stream does not start with its creation")
-    table = Table(table_id, created)
-    for version, kind, data in rest:
-        table.apply_event(version, kind, data)
+    """The table as its stream leaves it; BrokenStream names the first event that does not
+    apply (a stored event the code now refuses, a game renamed, a row damaged by hand)."""
+    if not events:
+        raise BrokenStream(table_id, 1, "created", "the table has no events")
+    table = None
+    for version, kind, data in events:
+        try:
+            if table is None:
+                if (version, kind) != (1, "created"):
+                    raise ValueError("the stream does not start with its creation")
+                table = Table(table_id, data)
+            else:
+                table.apply_event(version, kind, data)
+        except Exception as e:  # whatever the code raises on it, the table cannot be rebuilt
+            raise BrokenStream(table_id, version, kind, f"{type(e).__name__}: {e}") from e
     return table
+
+
+def check_stream(table_id: str, events: list[tuple[int, str, dict]]) -> BrokenStream | None:
+    """Why a stored stream does not replay (its first failing event), or None."""
+    try:
+        replay(table_id, events)
+    except BrokenStream as e:
+        return e
+    return None

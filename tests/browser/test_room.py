@@ -134,3 +134,28 @@ def test_four_seat_room_starts_with_three(live_server, new_page):
     late.goto(guest_links[2])
     late.locator(".error").wait_for()  # the seat left out opens nothing now
     assert "does not open any seat" in late.locator(".error").inner_text()
+
+
+def test_an_ottocento_room_of_four_waits_for_four(live_server, new_page):
+    """Issue 18: R17's early start is Sicilian; Ottocento is played by exactly four (B5). With
+    three of four in, the host gets no start button, only the word that it waits for four, and
+    the match starts when the fourth comes."""
+    base = live_server.url
+    host = new_page(DESKTOP)
+    host.goto(base + "/")
+    host.check("input[name='room-game'][value='ottocento']")
+    host.click("#create-room")
+    host.locator(".room-links .link-row").nth(2).wait_for()
+    links = host.locator(".room-links .link-url").evaluate_all("els => els.map(e => e.value)")
+    host.goto(base + host.locator(".room-links .host-link a").get_attribute("href"))
+    guests = [new_page(PHONE) for _ in range(3)]
+    for page, link in zip(guests[:2], [links[0], links[2]]):
+        page.goto(link)
+    host.wait_for_function("() => document.querySelectorAll('.waiting .joined li.in').length === 3")
+    assert host.locator("#start-three").count() == 0
+    assert "played by four" in host.locator("#wait-four").inner_text()
+    check_axe(host, "an Ottocento room waiting for its fourth")
+    guests[2].goto(links[1])
+    for page in [host] + guests:
+        page.locator(".hand .card").first.wait_for()
+        assert page.locator(".seats .seat").count() == 4

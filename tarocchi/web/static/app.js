@@ -56,6 +56,7 @@ const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 
 const CLOSE_REPLACED = 4409;  // this seat was opened in another window: do not take it back by itself
 const CLOSE_TOO_MANY = 4429;  // over a budget: wait before trying again
 const CLOSE_BAD_LINK = 4404;
+const CLOSE_BROKEN = 4410;  // the table could not be restored: it stays alone, the site goes on
 const HOLD_MS = 1600;      // the deal's last trick stays on the table this long before the count
 const NAME_MAX = 24;
 
@@ -400,6 +401,7 @@ function connect() {
   ws.onclose = (e) => {
     if (socket !== ws) return;
     if (e.code === CLOSE_BAD_LINK) { state.badLink = e.reason || "unknown link"; state.conn = "closed"; render(); return; }
+    if (e.code === CLOSE_BROKEN) { state.badLink = "broken"; state.conn = "closed"; render(); return; }
     if (e.code === CLOSE_REPLACED) { state.conn = "replaced"; render(); return; }
     state.conn = "lost"; render();
     let wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
@@ -478,6 +480,7 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "error") {
     state.note = { text: reason(msg.reason, msg.reason_id), version: state.version };
+    if (state.badLink === null && /could not be restored/.test(msg.reason || "")) state.badLink = "broken";
     if (state.badLink === null && /link|seat/.test(msg.reason || "") && !state.table) state.badLink = msg.reason;
     render();
   }
@@ -889,7 +892,15 @@ function waitingRoom() {
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
-    T.you === 0 && T.seats === 4 && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
+    // The server says whether this room may start with three (R17; not a game played by four only, B5).
+    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,
+    T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
+}
+
+// Which words a link that opens nothing gets: left out (R17), a broken table, or unknown.
+function badLinkKind() {
+  if (state.badLink === "broken") return "conn.broken";
+  return /three seats/.test(state.badLink) ? "conn.leftout" : "conn.badlink";
 }
 
 function tableGameTitle() {
@@ -1006,8 +1017,8 @@ function render() {
   if (state.badLink) {
     // A seat link that opens nothing (unknown, or left out when a room started with three).
     patch(s.center, h("section", { class: "center bad" },
-      h("p", { class: "error", role: "alert", text: t(/three seats/.test(state.badLink) ? "conn.leftout" : "conn.badlink") }),
-      h("p", { class: "quiet-on-felt", text: t(/three seats/.test(state.badLink) ? "conn.leftout.more" : "conn.badlink.more") }),
+      h("p", { class: "error", role: "alert", text: t(badLinkKind()) }),
+      h("p", { class: "quiet-on-felt", text: t(`${badLinkKind()}.more`) }),
       h("a", { class: "button primary", href: "/" }, t("conn.lobby"))));
     for (const el of [s.others, s.banner, s.lines, s.actions, s.mine, s.tools, s.hand, s.tabs]) patch(el, []);
     s.status.hidden = true;
