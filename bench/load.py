@@ -97,6 +97,7 @@ class Summary(msgspec.Struct):
 class Moment(msgspec.Struct):
     phase: str
     turn: int | None
+    automatic: str | None = None  # the server answers for this seat (R12): a page asks nothing
 
 
 class Frame(msgspec.Struct):
@@ -269,7 +270,7 @@ class SeatSocket(asyncio.Protocol):
                 self.next_for = table.deal_number  # once per deal, whatever the others do
                 self._when_started(lambda: self.send(b'{"type":"next"}'))
             return
-        if view.turn == me and view.phase != "done":
+        if view.turn == me and view.phase != "done" and view.automatic is None:
             self.acted_on = version
             action = pick(decode_full(raw).view, client.rng)
             self._when_started(lambda: self._act(version, action))
