@@ -104,7 +104,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
           trick_pause=args.trick_pause, bot_processes=args.bot_processes,
           away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
-          header_timeout=args.header_timeout, hello_timeout=args.hello_timeout)
+          header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
+          lease=args.lease)
     return 0
 
 
@@ -196,6 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a client has to send its request headers before it is closed")
     v.add_argument("--hello-timeout", type=float, default=5.0,
                    help="seconds a new websocket has to say hello before it is closed")
+    v.add_argument("--bus", metavar="REDIS_URL",
+                   help="one site of several server processes on one shared database: their Redis "
+                        "(redis://host:port or unix:///path); each table is driven by one process, the "
+                        "others relay to it (docs/operations.md, 'Several processes'). Default: none, this "
+                        "process alone")
+    v.add_argument("--lease", type=float, default=5.0,
+                   help="with --bus: seconds a process's hold on a table lasts unless renewed; a table whose "
+                        "process died is taken over after this")
     v.set_defaults(func=cmd_serve)
 
     c = sub.add_parser("check-db", help="list every table of a database whose stream does not replay, "

@@ -32,6 +32,7 @@ from .messages import (
     NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
     Budget, NewComputer, NewRoom, decode,
 )
+from .site import LEASE_SECONDS, Bus, Elsewhere, Site, process_name
 from .store import SqliteStore
 
 log = logging.getLogger("tarocchi.server")
@@ -44,7 +45,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                away_timeout: float = 60.0, budget: tuple[int, float] = (BURST, PER_SECOND),
                new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
                hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
-               chance: Chance | None = None) -> Starlette:
+               chance: Chance | None = None, bus: str | None = None, process: str | None = None,
+               lease: float = LEASE_SECONDS) -> Starlette:
     """The app on the SQLite file ``db``. Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
     ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
@@ -52,7 +54,10 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     address is the peer's, or the one a trusted proxy forwards: see ``server_config``);
     ``hello_timeout``: seconds a new socket has to say hello; ``games``: the registered games new
     tables may be of (the web table's, ``hub.TABLE_GAMES``). ``chance``:
-    the first dealers and deck orders (tests only; the server draws them from SystemRandom)."""
+    the first dealers and deck orders (tests only; the server draws them from SystemRandom).
+    ``bus``: a Redis URL, for one site of several processes on one shared database (site.py;
+    ``process`` names this one in its leases, ``lease`` is their length in seconds); None: this
+    process alone drives every table."""
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
 
@@ -70,14 +75,19 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     async def lifespan(app):
         executor = make_executor(bot_processes)
         store = SqliteStore(db)
+        site = Site(Bus(bus), process or process_name(0), lease) if bus else None
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
-                           chance=chance, hello_timeout=hello_timeout, games=games)
+                           chance=chance, hello_timeout=hello_timeout, games=games, site=site)
         state["hub"].start()
+        if site is not None:
+            await site.start(state["hub"])
         try:
             yield
         finally:
             await state["hub"].stop()
+            if site is not None:
+                await site.stop()
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
             store.close()
 
@@ -184,6 +194,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
         code = CLOSE_UNKNOWN
     except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
         found, reason, code = None, BROKEN, CLOSE_BROKEN
+    except Elsewhere as e:  # another process drives the table: relay to it (site.py)
+        return await hub.site.relay(websocket, token, e, hub.store)
     if reason:
         with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
             await websocket.send_json({"type": "error", "reason": reason})
@@ -260,13 +272,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
           deflate: bool = False, proxy: str | None = None,
           connections_per_address: int = CONNECTIONS_PER_ADDRESS,
-          header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT) -> None:
+          header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
+          bus: str | None = None, lease: float = LEASE_SECONDS) -> None:
     import uvicorn
 
     if bot_processes is None:
         bot_processes = min(2, os.cpu_count() or 1)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
-                     away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout)
+                     away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
+                     bus=bus, process=process_name(port) if bus else None, lease=lease)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).

@@ -35,6 +35,7 @@ from .messages import (
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, Act, Budget, Chat,
     Hello, History, Message, Name, Next, Rematch, Start, Takeover,
 )
+from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
@@ -209,8 +210,12 @@ class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
-                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES):
+                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
+                 site: Site | None = None):
         self.store = store
+        # A site of several processes (site.py): the tables this process drives are the ones
+        # whose lease it holds. None: one process alone, every table its own.
+        self.site = site
         self.executor = executor
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
@@ -250,17 +255,44 @@ class Hub:
         that cannot be rebuilt, or whose next step raises, is left broken; the rest start."""
         self.started_at = asyncio.get_running_loop().time()  # nobody is here yet: away since now
         for table_id in self.store.unfinished():
+            self._resume(table_id)
+
+    def _resume(self, table_id: str) -> None:
+        """Load an unfinished table (unless another process drives it) and carry it on."""
+        try:
             table = self._load(table_id)
-            if table is None:
-                continue
-            try:
-                with self._atomic(table):
-                    self._advance(table)
-            except Exception as e:
-                self._unload(table_id)
-                self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
-                continue
-            self._wake_bots(table)
+        except Elsewhere:
+            return
+        if table is None:
+            return
+        try:
+            with self._atomic(table):
+                self._advance(table)
+        except Exception as e:
+            self._unload(table_id)
+            self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
+            return
+        self._wake_bots(table)
+
+    # --- a site of several processes (site.py) ------------------------------------------------
+
+    def renew_leases(self) -> None:
+        """Keep the leases of the tables in memory; a table whose lease another process has
+        taken (this one stalled past its lease) is let go: its pages reconnect to the owner."""
+        site = self.site
+        held = self.store.renew(site.process, site.lease, list(self.tables))
+        for table_id in [t for t in self.tables if t not in held]:
+            log.warning("table %s: its lease went to another process; letting it go", table_id)
+            for conn in self.connections.get(table_id, []):
+                conn.abort(CLOSE_MOVED, MOVED)
+            self._unload(table_id, release=False)
+
+    def take_orphans(self) -> None:
+        """Carry on the unfinished tables whose process died (their lease ran out)."""
+        for table_id in self.store.orphans():
+            if table_id not in self.tables and table_id not in self.broken:
+                log.info("table %s: its lease ran out; this process carries it on", table_id)
+                self._resume(table_id)
 
     async def stop(self) -> None:
         for timer in self.away_timers.values():
@@ -272,10 +304,19 @@ class Hub:
         if self._commit_soon is not None:
             self._commit_soon.cancel()
             self._commit()
+        if self.site is not None:  # let the others take this process's tables at once
+            for table_id in list(self.tables):
+                with contextlib.suppress(Exception):
+                    self.store.release(table_id, self.site.process)
 
     def _load(self, table_id: str) -> Table | None:
-        """The table in memory, rebuilt from its stream if need be; None if it is broken."""
+        """The table in memory, rebuilt from its stream if need be; None if it is broken;
+        Elsewhere if another process drives it (a site of several)."""
         table = self.tables.get(table_id)
+        if table is None and self.site is not None:
+            owner = self.store.acquire(table_id, self.site.process, self.site.lease)
+            if owner != self.site.process:
+                raise Elsewhere(table_id, owner)
         if table is None and table_id not in self.broken:
             try:
                 table = self.tables[table_id] = replay(table_id, self.store.events(table_id))
@@ -331,6 +372,8 @@ class Hub:
         created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
                    "options": game.options().to_json()}
         self.store.create_table(table_id, kind, tokens, created)
+        if self.site is not None:
+            self.store.acquire(table_id, self.site.process, self.site.lease)  # a new id: nobody else has it
         self.tables[table_id] = Table(table_id, created)
         return table_id, tokens
 
@@ -650,9 +693,13 @@ class Hub:
         if self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id):
             self._unload(table.id)
 
-    def _unload(self, table_id: str) -> None:
-        """Forget a table held in memory: its sockets, bots, timers and presence."""
+    def _unload(self, table_id: str, release: bool = True) -> None:
+        """Forget a table held in memory: its sockets, bots, timers and presence (and, in a
+        site of several, its lease: another process may drive it now)."""
         table = self.tables.pop(table_id, None)
+        if release and table is not None and self.site is not None:
+            with contextlib.suppress(Exception):  # (it runs out by itself otherwise)
+                self.store.release(table_id, self.site.process)
         self.connections.pop(table_id, None)
         for seat in range(table.seats if table else 0):
             self.fallback.pop((table_id, seat), None)

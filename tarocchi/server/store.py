@@ -68,6 +68,25 @@ class Store(Protocol):
     def table_ids(self) -> list[str]:
         """Every table's id, oldest first (``tarocchi check-db``)."""
 
+    # Leases (issue 20, a site of several processes; one process alone takes none): the one
+    # process that drives a table, until ``expires`` (seconds since the epoch).
+
+    def acquire(self, table_id: str, owner: str, seconds: float) -> str:
+        """Take the table's lease for ``seconds`` if it is free, expired or ``owner``'s
+        already; the lease's owner after the attempt (``owner`` if it won)."""
+
+    def renew(self, owner: str, seconds: float, table_ids: Iterable[str]) -> set[str]:
+        """Extend ``owner``'s leases of ``table_ids``; the ones it still holds."""
+
+    def release(self, table_id: str, owner: str) -> None:
+        """Give up ``owner``'s lease of the table (another process may take it at once)."""
+
+    def lease_owner(self, table_id: str) -> str | None:
+        """Who holds the table's lease now (None: nobody, or it expired)."""
+
+    def orphans(self) -> list[str]:
+        """Unfinished tables that no live lease holds (their process died): to take over."""
+
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table id, seat) of a seat token, or None for an unknown token."""
 
@@ -94,6 +113,11 @@ CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -171,6 +195,38 @@ class SqliteStore:
 
     def table_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created_at")]
+
+    def acquire(self, table_id: str, owner: str, seconds: float) -> str:
+        now = time.time()
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO leases VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, "
+                "expires = excluded.expires WHERE leases.expires < ? OR leases.owner = excluded.owner",
+                (table_id, owner, now + seconds, now))
+            return self.db.execute("SELECT owner FROM leases WHERE table_id = ?", (table_id,)).fetchone()[0]
+
+    def renew(self, owner: str, seconds: float, table_ids: Iterable[str]) -> set[str]:
+        wanted = set(table_ids)
+        with self._transaction():
+            self.db.executemany("UPDATE leases SET expires = ? WHERE table_id = ? AND owner = ?",
+                                [(time.time() + seconds, t, owner) for t in wanted])
+            held = {r[0] for r in self.db.execute("SELECT table_id FROM leases WHERE owner = ?", (owner,))}
+        return wanted & held
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self._transaction():
+            self.db.execute("DELETE FROM leases WHERE table_id = ? AND owner = ?", (table_id, owner))
+
+    def lease_owner(self, table_id: str) -> str | None:
+        row = self.db.execute("SELECT owner FROM leases WHERE table_id = ? AND expires >= ?",
+                              (table_id, time.time())).fetchone()
+        return row[0] if row else None
+
+    def orphans(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT id FROM tables LEFT JOIN leases ON leases.table_id = tables.id "
+            "WHERE finished = 0 AND (leases.table_id IS NULL OR leases.expires < ?) ORDER BY created_at",
+            (time.time(),))]
 
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
         rows = self.db.execute(

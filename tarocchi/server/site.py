@@ -1,0 +1,257 @@
+"""Many server processes, one site (issue 20; the design is in docs/operations.md, "Several
+processes").
+
+Every process serves any link. Each table is driven by exactly one process at a time, the one
+holding its **lease** in the shared database (``Store.acquire``: the owner's host, port and pid,
+renewed every ``lease / 3`` seconds). A socket stays on the process it reached: when the table
+is driven elsewhere, that process **relays**, as lila-ws does for lila: the socket's messages go
+to the owner over the **bus** (Redis pub/sub, a channel per process), where they run through
+the very code a local socket runs (``app.serve_socket`` on a ``RemoteSocket``), and the owner's
+frames come back the same way. A client never needs to know which process owns its table.
+
+A process that dies stops renewing its leases. After ``lease`` seconds any other process may
+take its tables (a sweeper looks every ``lease / 2`` seconds, and a socket that opens one takes
+it at once): it replays each stream from the database, so every acknowledged action is there
+(nothing is acknowledged before it is committed). The relays watch the lease of the table they
+relay for; when its owner changes they close their socket with 1012 and the page reconnects by
+itself, to whichever process drives the table now.
+
+Without a bus (one process, the embedded default) none of this exists: no lease, no relay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from typing import TYPE_CHECKING
+
+import msgspec
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("tarocchi.server")
+
+CLOSE_MOVED = 1012  # "service restart": the page reconnects by itself
+MOVED = "this table moved to another server process: reconnect to carry on"
+LEASE_SECONDS = 5.0
+
+
+class Envelope(msgspec.Struct, omit_defaults=True):
+    """One message on the bus. ``op``: ``open`` (relay -> owner: a socket for ``token``, answer
+    to ``reply``), ``frame`` (relay -> owner: what the page sent), ``gone`` (relay -> owner:
+    the page went away), ``text`` (owner -> relay: a frame for the page), ``close`` (owner ->
+    relay: close the page's socket with ``code`` and ``reason``)."""
+    op: str
+    conn: str
+    text: str | None = None
+    token: str | None = None
+    reply: str | None = None
+    code: int = 1000
+    reason: str = ""
+
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder(Envelope).decode
+
+
+def process_name(port: int) -> str:
+    """Who a lease names: host, port and pid (an operator can see who drives a table)."""
+    return f"{socket.gethostname()}:{port}:{os.getpid()}"
+
+
+class Bus:
+    """Redis pub/sub: one channel per process, ``tarocchi:<process name>``."""
+
+    def __init__(self, url: str):
+        import redis.asyncio  # only a site of several processes needs it
+
+        self.redis = redis.asyncio.from_url(url)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.reader: asyncio.Task | None = None
+
+    @staticmethod
+    def channel(process: str) -> str:
+        return f"tarocchi:{process}"
+
+    async def listen(self, process: str, handler) -> None:
+        await self.pubsub.subscribe(self.channel(process))
+        self.reader = asyncio.get_running_loop().create_task(self._read(handler))
+
+    async def _read(self, handler) -> None:
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the bus failed; listening again in 1 s")
+                await asyncio.sleep(1.0)
+                continue
+            if message is not None and message["type"] == "message":
+                try:
+                    handler(_decode(message["data"]))
+                except Exception:
+                    log.exception("could not handle a message from the bus")
+
+    async def send(self, process: str, envelope: Envelope) -> None:
+        await self.redis.publish(self.channel(process), _encode(envelope))
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.reader
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
+class Elsewhere(Exception):
+    """The table a link opens is driven by another process now."""
+
+    def __init__(self, table_id: str, owner: str):
+        super().__init__(f"table {table_id} is driven by {owner}")
+        self.table_id, self.owner = table_id, owner
+
+
+class RemoteSocket:
+    """The websocket of a page connected to another process, as ``serve_socket`` uses one:
+    what the page sends arrives through ``inbox``; what is sent to it goes over the bus."""
+
+    def __init__(self, site: Site, relay: str, conn: str):
+        self.site, self.relay, self.conn = site, relay, conn
+        self.inbox: asyncio.Queue = asyncio.Queue()
+
+    async def receive(self) -> dict:
+        return await self.inbox.get()
+
+    async def send_text(self, text: str) -> None:
+        await self.site.bus.send(self.relay, Envelope("text", self.conn, text=text))
+
+    async def send_json(self, data: dict) -> None:
+        await self.send_text(msgspec.json.encode(data).decode())
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.site.bus.send(self.relay, Envelope("close", self.conn, code=code, reason=reason))
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": code})
+
+
+class Relay:
+    """A page's socket on this process for a table driven by ``owner``: its frames in order
+    (one writer), closed when the owner says so or when the table's lease moves."""
+
+    def __init__(self, websocket, owner: str):
+        self.websocket, self.owner = websocket, owner
+        self.outbox: asyncio.Queue = asyncio.Queue()
+
+    async def write(self) -> None:
+        while True:
+            envelope = await self.outbox.get()
+            if envelope.op == "close":
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(envelope.code, envelope.reason)
+                return
+            await self.websocket.send_text(envelope.text or "")
+
+
+class Site:
+    """This process's part of a site of several: its name, the bus, its leases."""
+
+    def __init__(self, bus: Bus, process: str, lease: float = LEASE_SECONDS):
+        self.bus, self.process, self.lease = bus, process, lease
+        self.remote: dict[str, RemoteSocket] = {}  # conn -> a page on another process, served here
+        self.relays: dict[str, Relay] = {}  # conn -> a page here, for a table driven elsewhere
+        self.tasks: list[asyncio.Task] = []
+        self.hub: Hub | None = None
+
+    async def start(self, hub: Hub) -> None:
+        self.hub = hub
+        await self.bus.listen(self.process, self._on_message)
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self._every(self.lease / 3, hub.renew_leases)),
+                      loop.create_task(self._every(self.lease / 2, hub.take_orphans))]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.bus.close()
+
+    @staticmethod
+    async def _every(seconds: float, work) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                work()
+            except Exception:  # the database may be away a moment: try again next time
+                log.exception("%s failed", getattr(work, "__name__", work))
+
+    # --- the owner's side -----------------------------------------------------------------
+
+    def _on_message(self, envelope: Envelope) -> None:
+        if envelope.op == "open":
+            from .app import serve_socket  # (the app imports this module)
+
+            remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn)
+            task = asyncio.get_running_loop().create_task(serve_socket(self.hub, remote, envelope.token or ""))
+            task.add_done_callback(lambda _: self.remote.pop(envelope.conn, None))
+        elif envelope.op in ("frame", "gone"):
+            remote = self.remote.get(envelope.conn)
+            if remote is not None:
+                remote.inbox.put_nowait({"type": "websocket.receive", "text": envelope.text} if envelope.op == "frame"
+                                        else {"type": "websocket.disconnect", "code": 1001})
+        elif envelope.op in ("text", "close"):
+            relay = self.relays.get(envelope.conn)
+            if relay is not None:
+                relay.outbox.put_nowait(envelope)
+
+    # --- the relay's side -------------------------------------------------------------------
+
+    async def relay(self, websocket, token: str, elsewhere: Elsewhere, store) -> None:
+        """Serve a page whose table another process drives, until either side closes or the
+        table's lease moves."""
+        conn = secrets.token_hex(8)
+        relay = self.relays[conn] = Relay(websocket, elsewhere.owner)
+        writer = asyncio.get_running_loop().create_task(relay.write())
+        watch = asyncio.get_running_loop().create_task(self._watch(relay, elsewhere.table_id, store))
+        try:
+            await self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process))
+            while not writer.done():
+                receiving = asyncio.ensure_future(websocket.receive())
+                await asyncio.wait([receiving, writer], return_when=asyncio.FIRST_COMPLETED)
+                if not receiving.done():
+                    receiving.cancel()
+                    break
+                frame = receiving.result()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None and frame.get("bytes") is not None:
+                    text = frame["bytes"].decode("utf-8", "replace")
+                await self.bus.send(elsewhere.owner, Envelope("frame", conn, text=text or ""))
+        finally:
+            self.relays.pop(conn, None)
+            watch.cancel()
+            writer.cancel()
+            with contextlib.suppress(Exception):
+                await self.bus.send(elsewhere.owner, Envelope("gone", conn))
+
+    async def _watch(self, relay: Relay, table_id: str, store) -> None:
+        """Close the relayed socket (1012: the page reconnects) once its owner no longer holds
+        the table's lease: it died, or let the table go."""
+        while True:
+            await asyncio.sleep(min(1.0, self.lease / 4))
+            try:
+                owner = store.lease_owner(table_id)
+            except Exception:
+                continue  # the database away a moment: the owner may be fine
+            if owner != relay.owner:
+                log.info("table %s: its owner %s is gone; the page reconnects", table_id, relay.owner)
+                relay.outbox.put_nowait(Envelope("close", "", code=CLOSE_MOVED, reason=MOVED))
+                return
