@@ -1,7 +1,8 @@
 """Storage: each table is one append-only, versioned stream of events (Lichess-style).
 
-The game code talks to the ``Store`` protocol only, so a PostgreSQL store can later take
-SQLite's place. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
+The game code talks to the ``Store`` protocol only: ``open_store`` gives the embedded SQLite
+store for a file path (the default) and the PostgreSQL one (``store_pg``) for a
+``postgresql://`` URL. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
 no gaps, and ``append`` refuses a version that is already taken, so two writers can never both
 win (optimistic concurrency). ``append`` and ``append_many`` return only once the events are
 committed: the server acknowledges or broadcasts nothing before that. The server commits the
@@ -22,6 +23,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -36,8 +38,26 @@ log = logging.getLogger("tarocchi.server")
 WAL_LIMIT = 64 * 1024 * 1024
 
 
+# The layout of the tables below. A database records the one it has (SQLite: PRAGMA
+# user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
+# on opening, and refuses a newer one (written by a later Tarocchi).
+SCHEMA_VERSION = 1
+
+
 class VersionConflict(RuntimeError):
     """The version is already written: someone else appended first."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a later Tarocchi: this one does not know its layout."""
+
+
+def check_schema(found: int, where: str) -> None:
+    """Refuse a database whose schema is newer than this code's."""
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the database {where} has schema version {found}, but this Tarocchi knows versions up to "
+            f"{SCHEMA_VERSION}: run the Tarocchi that wrote it (or a later one), or another database")
 
 
 class Store(Protocol):
@@ -70,6 +90,27 @@ class Store(Protocol):
         """Mark a table's match as over (it is no longer reloaded at startup)."""
 
     def close(self) -> None: ...
+
+
+def open_store(db: str) -> Store:
+    """The store for ``db``: PostgreSQL for a ``postgresql://`` or ``postgres://`` URL, else
+    SQLite on that file (created if missing)."""
+    if db.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PostgresStore  # psycopg loads only for PostgreSQL
+
+        return PostgresStore(db)
+    return SqliteStore(db)
+
+
+def redacted(db: str) -> str:
+    """``db`` fit for a log line: a URL without its password."""
+    if "://" not in db:
+        return db
+    parts = urllib.parse.urlsplit(db)
+    if parts.password is None:
+        return db
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 SCHEMA = """
@@ -107,7 +148,7 @@ class SqliteStore:
         # may lose the last commits), and it costs no fsync: only checkpoints sync.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        self._migrate()
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -115,6 +156,19 @@ class SqliteStore:
         # file to this size at that commit.
         self.db.execute(f"PRAGMA journal_size_limit={wal_limit}")
         self.checkpoints = Checkpoints(path, checkpoint_every, wal_limit)
+
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION. A file from before versions were kept (user_version
+        0, SQLite's default) has version 1's tables, or none if new: ``SCHEMA`` creates what is
+        missing either way."""
+        found = self.db.execute("PRAGMA user_version").fetchone()[0]
+        try:
+            check_schema(found, self.path)
+        except SchemaTooNew:
+            self.db.close()
+            raise
+        if found < 1:
+            self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = 1; COMMIT;")
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()

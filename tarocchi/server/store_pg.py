@@ -1,0 +1,157 @@
+"""The PostgreSQL store: the same streams as ``SqliteStore``, in a database several servers can
+share (``tarocchi serve --db postgresql://user@host/dbname``, docs/operations.md).
+
+The same guarantees: ``append``/``append_many`` return only after COMMIT (synchronous_commit
+as the server has it, on by default: the commit is on disk); one transaction per group commit;
+the primary key (table_id, version) refuses a version already taken, across every server
+writing to the database (``VersionConflict``). ``data`` is kept as JSON text, as SQLite has it,
+not jsonb: jsonb rewrites numbers (a float 1e100 would come back an int) and refuses a
+``\\u0000`` in a string (a chat line may hold one), and nothing queries inside it.
+
+Synchronous, like ``SqliteStore``: the hub calls it from its event loop, and a commit over a
+local socket takes well under a millisecond plus the server's WAL flush. An async path (psycopg's
+``AsyncConnectionPool``) is future work for the multi-process step, when the event loop should
+not wait on a remote database.
+
+Connections come from a psycopg pool that checks each one before handing it out (an empty
+query, one round trip): after the database restarted, the dead connection is replaced and the
+next call works. An operation that fails (the database down, the connection lost mid-way)
+raises: the hub drops the tables whose events could not be stored and reloads them later.
+While the database is down, each call waits at most ``timeout`` seconds for a connection; the
+pool keeps trying to reconnect meanwhile, and again on the next call after a long outage.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+
+import msgspec
+import psycopg
+import psycopg_pool
+
+from .store import SCHEMA_VERSION, VersionConflict, check_schema, redacted
+
+_encode = msgspec.json.Encoder().encode
+
+# MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database).
+MIGRATIONS = [
+    """
+    CREATE TABLE tables (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        created_at double precision NOT NULL,
+        finished boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE seats (
+        token text PRIMARY KEY,
+        table_id text NOT NULL REFERENCES tables(id),
+        seat integer NOT NULL
+    );
+    CREATE TABLE events (
+        table_id text NOT NULL REFERENCES tables(id),
+        version integer NOT NULL,
+        kind text NOT NULL,
+        data text NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    CREATE INDEX tables_unfinished ON tables (created_at) WHERE NOT finished;
+    """,
+]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+# Two servers starting at once on a new database: one creates the schema, the other waits for it.
+MIGRATION_LOCK = 0x7a70_0001  # pg_advisory_xact_lock's key, any number of our own
+
+
+class PostgresStore:
+    """The ``Store`` on a PostgreSQL database (a ``postgresql://`` URL, libpq's form: see
+    https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING)."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 5.0):
+        self.url = url
+        # A direct connection first: an unreachable database fails here with libpq's own
+        # reason, not a pool timeout.
+        with psycopg.connect(url, autocommit=True) as conn:
+            self._migrate(conn)
+        self.pool = psycopg_pool.ConnectionPool(
+            url, min_size=min_size, max_size=max_size, timeout=timeout, open=True,
+            kwargs={"autocommit": True}, check=psycopg_pool.ConnectionPool.check_connection,
+            name="tarocchi-store")
+
+    def _migrate(self, conn: psycopg.Connection) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            found = row[0] if row else 0
+            check_schema(found, redacted(self.url))
+            for version in range(found, SCHEMA_VERSION):
+                conn.execute(MIGRATIONS[version])
+            if row is None:
+                conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
+            elif found < SCHEMA_VERSION:
+                conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
+        now = time.time()
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("INSERT INTO tables (id, kind, created_at) VALUES (%s, %s, %s)", (table_id, kind, now))
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO seats (token, table_id, seat) VALUES (%s, %s, %s)",
+                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None])
+            conn.execute("INSERT INTO events VALUES (%s, 1, 'created', %s, %s)",
+                         (table_id, _encode(created).decode(), now))
+
+    def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
+        self.append_many([(table_id, version, kind, data)])
+
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
+                    reopened: Iterable[str] = ()) -> None:
+        now = time.time()
+        rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+        finished, reopened = list(finished), list(reopened)
+        try:
+            with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                # executemany pipelines the statements: one round trip, not one per event.
+                cur.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s)", rows)
+                # In this order, as SQLite does them: a table in both ends up reopened.
+                if finished:
+                    cur.execute("UPDATE tables SET finished = true WHERE id = ANY(%s)", (finished,))
+                if reopened:
+                    cur.execute("UPDATE tables SET finished = false WHERE id = ANY(%s)", (reopened,))
+        except psycopg.errors.UniqueViolation:
+            if len(events) == 1:
+                raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None
+            raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict]]:
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT version, kind, data FROM events WHERE table_id = %s ORDER BY version", (table_id,))
+            return [(v, k, json.loads(d)) for v, k, d in rows]
+
+    def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT version, data FROM events WHERE table_id = %s AND version < %s AND kind = 'chat' "
+                "ORDER BY version DESC LIMIT %s", (table_id, version, limit))
+            return [(v, json.loads(d)) for v, d in rows]
+
+    def seat_of(self, token: str) -> tuple[str, int] | None:
+        with self.pool.connection() as conn:
+            row = conn.execute("SELECT table_id, seat FROM seats WHERE token = %s", (token,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def unfinished(self) -> list[str]:
+        with self.pool.connection() as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM tables WHERE NOT finished ORDER BY created_at")]
+
+    def finish(self, table_id: str) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+
+    def close(self) -> None:
+        self.pool.close()
