@@ -13,19 +13,21 @@ local socket takes well under a millisecond plus the server's WAL flush. An asyn
 ``AsyncConnectionPool``) is future work for the multi-process step, when the event loop should
 not wait on a remote database.
 
-Connections come from a psycopg pool that checks each one before handing it out (an empty
-query, one round trip): after the database restarted, the dead connection is replaced and the
-next call works. An operation that fails (the database down, the connection lost mid-way)
-raises: the hub drops the tables whose events could not be stored and reloads them later.
-While the database is down, each call waits at most ``timeout`` seconds for a connection; the
-pool keeps trying to reconnect meanwhile, and again on the next call after a long outage.
+Connections come from a psycopg pool, and each is checked before use (an empty query, one
+round trip, see ``_connection``): after the database restarted, the dead connections are
+replaced and the next call works. An operation that fails (the database down, the connection
+lost mid-way) raises: the hub drops the tables whose events could not be stored and reloads
+them later. While the database is down, each call waits at most ``timeout`` seconds for a
+connection (the event loop waits with it); the pool keeps trying to reconnect meanwhile, and
+again on the next call after a long outage.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import msgspec
 import psycopg
@@ -70,16 +72,41 @@ class PostgresStore:
     """The ``Store`` on a PostgreSQL database (a ``postgresql://`` URL, libpq's form: see
     https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING)."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 5.0):
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 2.0):
         self.url = url
         # A direct connection first: an unreachable database fails here with libpq's own
         # reason, not a pool timeout.
         with psycopg.connect(url, autocommit=True) as conn:
             self._migrate(conn)
-        self.pool = psycopg_pool.ConnectionPool(
-            url, min_size=min_size, max_size=max_size, timeout=timeout, open=True,
-            kwargs={"autocommit": True}, check=psycopg_pool.ConnectionPool.check_connection,
-            name="tarocchi-store")
+        self.timeout = timeout
+        # reconnect_timeout: the pool tries to replace a lost connection with a backoff that
+        # doubles (1 s, 2 s, 4 s...) until it gives up; the next call then starts a new try at
+        # once. Giving up as soon as a call would: the database back, the next call or the one
+        # after works, not one a minute later.
+        self.pool = psycopg_pool.ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
+                                                reconnect_timeout=timeout, kwargs={"autocommit": True},
+                                                name="tarocchi-store")
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A working connection of the pool, in autocommit mode (a write opens its own
+        transaction). One found dead goes back to the pool, which drops it and connects anew,
+        and the next is tried at once. (The pool's own ``check`` sleeps a second before trying
+        the next: after a restart, every idle connection is dead.)"""
+        deadline = time.monotonic() + self.timeout
+        for _ in range(self.pool.max_size + 1):
+            conn = self.pool.getconn(timeout=max(0.0, deadline - time.monotonic()))
+            try:
+                conn.execute("")
+            except psycopg.OperationalError:
+                self.pool.putconn(conn)
+                continue
+            try:
+                yield conn
+            finally:
+                self.pool.putconn(conn)
+            return
+        raise psycopg.OperationalError(f"no working connection to {redacted(self.url)}")
 
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
@@ -97,7 +124,7 @@ class PostgresStore:
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()
-        with self.pool.connection() as conn, conn.transaction():
+        with self._connection() as conn, conn.transaction():
             conn.execute("INSERT INTO tables (id, kind, created_at) VALUES (%s, %s, %s)", (table_id, kind, now))
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO seats (token, table_id, seat) VALUES (%s, %s, %s)",
@@ -114,7 +141,7 @@ class PostgresStore:
         rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
         finished, reopened = list(finished), list(reopened)
         try:
-            with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
                 # executemany pipelines the statements: one round trip, not one per event.
                 cur.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s)", rows)
                 # In this order, as SQLite does them: a table in both ends up reopened.
@@ -128,29 +155,29 @@ class PostgresStore:
             raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(
                 "SELECT version, kind, data FROM events WHERE table_id = %s ORDER BY version", (table_id,))
             return [(v, k, json.loads(d)) for v, k, d in rows]
 
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(
                 "SELECT version, data FROM events WHERE table_id = %s AND version < %s AND kind = 'chat' "
                 "ORDER BY version DESC LIMIT %s", (table_id, version, limit))
             return [(v, json.loads(d)) for v, d in rows]
 
     def seat_of(self, token: str) -> tuple[str, int] | None:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute("SELECT table_id, seat FROM seats WHERE token = %s", (token,)).fetchone()
         return (row[0], row[1]) if row else None
 
     def unfinished(self) -> list[str]:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             return [r[0] for r in conn.execute("SELECT id FROM tables WHERE NOT finished ORDER BY created_at")]
 
     def finish(self, table_id: str) -> None:
-        with self.pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
 
     def close(self) -> None:

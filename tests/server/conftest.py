@@ -1,22 +1,12 @@
 """Fixtures for every server test: ``live_server`` (a real uvicorn, see ``live.py``), and the
-databases the store tests run on, SQLite and PostgreSQL (``tests/postgres.py``)."""
+databases the store tests run on, SQLite and PostgreSQL (the ``postgres`` cluster of
+``tests/conftest.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests.postgres import Cluster
 from tests.server.live import live_server  # noqa: F401  (a fixture, found by name)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Cluster]:
-    """One throwaway PostgreSQL cluster per test process (each xdist worker has its own),
-    started when a test first needs it."""
-    with Cluster() as cluster:
-        yield cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
