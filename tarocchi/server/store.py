@@ -92,6 +92,18 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def event_rows(events: list[tuple[str, int, str, dict]]) -> list[tuple[str, int, str, str, float]]:
+    """The rows of ``events`` in the table ``events``: the data as JSON text, the time now."""
+    now = time.time()
+    return [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+
+
+def version_conflict(events: list[tuple[str, int, str, dict]]) -> VersionConflict:
+    if len(events) == 1:
+        return VersionConflict(f"table {events[0][0]} already has version {events[0][1]}")
+    return VersionConflict(f"a version among these {len(events)} events is already taken")
+
+
 def open_store(db: str) -> Store:
     """The store for ``db``: PostgreSQL for a ``postgresql://`` or ``postgres://`` URL, else
     SQLite on that file (created if missing)."""
@@ -103,14 +115,17 @@ def open_store(db: str) -> Store:
 
 
 def redacted(db: str) -> str:
-    """``db`` fit for a log line: a URL without its password."""
+    """``db`` fit for a log line: a URL without its password (in the address or the query)."""
     if "://" not in db:
         return db
     parts = urllib.parse.urlsplit(db)
-    if parts.password is None:
-        return db
-    host = parts.netloc.rpartition("@")[2]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+    if parts.password is not None:
+        parts = parts._replace(netloc=f"{parts.username}:***@{parts.netloc.rpartition('@')[2]}")
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if any(key == "password" for key, _ in query):
+        query = [(key, "***" if key == "password" else value) for key, value in query]
+        parts = parts._replace(query=urllib.parse.urlencode(query, safe="/*"))
+    return urllib.parse.urlunsplit(parts)
 
 
 SCHEMA = """
@@ -185,17 +200,14 @@ class SqliteStore:
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
                     reopened: Iterable[str] = ()) -> None:
-        now = time.time()
-        rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+        rows = event_rows(events)
         try:
             with self._transaction():
                 self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
                 self.db.executemany("UPDATE tables SET finished = 0 WHERE id = ?", [(t,) for t in reopened])
         except sqlite3.IntegrityError:
-            if len(events) == 1:
-                raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None
-            raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
+            raise version_conflict(events) from None
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         rows = self.db.execute(

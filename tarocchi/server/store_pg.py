@@ -33,7 +33,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from .store import SCHEMA_VERSION, VersionConflict, check_schema, redacted
+from .store import SCHEMA_VERSION, check_schema, event_rows, redacted, version_conflict
 
 _encode = msgspec.json.Encoder().encode
 
@@ -137,8 +137,7 @@ class PostgresStore:
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
                     reopened: Iterable[str] = ()) -> None:
-        now = time.time()
-        rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+        rows = event_rows(events)
         finished, reopened = list(finished), list(reopened)
         try:
             with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
@@ -150,9 +149,7 @@ class PostgresStore:
                 if reopened:
                     cur.execute("UPDATE tables SET finished = false WHERE id = ANY(%s)", (reopened,))
         except psycopg.errors.UniqueViolation:
-            if len(events) == 1:
-                raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None
-            raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
+            raise version_conflict(events) from None
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         with self._connection() as conn:

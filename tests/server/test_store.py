@@ -182,6 +182,8 @@ def test_open_store_picks_the_store_by_url_and_a_log_line_hides_the_password(tmp
         "postgresql://tarocchi:***@db.example:5433/tarocchi?sslmode=require"
     assert redacted("postgresql://tarocchi@/tarocchi?host=/run/postgresql") == \
         "postgresql://tarocchi@/tarocchi?host=/run/postgresql"
+    assert redacted("postgresql://tarocchi@/tarocchi?host=/run/postgresql&password=s3cret") == \
+        "postgresql://tarocchi@/tarocchi?host=/run/postgresql&password=***"
     assert redacted("tables.sqlite3") == "tables.sqlite3"
 
 
