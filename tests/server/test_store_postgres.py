@@ -10,11 +10,14 @@ import time
 
 import psycopg
 import pytest
+import websockets
 
+from tarocchi.server.hub import CLOSE_NOT_STORED
 from tarocchi.server.store import SCHEMA_VERSION, VersionConflict
 from tarocchi.server.store_pg import PostgresStore
 from tests.faults.server import ServerProcess
 from tests.postgres import Cluster
+from tests.server.live import running_server
 from tests.server.seat import Seat, new_computer, pick_action, play_computer_deal
 
 CREATED = {"kind": "room", "seats": 3, "names": ["host", "guest 1", "guest 2"],
@@ -45,6 +48,40 @@ def test_the_store_outlives_a_database_restart_and_loses_nothing_committed():
                                           (4, "join", {"seat": 2}), (5, "chat", {"text": "after"})]
         assert store.seat_of("c") == ("t1", 2) and store.unfinished() == ["t1"]
         store.close()
+
+
+def test_a_server_whose_database_goes_down_drops_the_move_and_serves_the_table_once_it_is_back():
+    """PostgreSQL crashes while a computer table waits for its human: the move cannot be
+    stored, so the seat's socket is closed with 1011 and the move never happened; once the
+    database is back, the page opens the table again from what was stored and the same move,
+    sent again, is applied once."""
+    rng = random.Random(5)
+    with Cluster() as cluster, running_server(cluster.new_database()) as server:
+        async def body():
+            token = new_computer(server.url, 3)
+            seat = await Seat.open(server.ws_url, token)
+            await seat.wait_state(lambda st: seat.my_turn())
+            version, view = seat.version, seat.view
+            action = pick_action(view, rng)
+            cluster.stop("immediate")
+            await seat.act(action, "lost")
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await seat.until(lambda m: False)
+            assert closed.value.rcvd.code == CLOSE_NOT_STORED
+            assert seat.version == version  # nothing was told of the move
+            cluster.start()
+            again = await Seat.open(server.ws_url, token)
+            assert again.version == version and again.view == view
+            await again.act(action, "lost")
+            await again.wait_state(lambda st: st["version"] > version)
+            await again.close()
+            return version
+
+        version = asyncio.run(body())
+        # The move is stored once: the try while the database was down left nothing.
+        with psycopg.connect(server.db) as conn:
+            acts = conn.execute("SELECT version, data FROM events WHERE kind = 'act' ORDER BY version").fetchall()
+        assert [v for v, data in acts if '"id":"lost"' in data] == [version + 1]
 
 
 def test_tarocchi_serve_on_postgresql_plays_a_computer_table_and_reloads_it_after_sigkill(postgres, tmp_path):
