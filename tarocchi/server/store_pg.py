@@ -1,5 +1,6 @@
-"""The PostgreSQL store: the same streams as ``SqliteStore``, in a database several servers can
-share (``tarocchi serve --db postgresql://user@host/dbname``, docs/operations.md).
+"""The PostgreSQL store: the same streams as ``SqliteStore``, in a database server of its own
+(``tarocchi serve --db postgresql://user@host/dbname``, docs/operations.md), the store that
+several server processes will share (issue 20: the routing of tables to processes comes later).
 
 The same guarantees: ``append``/``append_many`` return only after COMMIT (synchronous_commit
 as the server has it, on by default: the commit is on disk); one transaction per group commit;
@@ -95,7 +96,8 @@ class PostgresStore:
         the next: after a restart, every idle connection is dead.)"""
         deadline = time.monotonic() + self.timeout
         for _ in range(self.pool.max_size + 1):
-            conn = self.pool.getconn(timeout=max(0.0, deadline - time.monotonic()))
+            # (a timeout of 0 fails even with a connection ready)
+            conn = self.pool.getconn(timeout=max(0.001, deadline - time.monotonic()))
             try:
                 conn.execute("")
             except psycopg.OperationalError:
