@@ -3,13 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if [ ! -x /usr/bin/chromium ]; then
-  # The browser tests drive Debian's Chromium through Playwright.
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  fi
+# The browser tests drive Debian's Chromium through Playwright; the store tests start their own
+# PostgreSQL cluster with Debian's programs (tests/postgres.py), the site tests their own Redis.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)  # the bus of a site of several processes (tests/redis_server.py)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # axe-core, pinned, checked against its published integrity: the browser tests inject it.
 .venv/bin/python scripts/fetch_axe.py

@@ -174,7 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("serve", help="start the web table")
     v.add_argument("--host", default="127.0.0.1")
     v.add_argument("--port", type=int, default=8000)
-    v.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file")
+    v.add_argument("--db", default="tarocchi.sqlite3",
+                   help="SQLite database file, or a PostgreSQL URL: postgresql://user@host/dbname "
+                        "(docs/operations.md)")
     v.add_argument("--bot-delay", type=float, default=1.0, help="seconds a computer player waits before it acts")
     v.add_argument("--trick-pause", type=float, default=1.0, help="extra seconds a finished trick stays shown")
     v.add_argument("--bot-processes", type=int, default=None,

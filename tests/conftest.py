@@ -1,12 +1,15 @@
 """Fixtures shared by every test folder: headless Debian Chromium (one per test module) and
-pages in their own browser contexts, and screenshots."""
+pages in their own browser contexts, and screenshots; a throwaway PostgreSQL cluster."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.postgres import Cluster
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -47,6 +50,15 @@ def new_page(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL cluster per test process (each xdist worker has its own: no
+    lock to share), started when a test first needs it; ``postgres.new_database()`` is the URL
+    of a new, empty database."""
+    with Cluster() as cluster:
+        yield cluster
 
 
 def shot(page, name: str) -> None:

@@ -33,7 +33,7 @@ from .messages import (
     Budget, NewComputer, NewRoom, decode,
 )
 from .site import LEASE_SECONDS, Bus, Elsewhere, Site, process_name
-from .store import SqliteStore
+from .store import open_store, redacted
 
 log = logging.getLogger("tarocchi.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -47,7 +47,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
                chance: Chance | None = None, bus: str | None = None, process: str | None = None,
                lease: float = LEASE_SECONDS) -> Starlette:
-    """The app on the SQLite file ``db``. Bots think in a thread pool, or in
+    """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
+    ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
     ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
     the same for creating tables, per client address (rooms cannot be made in a flood; the
@@ -74,7 +75,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     @contextlib.asynccontextmanager
     async def lifespan(app):
         executor = make_executor(bot_processes)
-        store = SqliteStore(db)
+        store = open_store(db)
         site = Site(Bus(bus), process or process_name(0), lease) if bus else None
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
@@ -286,7 +287,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
     gc.set_threshold(50_000, 20, 20)
     descriptors = raise_descriptor_limit()
-    print(f"Tarocchi: http://{host}:{port}/  (database {db}; open-file limit {descriptors}, "
+    print(f"Tarocchi: http://{host}:{port}/  (database {redacted(db)}; open-file limit {descriptors}, "
           f"{connections_per_address} connections per address"
           + (f"; forwarded headers believed from {proxy}" if proxy else "") + ")", flush=True)
     config = server_config(app, host, port, deflate=deflate, proxy=proxy, log_level="warning",

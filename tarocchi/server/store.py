@@ -1,7 +1,8 @@
 """Storage: each table is one append-only, versioned stream of events (Lichess-style).
 
-The game code talks to the ``Store`` protocol only, so a PostgreSQL store can later take
-SQLite's place. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
+The game code talks to the ``Store`` protocol only: ``open_store`` gives the embedded SQLite
+store for a file path (the default) and the PostgreSQL one (``store_pg``) for a
+``postgresql://`` URL. An event is ``(version, kind, data)``: versions run 1, 2, 3... per table with
 no gaps, and ``append`` refuses a version that is already taken, so two writers can never both
 win (optimistic concurrency). ``append`` and ``append_many`` return only once the events are
 committed: the server acknowledges or broadcasts nothing before that. The server commits the
@@ -22,6 +23,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -36,6 +38,12 @@ log = logging.getLogger("tarocchi.server")
 WAL_LIMIT = 64 * 1024 * 1024
 
 
+# The layout of the tables below. A database records the one it has (SQLite: PRAGMA
+# user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
+# on opening, and refuses a newer one (written by a later Tarocchi).
+SCHEMA_VERSION = 2  # 2: leases (issue 20)
+
+
 class VersionConflict(RuntimeError):
     """The version is already written: someone else appended first."""
 
@@ -46,6 +54,18 @@ class DamagedRow(ValueError):
     def __init__(self, table_id: str, version: int, kind: str, reason: str):
         super().__init__(f"table {table_id}: event {version} ({kind}) cannot be read: {reason}")
         self.table_id, self.version, self.kind, self.reason = table_id, version, kind, reason
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a later Tarocchi: this one does not know its layout."""
+
+
+def check_schema(found: int, where: str) -> None:
+    """Refuse a database whose schema is newer than this code's."""
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the database {where} has schema version {found}, but this Tarocchi knows versions up to "
+            f"{SCHEMA_VERSION}: run the Tarocchi that wrote it (or a later one), or another database")
 
 
 class Store(Protocol):
@@ -102,6 +122,51 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def event_rows(events: list[tuple[str, int, str, dict]]) -> list[tuple[str, int, str, str, float]]:
+    """The rows of ``events`` in the table ``events``: the data as JSON text, the time now."""
+    now = time.time()
+    return [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+
+
+def version_conflict(events: list[tuple[str, int, str, dict]]) -> VersionConflict:
+    if len(events) == 1:
+        return VersionConflict(f"table {events[0][0]} already has version {events[0][1]}")
+    return VersionConflict(f"a version among these {len(events)} events is already taken")
+
+
+def open_store(db: str) -> Store:
+    """The store for ``db``: PostgreSQL for a ``postgresql://`` or ``postgres://`` URL, else
+    SQLite on that file (created if missing)."""
+    if db.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PostgresStore  # psycopg loads only for PostgreSQL
+
+        return PostgresStore(db)
+    return SqliteStore(db)
+
+
+def redacted(db: str) -> str:
+    """``db`` fit for a log line: a URL without its password (in the address or the query)."""
+    if "://" not in db:
+        return db
+    parts = urllib.parse.urlsplit(db)
+    if parts.password is not None:
+        parts = parts._replace(netloc=f"{parts.username}:***@{parts.netloc.rpartition('@')[2]}")
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if any(key == "password" for key, _ in query):
+        query = [(key, "***" if key == "password" else value) for key, value in query]
+        parts = parts._replace(query=urllib.parse.urlencode(query, safe="/*"))
+    return urllib.parse.urlunsplit(parts)
+
+
+# Version 2: which process drives a table, until when (a site of several processes).
+LEASES = """
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+"""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -113,11 +178,6 @@ CREATE TABLE IF NOT EXISTS seats (
     token TEXT PRIMARY KEY,
     table_id TEXT NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS leases (
-    table_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -143,7 +203,7 @@ class SqliteStore:
         # may lose the last commits), and it costs no fsync: only checkpoints sync.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        self._migrate()
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -161,6 +221,20 @@ class SqliteStore:
         store.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
         return store
 
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION. A file from before versions were kept (user_version
+        0, SQLite's default) has version 1's tables, or none if new: ``SCHEMA`` creates what is
+        missing either way."""
+        found = self.db.execute("PRAGMA user_version").fetchone()[0]
+        try:
+            check_schema(found, self.path)
+        except SchemaTooNew:
+            self.db.close()
+            raise
+        if found < SCHEMA_VERSION:
+            steps = (SCHEMA if found < 1 else "") + LEASES
+            self.db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
         now = time.time()
         with self._transaction():
@@ -176,22 +250,19 @@ class SqliteStore:
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
                     reopened: Iterable[str] = ()) -> None:
-        now = time.time()
-        rows = [(table_id, version, kind, _encode(data).decode(), now) for table_id, version, kind, data in events]
+        rows = event_rows(events)
         try:
             with self._transaction():
                 self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
                 self.db.executemany("UPDATE tables SET finished = 0 WHERE id = ?", [(t,) for t in reopened])
         except sqlite3.IntegrityError:
-            if len(events) == 1:
-                raise VersionConflict(f"table {events[0][0]} already has version {events[0][1]}") from None
-            raise VersionConflict(f"a version among these {len(events)} events is already taken") from None
+            raise version_conflict(events) from None
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         rows = self.db.execute(
             "SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version", (table_id,))
-        return [(v, k, _decoded(table_id, v, k, d)) for v, k, d in rows]
+        return [(v, k, decoded(table_id, v, k, d)) for v, k, d in rows]
 
     def table_ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created_at")]
@@ -324,7 +395,8 @@ class Checkpoints:
         self.thread.join()
 
 
-def _decoded(table_id: str, version: int, kind: str, data: str) -> dict:
+def decoded(table_id: str, version: int, kind: str, data: str) -> dict:
+    """A stored event's data, or DamagedRow (either store)."""
     try:
         event = json.loads(data)
     except (ValueError, TypeError) as e:

@@ -17,9 +17,12 @@ from tests.server.live import free_port
 
 class ServerProcess:
     def __init__(self, db: str, port: int | None = None, *, bot_delay: float = 0.02,
-                 trick_pause: float = 0.0, away_timeout: float = 60.0, extra: tuple[str, ...] = ()):
+                 trick_pause: float = 0.0, away_timeout: float = 60.0, extra: tuple[str, ...] = (),
+                 log: str | None = None):
+        """``db``: a SQLite path or a PostgreSQL URL (then give ``log``, the stderr file)."""
         self.db = db
         self.port = port or free_port()
+        self.log_path = log or f"{db}.{self.port}.log"
         self.args = [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(self.port),
                      "--db", db, "--bot-delay", str(bot_delay), "--trick-pause", str(trick_pause),
                      "--bot-processes", "0", "--away-timeout", str(away_timeout), *extra]
@@ -36,7 +39,7 @@ class ServerProcess:
     def start(self, timeout: float = 30) -> ServerProcess:
         assert self.proc is None or self.proc.poll() is not None
         # stderr to a file, not a pipe: a pipe nobody reads would block a chatty server.
-        self.log = open(f"{self.db}.{self.port}.log", "ab")
+        self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=self.log,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + timeout
@@ -70,7 +73,7 @@ class ServerProcess:
 
     def errors(self) -> str:
         """What the server wrote to stderr (every run on this database and port)."""
-        with open(f"{self.db}.{self.port}.log", encoding="utf-8", errors="replace") as f:
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
             return f.read()
 
     def stream(self, table_id: str | None = None) -> list[tuple]:

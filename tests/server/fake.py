@@ -12,15 +12,16 @@ from concurrent.futures import ThreadPoolExecutor
 from tarocchi.server.app import serve_socket
 from tarocchi.server.hub import Chance, Hub
 from tarocchi.server.messages import Budget
-from tarocchi.server.store import SqliteStore
+from tarocchi.server.store import open_store
 from tests.server.seat import pick_action
 
 
-class RecordingStore(SqliteStore):
-    """Remembers, per table, the last version committed; fails the commits it is told to."""
+class RecordingStore:
+    """A store (``open_store(db)``: SQLite or PostgreSQL) that remembers, per table, the last
+    version committed; fails the commits it is told to."""
 
-    def __init__(self, path: str):
-        super().__init__(path)
+    def __init__(self, db: str):
+        self.store = open_store(db)
         self.committed: dict[str, int] = {}
         self.commits: list[list[tuple[str, int]]] = []
         self.fail_next = False
@@ -29,10 +30,13 @@ class RecordingStore(SqliteStore):
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
-        super().append_many(events, finished, reopened)
+        self.store.append_many(events, finished, reopened)
         self.commits.append([(t, v) for t, v, *_ in events])
         for t, v, *_ in events:
             self.committed[t] = max(v, self.committed.get(t, 0))
+
+    def __getattr__(self, name):  # the rest of the Store protocol, as the store has it
+        return getattr(self.store, name)
 
 
 class Socket:
@@ -115,7 +119,8 @@ async def until(check, seconds: float = 10.0) -> None:
     raise AssertionError("timed out")
 
 
-def new_hub(tmp_path) -> tuple[Hub, RecordingStore]:
-    store = RecordingStore(str(tmp_path / "group.sqlite3"))
+def new_hub(db: str) -> tuple[Hub, RecordingStore]:
+    """A hub on the database ``db`` (a SQLite path or a PostgreSQL URL)."""
+    store = RecordingStore(db)
     hub = Hub(store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0, chance=Chance(random.Random(3)))
     return hub, store

@@ -3,6 +3,7 @@ transaction, and no frame leaves the server before the events it tells of are co
 
 The hub runs in this process with sockets that are plain objects (``tests/server/fake.py``),
 so every frame can be checked against what the store had committed at the moment it was sent.
+Both stores, SQLite and PostgreSQL (``store_db``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from tests.server.fake import Socket, new_hub, open_room, until
 from tests.server.seat import pick_action
 
 
-def test_events_of_one_turn_are_committed_together_and_none_is_told_before_its_commit(tmp_path):
+def test_events_of_one_turn_are_committed_together_and_none_is_told_before_its_commit(store_db):
     async def body():
-        hub, store = new_hub(tmp_path)
+        hub, store = new_hub(store_db)
         hub.start()
         rng = random.Random(8)
         rooms = [await open_room(hub, store, 4, rng) for _ in range(6)]
@@ -46,9 +47,9 @@ def test_events_of_one_turn_are_committed_together_and_none_is_told_before_its_c
     asyncio.run(body())
 
 
-def test_a_failed_commit_tells_nothing_and_the_table_comes_back_from_the_store(tmp_path):
+def test_a_failed_commit_tells_nothing_and_the_table_comes_back_from_the_store(store_db):
     async def body():
-        hub, store = new_hub(tmp_path)
+        hub, store = new_hub(store_db)
         hub.start()
         rng = random.Random(9)
         table_id, tokens, sockets, tasks = await open_room(hub, store, 3, rng)

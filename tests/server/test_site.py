@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 import time
 
 import pytest
 import websockets
 
 from tarocchi.server.site import CLOSE_MOVED
+from tarocchi.server.store import open_store
 from tests.faults.server import ServerProcess, run
 from tests.redis_server import RedisServer
 from tests.server.live import running_server
@@ -29,16 +29,25 @@ def redis():
         yield server
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def site_db(request, tmp_path) -> str:
+    """The shared database: one SQLite file (processes of one host), or PostgreSQL (hosts)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "site.sqlite3")
+    return request.getfixturevalue("postgres").new_database()
+
+
 def lease_of(db: str, table_id: str) -> str | None:
-    with sqlite3.connect(db) as raw:
-        row = raw.execute("SELECT owner FROM leases WHERE table_id = ? AND expires >= ?",
-                          (table_id, time.time())).fetchone()
-    return row[0] if row else None
+    store = open_store(db)
+    try:
+        return store.lease_owner(table_id)
+    finally:
+        store.close()
 
 
-def test_a_room_whose_seats_sit_on_two_processes_plays_to_its_count(redis, tmp_path):
+def test_a_room_whose_seats_sit_on_two_processes_plays_to_its_count(redis, site_db):
     async def body():
-        db = str(tmp_path / "site.sqlite3")
+        db = site_db
         with running_server(db, bus=redis.url, process="A", lease=2.0) as a, \
                 running_server(db, bus=redis.url, process="B", lease=2.0) as b:
             tokens = new_room(a.url, 3)  # made on A: A drives it
@@ -67,13 +76,13 @@ def test_a_room_whose_seats_sit_on_two_processes_plays_to_its_count(redis, tmp_p
     asyncio.run(body())
 
 
-def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(redis, tmp_path):
+def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(redis, site_db, tmp_path):
     """The owner dies mid-trick; within a few seconds the other process drives the table from
     the stream, and every seat (the one that was on the dead process too) comes back to the
     same version and plays the deal to its count."""
-    db = str(tmp_path / "kill.sqlite3")
+    db = site_db
     extra = ("--bus", redis.url, "--lease", "2")
-    a, b = ServerProcess(db, extra=extra).start(), ServerProcess(db, extra=extra).start()
+    a, b = (ServerProcess(db, extra=extra, log=str(tmp_path / f"{name}.log")).start() for name in "ab")
 
     async def body():
         rng = random.Random(8)

@@ -15,7 +15,7 @@ HIDE = ("connected", "takeover")  # who is connected is not part of the match
 
 def test_a_finished_match_leaves_memory_when_its_last_page_goes_and_still_opens(tmp_path):
     async def body():
-        hub, store = new_hub(tmp_path)
+        hub, store = new_hub(str(tmp_path / "unload.sqlite3"))
         hub.start()
         rng = random.Random(4)
         table_id, tokens, sockets, tasks = await open_room(hub, store, 3, rng)

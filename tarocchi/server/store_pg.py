@@ -1,0 +1,231 @@
+"""The PostgreSQL store: the same streams as ``SqliteStore``, in a database server of its own
+(``tarocchi serve --db postgresql://user@host/dbname``, docs/operations.md), the store that
+several server processes will share (issue 20: the routing of tables to processes comes later).
+
+The same guarantees: ``append``/``append_many`` return only after COMMIT (synchronous_commit
+as the server has it, on by default: the commit is on disk); one transaction per group commit;
+the primary key (table_id, version) refuses a version already taken, across every server
+writing to the database (``VersionConflict``). ``data`` is kept as JSON text, as SQLite has it,
+not jsonb: jsonb rewrites numbers (a float 1e100 would come back an int) and refuses a
+``\\u0000`` in a string (a chat line may hold one), and nothing queries inside it.
+
+Synchronous, like ``SqliteStore``: the hub calls it from its event loop, and a commit over a
+local socket takes well under a millisecond plus the server's WAL flush. An async path (psycopg's
+``AsyncConnectionPool``) is future work for the multi-process step, when the event loop should
+not wait on a remote database.
+
+Connections come from a psycopg pool, and each is checked before use (an empty query, one
+round trip, see ``_connection``): after the database restarted, the dead connections are
+replaced and the next call works. An operation that fails (the database down, the connection
+lost mid-way) raises: the hub drops the tables whose events could not be stored and reloads
+them later. While the database is down, each call waits at most ``timeout`` seconds for a
+connection (the event loop waits with it); the pool keeps trying to reconnect meanwhile, and
+again on the next call after a long outage.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterable, Iterator
+
+import msgspec
+import psycopg
+import psycopg_pool
+
+from .store import SCHEMA_VERSION, check_schema, decoded, event_rows, redacted, version_conflict
+
+_encode = msgspec.json.Encoder().encode
+
+# MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database).
+MIGRATIONS = [
+    """
+    CREATE TABLE tables (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        created_at double precision NOT NULL,
+        finished boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE seats (
+        token text PRIMARY KEY,
+        table_id text NOT NULL REFERENCES tables(id),
+        seat integer NOT NULL
+    );
+    CREATE TABLE events (
+        table_id text NOT NULL REFERENCES tables(id),
+        version integer NOT NULL,
+        kind text NOT NULL,
+        data text NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    CREATE INDEX tables_unfinished ON tables (created_at) WHERE NOT finished;
+    """,
+    # 2: which process drives a table, until when (issue 20); times are the database's clock,
+    # the one clock every host of a site shares.
+    """
+    CREATE TABLE leases (
+        table_id text PRIMARY KEY,
+        owner text NOT NULL,
+        expires double precision NOT NULL
+    );
+    """,
+]
+NOW = "extract(epoch from clock_timestamp())"
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+# Two servers starting at once on a new database: one creates the schema, the other waits for it.
+MIGRATION_LOCK = 0x7a70_0001  # pg_advisory_xact_lock's key, any number of our own
+
+
+class PostgresStore:
+    """The ``Store`` on a PostgreSQL database (a ``postgresql://`` URL, libpq's form: see
+    https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING)."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 2.0):
+        self.url = url
+        # A direct connection first: an unreachable database fails here with libpq's own
+        # reason, not a pool timeout.
+        with psycopg.connect(url, autocommit=True) as conn:
+            self._migrate(conn)
+        self.timeout = timeout
+        # reconnect_timeout: the pool tries to replace a lost connection with a backoff that
+        # doubles (1 s, 2 s, 4 s...) until it gives up; the next call then starts a new try at
+        # once. Giving up as soon as a call would: the database back, the next call or the one
+        # after works, not one a minute later.
+        self.pool = psycopg_pool.ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
+                                                reconnect_timeout=timeout, kwargs={"autocommit": True},
+                                                name="tarocchi-store")
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A working connection of the pool, in autocommit mode (a write opens its own
+        transaction). One found dead goes back to the pool, which drops it and connects anew,
+        and the next is tried at once. (The pool's own ``check`` sleeps a second before trying
+        the next: after a restart, every idle connection is dead.)"""
+        deadline = time.monotonic() + self.timeout
+        for _ in range(self.pool.max_size + 1):
+            # (a timeout of 0 fails even with a connection ready)
+            conn = self.pool.getconn(timeout=max(0.001, deadline - time.monotonic()))
+            try:
+                conn.execute("")
+            except psycopg.OperationalError:
+                self.pool.putconn(conn)
+                continue
+            try:
+                yield conn
+            finally:
+                self.pool.putconn(conn)
+            return
+        raise psycopg.OperationalError(f"no working connection to {redacted(self.url)}")
+
+    def _migrate(self, conn: psycopg.Connection) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            found = row[0] if row else 0
+            check_schema(found, redacted(self.url))
+            for version in range(found, SCHEMA_VERSION):
+                conn.execute(MIGRATIONS[version])
+            if row is None:
+                conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
+            elif found < SCHEMA_VERSION:
+                conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
+        now = time.time()
+        with self._connection() as conn, conn.transaction():
+            conn.execute("INSERT INTO tables (id, kind, created_at) VALUES (%s, %s, %s)", (table_id, kind, now))
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO seats (token, table_id, seat) VALUES (%s, %s, %s)",
+                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None])
+            conn.execute("INSERT INTO events VALUES (%s, 1, 'created', %s, %s)",
+                         (table_id, _encode(created).decode(), now))
+
+    def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
+        self.append_many([(table_id, version, kind, data)])
+
+    def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
+                    reopened: Iterable[str] = ()) -> None:
+        rows = event_rows(events)
+        finished, reopened = list(finished), list(reopened)
+        try:
+            with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
+                # executemany pipelines the statements: one round trip, not one per event.
+                cur.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s)", rows)
+                # In this order, as SQLite does them: a table in both ends up reopened.
+                if finished:
+                    cur.execute("UPDATE tables SET finished = true WHERE id = ANY(%s)", (finished,))
+                if reopened:
+                    cur.execute("UPDATE tables SET finished = false WHERE id = ANY(%s)", (reopened,))
+        except psycopg.errors.UniqueViolation:
+            raise version_conflict(events) from None
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict]]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT version, kind, data FROM events WHERE table_id = %s ORDER BY version", (table_id,))
+            return [(v, k, decoded(table_id, v, k, d)) for v, k, d in rows]
+
+    def table_ids(self) -> list[str]:
+        with self._connection() as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM tables ORDER BY created_at")]
+
+    def acquire(self, table_id: str, owner: str, seconds: float) -> str:
+        with self._connection() as conn:
+            conn.execute(
+                f"INSERT INTO leases VALUES (%s, %s, {NOW} + %s) ON CONFLICT (table_id) DO UPDATE "
+                f"SET owner = excluded.owner, expires = excluded.expires "
+                f"WHERE leases.expires < {NOW} OR leases.owner = excluded.owner", (table_id, owner, seconds))
+            return conn.execute("SELECT owner FROM leases WHERE table_id = %s", (table_id,)).fetchone()[0]
+
+    def renew(self, owner: str, seconds: float, table_ids: Iterable[str]) -> set[str]:
+        wanted = list(set(table_ids))
+        if not wanted:
+            return set()
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"UPDATE leases SET expires = {NOW} + %s WHERE owner = %s AND table_id = ANY(%s) RETURNING table_id",
+                (seconds, owner, wanted))
+            return {r[0] for r in rows}
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self._connection() as conn:
+            conn.execute("DELETE FROM leases WHERE table_id = %s AND owner = %s", (table_id, owner))
+
+    def lease_owner(self, table_id: str) -> str | None:
+        with self._connection() as conn:
+            row = conn.execute(f"SELECT owner FROM leases WHERE table_id = %s AND expires >= {NOW}",
+                               (table_id,)).fetchone()
+        return row[0] if row else None
+
+    def orphans(self) -> list[str]:
+        with self._connection() as conn:
+            return [r[0] for r in conn.execute(
+                f"SELECT id FROM tables LEFT JOIN leases ON leases.table_id = tables.id WHERE NOT finished "
+                f"AND (leases.table_id IS NULL OR leases.expires < {NOW}) ORDER BY created_at")]
+
+    def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT version, data FROM events WHERE table_id = %s AND version < %s AND kind = 'chat' "
+                "ORDER BY version DESC LIMIT %s", (table_id, version, limit))
+            return [(v, json.loads(d)) for v, d in rows]
+
+    def seat_of(self, token: str) -> tuple[str, int] | None:
+        with self._connection() as conn:
+            row = conn.execute("SELECT table_id, seat FROM seats WHERE token = %s", (token,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def unfinished(self) -> list[str]:
+        with self._connection() as conn:
+            return [r[0] for r in conn.execute("SELECT id FROM tables WHERE NOT finished ORDER BY created_at")]
+
+    def finish(self, table_id: str) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+
+    def close(self) -> None:
+        self.pool.close()
