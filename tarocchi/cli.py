@@ -100,13 +100,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .server.app import serve
 
+    if args.workers > 1:
+        if not args.bus:
+            print("tarocchi serve: --workers needs --bus (the processes of one site talk over Redis; "
+                  "docs/operations.md)", file=sys.stderr)
+            return 2
+        from .server.workers import supervise
+
+        return supervise(serve_args(args), args.workers)
     serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay,
           trick_pause=args.trick_pause, bot_processes=args.bot_processes,
           away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
           header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
-          lease=args.lease)
+          lease=args.lease, reuse_port=args.reuse_port)
     return 0
+
+
+def serve_args(args: argparse.Namespace) -> list[str]:
+    """The ``serve`` settings of ``args`` again, as a worker's command line (--workers 1)."""
+    out = []
+    for action in build_parser()._subparsers._group_actions[0].choices["serve"]._actions:
+        if not action.option_strings or action.dest in ("help", "workers", "reuse_port"):
+            continue
+        value = getattr(args, action.dest)
+        if isinstance(action, argparse._StoreTrueAction):
+            out += [action.option_strings[0]] if value else []
+        elif value is not None:
+            out += [action.option_strings[0], str(value)]
+    return out
 
 
 def cmd_check_db(args: argparse.Namespace) -> int:
@@ -207,6 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--lease", type=float, default=5.0,
                    help="with --bus: seconds a process's hold on a table lasts unless renewed; a table whose "
                         "process died is taken over after this")
+    v.add_argument("--workers", type=int, default=1,
+                   help="server processes on this port, one site (needs --bus and a database they share; "
+                        "the advice: one per core)")
+    v.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     v.set_defaults(func=cmd_serve)
 
     c = sub.add_parser("check-db", help="list every table of a database whose stream does not replay, "

@@ -274,7 +274,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           deflate: bool = False, proxy: str | None = None,
           connections_per_address: int = CONNECTIONS_PER_ADDRESS,
           header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
-          bus: str | None = None, lease: float = LEASE_SECONDS) -> None:
+          bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False) -> None:
+    """``reuse_port``: one of the workers of ``tarocchi serve --workers`` (server/workers.py),
+    bound with SO_REUSEPORT beside the others."""
+    import socket
+
     import uvicorn
 
     if bot_processes is None:
@@ -290,6 +294,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     print(f"Tarocchi: http://{host}:{port}/  (database {redacted(db)}; open-file limit {descriptors}, "
           f"{connections_per_address} connections per address"
           + (f"; forwarded headers believed from {proxy}" if proxy else "") + ")", flush=True)
+    # A stop waits at most 5 s for open websockets (their pages reconnect, to another worker in a
+    # site of several), not for ever.
     config = server_config(app, host, port, deflate=deflate, proxy=proxy, log_level="warning",
-                           connections_per_address=connections_per_address, header_timeout=header_timeout)
-    uvicorn.Server(config).run()
+                           connections_per_address=connections_per_address, header_timeout=header_timeout,
+                           timeout_graceful_shutdown=5)
+    if not reuse_port:
+        uvicorn.Server(config).run()
+        return
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # the kernel spreads connections over the workers
+    sock.bind((host, port))
+    uvicorn.Server(config).run(sockets=[sock])

@@ -20,7 +20,7 @@ from tarocchi.server.store import open_store
 from tests.faults.server import ServerProcess, run
 from tests.redis_server import RedisServer
 from tests.server.live import running_server
-from tests.server.seat import Seat, deal_done, new_room, play_room_deal
+from tests.server.seat import Seat, deal_done, new_room, pick_action, play_room_deal
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +119,75 @@ def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(re
     finally:
         b.stop()
         a.stop()
+
+
+def test_workers_share_one_port_and_a_dead_one_is_replaced(redis, site_db, tmp_path):
+    """``tarocchi serve --workers 2``: two processes on one port (SO_REUSEPORT), one site.
+    Tables made through the one port are driven by both; a worker killed with SIGKILL is
+    replaced, and its tables go on from the other."""
+    import os
+    import signal as signals
+    import subprocess
+    import sys
+
+    import httpx
+
+    from tests.server.live import free_port
+
+    port = free_port()
+    log = open(tmp_path / "workers.log", "ab")
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", site_db, "--workers", "2",
+         "--bus", redis.url, "--lease", "2", "--bot-delay", "0.02", "--trick-pause", "0", "--bot-processes", "0",
+         "--new-tables", "1000"],
+        stdout=log, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+
+    async def body():
+        owners: set[str] = set()
+        tables = []
+        for _ in range(300):  # until both workers are up
+            try:
+                if httpx.get(base + "/api/games", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)
+        for _ in range(16):  # new connections spread over the two workers
+            with httpx.Client() as client:
+                r = client.post(base + "/api/computer", json={"seats": 3, "level": "random"}, timeout=5)
+            tables.append(r.json())
+            owners.add(lease_of(site_db, tables[-1]["table"]))
+        assert len(owners) == 2  # both workers made (and drive) tables
+        victim = tables[0]
+        pid = int(lease_of(site_db, victim["table"]).rsplit(":", 1)[1])
+        human = await Seat.open(f"ws://127.0.0.1:{port}", victim["link"].removeprefix("/t/"))
+        before = human.state["version"]
+        os.kill(pid, signals.SIGKILL)
+        await asyncio.sleep(0.3)
+        for _ in range(100):  # the page reconnects (to whichever worker the kernel picks)
+            try:
+                human = await Seat.open(f"ws://127.0.0.1:{port}", victim["link"].removeprefix("/t/"))
+                break
+            except Exception:
+                await asyncio.sleep(0.1)
+        assert human.state["version"] >= before
+        assert lease_of(site_db, victim["table"]) is not None
+        assert not lease_of(site_db, victim["table"]).endswith(f":{pid}")
+        rng = random.Random(3)
+        while not deal_done(human.state):
+            if human.my_turn():
+                version = human.state["version"]
+                await human.act(pick_action(human.view, rng), f"a{version}")
+                await human.wait_state(lambda st: st["version"] > version)
+            else:
+                await human.recv()
+        await human.close()
+
+    try:
+        run(body())
+        assert b"starting another" in (tmp_path / "workers.log").read_bytes()
+    finally:
+        supervisor.terminate()
+        supervisor.wait(20)
+        log.close()
