@@ -9,7 +9,9 @@ commit after another (as the hub's event loop does them).
 Without ``--postgres`` it starts its own cluster (tests/postgres.py, Debian's programs) with
 the server's default durability: every COMMIT waits for its WAL flush to disk
 (synchronous_commit on, fsync on), over a Unix socket. The SQLite file is in WAL mode with
-synchronous=NORMAL (the store's settings: no fsync at commit, only at checkpoints).
+synchronous=NORMAL (the store's settings: no fsync at commit, only at checkpoints). The line
+``postgresql-async`` is the same database with ``synchronous_commit = off`` for the session (a
+crash of PostgreSQL may lose the last commits, docs/operations.md): what the flush costs.
 """
 
 from __future__ import annotations
@@ -70,16 +72,18 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, load average "
           f"{load:.1f}; {args.commits} commits per line, one after another")
-    print(f"{'store':<11} {'events/commit':>13} {'p50 ms':>8} {'p99 ms':>8} {'events/s':>10}")
+    print(f"{'store':<16} {'events/commit':>13} {'p50 ms':>8} {'p99 ms':>8} {'events/s':>10}")
     prefix = f"bench{int(time.time())}"
     try:
         with tempfile.TemporaryDirectory(prefix="tarocchi-bench-") as tmp:
-            for name, db in (("sqlite", os.path.join(tmp, "bench.sqlite3")), ("postgresql", url)):
+            unflushed = url + ("&" if "?" in url else "?") + "options=-c%20synchronous_commit%3Doff"
+            for name, db in (("sqlite", os.path.join(tmp, "bench.sqlite3")), ("postgresql", url),
+                             ("postgresql-async", unflushed)):
                 store = open_store(db)
                 try:
                     for group in (1, 10, 100):
-                        p50, p99, rate = measure(store, group, args.commits, prefix)
-                        print(f"{name:<11} {group:>13} {p50:>8.3f} {p99:>8.3f} {rate:>10,.0f}", flush=True)
+                        p50, p99, rate = measure(store, group, args.commits, f"{prefix}-{name}")
+                        print(f"{name:<16} {group:>13} {p50:>8.3f} {p99:>8.3f} {rate:>10,.0f}", flush=True)
                 finally:
                     store.close()
     finally:

@@ -29,7 +29,7 @@ def test_the_store_outlives_a_database_restart_and_loses_nothing_committed():
     connection. While the database is down, a call fails within the store's timeout instead of
     hanging, stores nothing, and the store works again once the database is back."""
     with Cluster() as cluster:
-        store = PostgresStore(cluster.new_database(), timeout=1.0)
+        store = PostgresStore(cluster.new_database())  # timeout: 2 s
         store.create_table("t1", "room", ["a", "b", "c"], CREATED)
         store.append_many([("t1", 2, "join", {"seat": 0}), ("t1", 3, "join", {"seat": 1})])
         cluster.restart("immediate")
