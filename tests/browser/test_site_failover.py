@@ -1,0 +1,75 @@
+"""Issue 20 in the browser: two pages of one room, reached through a front proxy (nginx) by
+two different server processes of one site (PostgreSQL, Redis). They play a trick; the process
+that drives the table is killed with SIGKILL; both pages come back by themselves (the page on
+the dead process through the proxy to the live one, the relayed page when its relay is told
+the table moved) and finish the deal."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from tarocchi.server.store import open_store
+from tests.conftest import DESKTOP, PHONE
+from tests.faults.server import ServerProcess
+from tests.nginx_proxy import Proxy
+from tests.redis_server import RedisServer
+from .driver import deal_over, my_turn, take_turn
+
+pytestmark = pytest.mark.browser
+
+SOCKETS = """window.__sockets = []; const Native = window.WebSocket;
+window.WebSocket = class extends Native { constructor(...a) { super(...a); window.__sockets.push(this); } };"""
+
+
+def play(pages, until) -> None:
+    """Whoever's turn it is clicks, until ``until()``."""
+    deadline = time.monotonic() + 90
+    while not until():
+        assert time.monotonic() < deadline, "the deal did not go on"
+        for page in pages:
+            if my_turn(page) and not deal_over(page):
+                take_turn(page)
+                break
+        else:
+            time.sleep(0.05)
+
+
+def test_two_pages_on_two_processes_survive_the_owner_being_killed(new_page, postgres, tmp_path):
+    db = postgres.new_database()
+    with RedisServer() as redis:
+        extra = ("--bus", redis.url, "--lease", "2")
+        owner, other = (ServerProcess(db, extra=extra, log=str(tmp_path / f"{n}.log")).start() for n in "ab")
+        try:
+            with Proxy([owner.port, other.port]) as proxy:
+                r = httpx.post(owner.url + "/api/rooms", json={"seats": 3})  # made on the owner: it drives it
+                links = r.json()["links"]
+                table = r.json()["table"]
+                pages = [new_page(DESKTOP), new_page(PHONE), new_page(DESKTOP)]
+                for page, base, link in zip(pages, [proxy.urls[0], proxy.urls[1], proxy.urls[1]], links):
+                    page.add_init_script(SOCKETS)
+                    page.goto(base + link)
+                for page in pages:
+                    page.locator(".hand .card").first.wait_for()
+                store = open_store(db)
+                assert store.lease_owner(table).endswith(f":{owner.port}:{owner.proc.pid}")
+                # Into the play, a card of the first trick on the table.
+                play(pages, lambda: pages[0].locator(".center.trick .played").count() >= 1)
+                played = pages[0].locator(".center.trick .played").count()
+                owner.kill9()
+                for page in pages:  # each page loses its socket and opens another by itself
+                    page.wait_for_function("() => window.__sockets.length >= 2", timeout=20_000)
+                    page.wait_for_function("() => window.__sockets.at(-1).readyState === 1 && "
+                                           "document.querySelector('.conn.ok')", timeout=20_000)
+                    page.locator(".hand .card").first.wait_for()
+                    assert page.locator(".center.trick .played").count() >= played  # nothing acknowledged lost
+                assert store.lease_owner(table).endswith(f":{other.port}:{other.proc.pid}")
+                store.close()
+                play(pages, lambda: all(deal_over(p) for p in pages))
+                for page in pages:
+                    assert page.errors == []
+        finally:
+            other.stop()
+            owner.stop()
