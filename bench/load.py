@@ -63,18 +63,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def family(pid: int) -> list[int]:
+    """The server process and its children (the workers of ``--workers``)."""
+    out = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            for child in f.read().split():
+                out += family(int(child))
+    except OSError:
+        pass
+    return out
+
+
 def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    total = 0
+    for p in family(pid):
+        with open(f"/proc/{p}/status") as f:
+            total += next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in family(pid):
+        with open(f"/proc/{p}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 # --- one client process --------------------------------------------------------------------
@@ -416,12 +431,16 @@ def main() -> int:
     p.add_argument("--deflate", action="store_true",
                    help="offer permessage-deflate as browsers do (a server that accepts it compresses every frame)")
     p.add_argument("--profile", help="run the server under cProfile, write the stats here")
+    p.add_argument("--db", help="the server's database (a PostgreSQL URL; default: a new SQLite file)")
+    p.add_argument("--workers", type=int, default=1, help="server processes, one site (needs --bus)")
+    p.add_argument("--bus", help="the site's Redis URL (tarocchi serve --bus)")
     args = p.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="tarocchi-load-")
-    db = os.path.join(tmp.name, "load.sqlite3")
+    db = args.db or os.path.join(tmp.name, "load.sqlite3")
     port = free_port()
-    cmd = [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db, *SERVER_FLAGS]
+    site = ["--workers", str(args.workers)] + (["--bus", args.bus] if args.bus else [])
+    cmd = [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db, *SERVER_FLAGS, *site]
     if args.profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", args.profile, *cmd[1:]]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -435,6 +454,8 @@ def main() -> int:
                 time.sleep(0.1)
         else:
             raise SystemExit("the server did not start")
+        if args.workers > 1:
+            time.sleep(2.0)  # every worker up: each takes its share of the connections
         rss0 = rss_kib(server.pid)
         with httpx.Client() as http:
             rooms = []

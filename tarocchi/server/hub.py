@@ -22,7 +22,7 @@ import logging
 import random
 import secrets
 import threading
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
@@ -156,7 +156,7 @@ class Connection:
                 self.wake = loop.create_future()
                 await self.wake
                 continue
-            while hub.staged:  # nothing leaves before the events applied so far are committed
+            while hub.staged or hub.committing:  # nothing leaves before the events applied so far are committed
                 await hub.committed.wait()
             item = self.queue.popleft()
             if isinstance(item, tuple):
@@ -244,9 +244,16 @@ class Hub:
         self.staged: list[tuple[str, int, str, dict]] = []
         self.finished: list[str] = []
         self.reopened: list[str] = []  # finished tables whose seats begin another match
-        self.committed = asyncio.Event()  # set whenever nothing is staged
+        self.committed = asyncio.Event()  # set whenever nothing is staged or being stored
         self.committed.set()
         self._commit_soon: asyncio.Handle | None = None
+        # A store whose commits may run off the event loop (PostgreSQL: a commit waits for the
+        # database's disk, and every table would wait with it) commits in a thread of its own,
+        # one batch at a time; ``committing`` is the batch on its way. SQLite commits in
+        # microseconds, on the loop.
+        self.committing: list[tuple[str, int, str, dict]] = []
+        self.store_thread = (ThreadPoolExecutor(1, thread_name_prefix="commit")
+                             if getattr(store, "commits_off_loop", False) else None)
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -304,6 +311,10 @@ class Hub:
         if self._commit_soon is not None:
             self._commit_soon.cancel()
             self._commit()
+        while self.staged or self.committing:
+            await self.committed.wait()
+        if self.store_thread is not None:
+            self.store_thread.shutdown()
         if self.site is not None:  # let the others take this process's tables at once
             for table_id in list(self.tables):
                 with contextlib.suppress(Exception):
@@ -319,7 +330,7 @@ class Hub:
                 raise Elsewhere(table_id, owner)
         if table is None and table_id not in self.broken:
             try:
-                table = self.tables[table_id] = replay(table_id, self.store.events(table_id))
+                table = self.tables[table_id] = replay(table_id, self.store.events(table_id) + self._pending(table_id))
             except ValueError as e:  # BrokenStream, or a row that is not JSON
                 self._mark_broken(table_id, str(e))
         return table
@@ -635,10 +646,15 @@ class Hub:
         self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
             self.finished.append(table.id)
-        if self._commit_soon is None:
-            self.committed.clear()
+        self.committed.clear()
+        if self._commit_soon is None and not self.committing:
             # call_soon: after the handlers already woken in this turn, so they commit together.
+            # (With a batch on its way, the next one starts when it is stored.)
             self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
+
+    def _pending(self, table_id: str) -> list[tuple[int, str, dict]]:
+        """The table's events applied but not yet in the store: on their way, then staged."""
+        return [(v, kind, data) for t, v, kind, data in self.committing + self.staged if t == table_id]
 
     @contextlib.contextmanager
     def _atomic(self, table: Table):
@@ -657,9 +673,8 @@ class Hub:
         stream and the events still staged for it, in place (``Table.restore``)."""
         staged_at, finished_at, reopened_at = marks
         del self.staged[staged_at:], self.finished[finished_at:], self.reopened[reopened_at:]
-        earlier = [(v, kind, data) for t, v, kind, data in self.staged if t == table.id]
         try:
-            table.restore(replay(table.id, self.store.events(table.id) + earlier))
+            table.restore(replay(table.id, self.store.events(table.id) + self._pending(table.id)))
         except Exception as e:
             self._mark_broken(table.id, f"it could not be rebuilt after a request raised: {e}")
             for conn in self.connections.get(table.id, []):
@@ -669,15 +684,38 @@ class Hub:
     def _commit(self) -> None:
         """Store every staged event in one transaction, then let the writers go."""
         self._commit_soon = None
-        events, finished, reopened = self.staged, self.finished, self.reopened
-        try:
-            self.store.append_many(events, finished, reopened)
-        except Exception:
-            log.exception("could not store %d events; their tables are dropped and reloaded", len(events))
-            for table_id in dict.fromkeys(t for t, *_ in events):
-                self._drop(table_id)
+        batch = self.staged, self.finished, self.reopened
         self.staged, self.finished, self.reopened = [], [], []
-        self.committed.set()
+        if self.store_thread is None:
+            return self._stored(batch, self._store(batch))
+        self.committing = batch[0]
+        stored = asyncio.get_running_loop().run_in_executor(self.store_thread, self._store, batch)
+        stored.add_done_callback(lambda done: self._stored(batch, done.result()))
+
+    def _store(self, batch: tuple[list, list, list]) -> BaseException | None:
+        try:
+            self.store.append_many(*batch)
+        except Exception as e:
+            return e
+        return None
+
+    def _stored(self, batch: tuple[list, list, list], error: BaseException | None) -> None:
+        self.committing = []
+        if error is not None:
+            events = batch[0]
+            log.error("could not store %d events; their tables are dropped and reloaded", len(events),
+                      exc_info=error)
+            lost = set(t for t, *_ in events)
+            # Events staged since for those tables stand on the lost ones: they go too.
+            self.staged = [e for e in self.staged if e[0] not in lost]
+            self.finished = [t for t in self.finished if t not in lost]
+            self.reopened = [t for t in self.reopened if t not in lost]
+            for table_id in lost:
+                self._drop(table_id)
+        if not self.staged:
+            self.committed.set()
+        elif self._commit_soon is None:
+            self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
 
     def _drop(self, table_id: str) -> None:
         """A table whose events could not be stored is ahead of its stream: forget it (the

@@ -73,6 +73,9 @@ MIGRATIONS = [
     """,
 ]
 NOW = "extract(epoch from clock_timestamp())"
+# A lease need not survive a crash of the database (a lease lost is taken again within seconds):
+# its writes skip the WAL flush that every event's commit waits for.
+LEASE_WRITE = "SET LOCAL synchronous_commit = off"
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 # Two servers starting at once on a new database: one creates the schema, the other waits for it.
@@ -82,6 +85,10 @@ MIGRATION_LOCK = 0x7a70_0001  # pg_advisory_xact_lock's key, any number of our o
 class PostgresStore:
     """The ``Store`` on a PostgreSQL database (a ``postgresql://`` URL, libpq's form: see
     https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING)."""
+
+    # The hub may commit from a thread of its own while the event loop reads (each call takes
+    # its own connection from the pool).
+    commits_off_loop = True
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 2.0):
         self.url = url
@@ -174,7 +181,8 @@ class PostgresStore:
             return [r[0] for r in conn.execute("SELECT id FROM tables ORDER BY created_at")]
 
     def acquire(self, table_id: str, owner: str, seconds: float) -> str:
-        with self._connection() as conn:
+        with self._connection() as conn, conn.transaction():
+            conn.execute(LEASE_WRITE)
             conn.execute(
                 f"INSERT INTO leases VALUES (%s, %s, {NOW} + %s) ON CONFLICT (table_id) DO UPDATE "
                 f"SET owner = excluded.owner, expires = excluded.expires "
@@ -185,11 +193,12 @@ class PostgresStore:
         wanted = list(set(table_ids))
         if not wanted:
             return set()
-        with self._connection() as conn:
+        with self._connection() as conn, conn.transaction():
+            conn.execute(LEASE_WRITE)
             rows = conn.execute(
                 f"UPDATE leases SET expires = {NOW} + %s WHERE owner = %s AND table_id = ANY(%s) RETURNING table_id",
                 (seconds, owner, wanted))
-            return {r[0] for r in rows}
+            return {r[0] for r in rows.fetchall()}
 
     def release(self, table_id: str, owner: str) -> None:
         with self._connection() as conn:
