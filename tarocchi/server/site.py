@@ -56,7 +56,7 @@ class Envelope(msgspec.Struct, omit_defaults=True):
 
 
 _encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder(Envelope).decode
+_decode = msgspec.json.Decoder(list[Envelope]).decode
 
 
 def process_name(port: int) -> str:
@@ -65,7 +65,10 @@ def process_name(port: int) -> str:
 
 
 class Bus:
-    """Redis pub/sub: one channel per process, ``tarocchi:<process name>``."""
+    """Redis pub/sub: one channel per process, ``tarocchi:<process name>``. What one turn of the
+    event loop sends to a process goes as one message (a list of envelopes, in order): an action
+    sends a frame to every seat, and one publish per frame cost more than the rest of the
+    action (bench/site_bench.py)."""
 
     def __init__(self, url: str):
         import redis.asyncio  # only a site of several processes needs it
@@ -73,6 +76,9 @@ class Bus:
         self.redis = redis.asyncio.from_url(url)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.reader: asyncio.Task | None = None
+        self.outbox: dict[str, list[Envelope]] = {}  # process -> envelopes not yet published
+        self.sender: asyncio.Task | None = None
+        self.sent = asyncio.Event()
 
     @staticmethod
     def channel(process: str) -> str:
@@ -94,14 +100,38 @@ class Bus:
                 continue
             if message is not None and message["type"] == "message":
                 try:
-                    handler(_decode(message["data"]))
+                    envelopes = _decode(message["data"])
                 except Exception:
-                    log.exception("could not handle a message from the bus")
+                    log.exception("a message on the bus that is not a list of envelopes")
+                    continue
+                for envelope in envelopes:
+                    try:
+                        handler(envelope)
+                    except Exception:
+                        log.exception("could not handle a message from the bus")
 
-    async def send(self, process: str, envelope: Envelope) -> None:
-        await self.redis.publish(self.channel(process), _encode(envelope))
+    def send(self, process: str, envelope: Envelope) -> None:
+        """Queue ``envelope`` for ``process``; published in order, with whatever else this
+        turn of the loop sends there."""
+        self.outbox.setdefault(process, []).append(envelope)
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.get_running_loop().create_task(self._publish())
+
+    async def _publish(self) -> None:
+        while self.outbox:
+            outbox, self.outbox = self.outbox, {}
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for process, envelopes in outbox.items():
+                        pipe.publish(self.channel(process), _encode(envelopes))
+                    await pipe.execute()
+            except Exception:
+                log.exception("could not publish %d messages on the bus", sum(map(len, outbox.values())))
 
     async def close(self) -> None:
+        if self.sender is not None:
+            with contextlib.suppress(Exception):
+                await self.sender  # what was queued goes out first
         if self.reader is not None:
             self.reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -132,13 +162,13 @@ class RemoteSocket:
         return await self.inbox.get()
 
     async def send_text(self, text: str) -> None:
-        await self.site.bus.send(self.relay, Envelope("text", self.conn, text=text))
+        self.site.bus.send(self.relay, Envelope("text", self.conn, text=text))
 
     async def send_json(self, data: dict) -> None:
         await self.send_text(msgspec.json.encode(data).decode())
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
-        await self.site.bus.send(self.relay, Envelope("close", self.conn, code=code, reason=reason))
+        self.site.bus.send(self.relay, Envelope("close", self.conn, code=code, reason=reason))
         self.inbox.put_nowait({"type": "websocket.disconnect", "code": code})
 
 
@@ -221,7 +251,7 @@ class Site:
         writer = asyncio.get_running_loop().create_task(relay.write())
         watch = asyncio.get_running_loop().create_task(self._watch(relay, elsewhere.table_id, store))
         try:
-            await self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process))
+            self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process))
             while not writer.done():
                 receiving = asyncio.ensure_future(websocket.receive())
                 await asyncio.wait([receiving, writer], return_when=asyncio.FIRST_COMPLETED)
@@ -234,13 +264,12 @@ class Site:
                 text = frame.get("text")
                 if text is None and frame.get("bytes") is not None:
                     text = frame["bytes"].decode("utf-8", "replace")
-                await self.bus.send(elsewhere.owner, Envelope("frame", conn, text=text or ""))
+                self.bus.send(elsewhere.owner, Envelope("frame", conn, text=text or ""))
         finally:
             self.relays.pop(conn, None)
             watch.cancel()
             writer.cancel()
-            with contextlib.suppress(Exception):
-                await self.bus.send(elsewhere.owner, Envelope("gone", conn))
+            self.bus.send(elsewhere.owner, Envelope("gone", conn))
 
     async def _watch(self, relay: Relay, table_id: str, store) -> None:
         """Close the relayed socket (1012: the page reconnects) once its owner no longer holds
