@@ -155,6 +155,7 @@ def every_listed_discard_is_taken(d: Deal) -> None:
         d.copy().apply(a, seat)
 
 
+RULE = get_game("sicilian").discard_rule  # R11's, through the game's facts
 ALL_TRUMPS = [str(n) for n in range(20, 0, -1)]  # 1-20: with Miseria, F and KC from the monte, 23 never discarded
 
 
@@ -171,18 +172,17 @@ def test_a_bidder_with_no_other_card_discards_three_low_trumps_R11(dealer):
     assert len(d.legal_actions()) == 455
     every_listed_discard_is_taken(d)
     for bad in ("discard 16 14 13", "discard 1 14 13", "discard KC 14 13", "discard F 2 0", "discard 20 19 18"):
-        assert d.refusal(bidder, bad) in (S.LOW_TRUMPS_ONLY, S.NO_TRUMP_DISCARD)
+        assert d.refusal(bidder, bad) in (RULE.fallback_words, RULE.never_words)
     say(d, "discard 15 14 13")
     assert d.phase == "announce" and d.discarded == mask_of(["15", "14", "13"])
 
 
 def test_the_rule_alone_takes_three_low_trumps_from_a_hand_of_trumps_the_fool_and_a_king_R11():
-    rule = get_game("sicilian").discard_rule
     hand = mask_of([str(n) for n in range(21)] + ["F", "KC"])  # the issue's hand: 23 cards, none other
-    assert rule.refusal(hand, mask_of(["15", "14", "13"])) is None
-    assert rule.refusal(hand, mask_of(["0", "2", "3"])) is None
-    assert rule.refusal(hand, mask_of(["16", "14", "13"])) == S.LOW_TRUMPS_ONLY
-    assert all(rule.refusal(hand, m) is None for m in rule.discards(hand)) and len(rule.discards(hand)) == 455
+    assert RULE.refusal(hand, mask_of(["15", "14", "13"])) is None
+    assert RULE.refusal(hand, mask_of(["0", "2", "3"])) is None
+    assert RULE.refusal(hand, mask_of(["16", "14", "13"])) == RULE.fallback_words
+    assert all(RULE.refusal(hand, m) is None for m in RULE.discards(hand)) and len(RULE.discards(hand)) == 455
 
 
 @pytest.mark.parametrize("words", [["vado solo"], ["passo"] * 4 + ["chiamo"] + ["passo"] * 3, ["passo"] * 8])
