@@ -2,16 +2,25 @@
 short of the others (Sicilian R11, Renaissance A7, Calabresella C13, Ottocento B8).
 
 >>> from tarocchi.engine.cards import DECK
->>> rule = DiscardRule(3, never=DECK.mask_of(["20", "1", "2", "3", "F"]), fallback=DECK.mask_of(["2", "3"]),
-...                    never_words="no trump and not the Fool", fallback_words="only the 2 and the 3")
+>>> rule = DiscardRule(3, never=DECK.mask_of(["20", "1", "2", "3", "F"]), fallback=DECK.mask_of(["1", "2", "3"]),
+...                    never_words="no trump and not the Fool", fallback_words="only the 1, the 2 and the 3")
 >>> hand = DECK.mask_of(["20", "1", "F", "2", "3", "KC"])
 >>> DECK.codes_of(rule.allowed(hand))         # one other card: the rest from the fallback
-['3', '2', 'KC']
+['3', '2', '1', 'KC']
 >>> rule.refusal(hand, DECK.mask_of(["KC", "20", "2"]))
-'only the 2 and the 3'
+'only the 1, the 2 and the 3'
+>>> [DECK.codes_of(m) for m in rule.discards(hand)]   # the one other card and two of the fallback
+[['2', '1', 'KC'], ['3', '1', 'KC'], ['3', '2', 'KC']]
+>>> hand = DECK.mask_of(["20", "1", "F", "2", "3"])   # no other card at all: the fallback fills it
+>>> rule.refusal(hand, DECK.mask_of(["1", "2", "3"])), rule.refusal(hand, DECK.mask_of(["2", "3", "20"]))
+(None, 'only the 1, the 2 and the 3')
 """
 
 from __future__ import annotations
+
+from itertools import combinations
+
+from .deck import cards_in
 
 SIZE_WORDS = {2: "two", 3: "three", 4: "four"}
 
@@ -41,16 +50,23 @@ class DiscardRule:
             return 0, free, self.size
         return free, hand & self.fallback, self.size - free.bit_count()
 
+    def discards(self, hand: int) -> list[int]:
+        """Every allowed discard from ``hand`` (masks), lowest cards first: what a game's
+        ``legal_actions()`` lists, from the same ``choice`` that ``refusal`` checks against."""
+        must, pool, need = self.choice(hand)
+        return [must | sum(1 << c for c in more) for more in combinations(cards_in(pool), need)]
+
     def refusal(self, hand: int, cards: int) -> str | None:
         """Why ``cards`` (a mask) may not be the discard from ``hand``, or None."""
         if cards & ~hand:
             return self.not_in_hand
         if cards.bit_count() != self.size:
             return self.size_words
+        # Exactly the discards ``choice`` describes: all that must go, the rest from the pool.
+        # (A hand with no other card at all has nothing that must go, and the fallback for a
+        # pool: whether it is short is the count of other cards, never whether ``must`` is empty.)
         must, pool, _ = self.choice(hand)
-        if not must and pool.bit_count() >= self.size:
-            return None if not cards & self.never else self.never_words
-        # Short of other cards: all of them, and the rest from the fallback.
-        if cards & must != must or cards & ~must & ~pool:
-            return self.fallback_words if cards & self.fallback else self.never_words
-        return None
+        if cards & must == must and not cards & ~must & ~pool:
+            return None
+        short = (hand & ~self.never).bit_count() < self.size
+        return self.fallback_words if short and cards & self.fallback else self.never_words

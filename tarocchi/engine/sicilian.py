@@ -843,16 +843,7 @@ class Deal(Playable):
         if phase == ANNOUNCE:
             return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(seat, a) is None]
         if phase == DISCARD_PHASE:
-            hand = self.hands[seat]
-            pool = list(cards_in(self.discardable()))
-            out = []
-            for i, a in enumerate(pool):
-                for j in range(i + 1, len(pool)):
-                    for k in range(j + 1, len(pool)):
-                        m = (1 << a) | (1 << pool[j]) | (1 << pool[k])
-                        if discard_refusal(hand, m) is None:
-                            out.append(DISCARD | m)
-            return out
+            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[seat])]  # R11
         return []
 
     def choices(self, seat: int) -> list[dict]:

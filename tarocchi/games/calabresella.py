@@ -378,8 +378,7 @@ class Deal(Playable):
         if self.phase == PLAY:
             return list(cards_in(self.legal_cards()))
         if self.phase in (DISCARD_PHASE, LAY_PHASE):
-            must, pool, need = self.discard_choice()
-            return [LAY | must | sum(1 << c for c in more) for more in combinations(cards_in(pool), need)]
+            return [LAY | m for m in LAY_RULES[self.lay_count].discards(self.hands[seat])]  # C13
         if self.phase == TAKE_PHASE:
             up = list(cards_in(self.face_up))
             return [PASSO] + [TAKE | sum(1 << c for c in cs) for n in range(1, len(up) + 1) for cs in combinations(up, n)]

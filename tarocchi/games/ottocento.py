@@ -571,9 +571,7 @@ class Deal(Playable):
         if self.phase == MONTE_PHASE:
             return [A_MONTE, GIOCO]
         if self.phase == DISCARD_PHASE:
-            _, pool, _ = self.discard_choice()
-            cs = list(cards_in(pool))
-            return [DISCARD | 1 << a | 1 << b for i, a in enumerate(cs) for b in cs[i + 1:]]
+            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # B8
         best = self.best_declaration(seat)
         out = [declaration_action(best)]
         if len(best) > 1:

@@ -280,11 +280,7 @@ class Deal(Playable):
         if self.phase == PLAY:
             return list(cards_in(self.legal_cards()))
         if self.phase == DISCARD_PHASE:
-            must, pool, need = self.discard_choice()
-            out = [must]
-            for _ in range(need):
-                out = [m | 1 << c for m in out for c in cards_in(pool) if not m >> c & 1 and 1 << c > (m & pool)]
-            return [DISCARD | m for m in out]
+            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # A7
         return []
 
     def refusal(self, seat: int, action: object) -> str | None:

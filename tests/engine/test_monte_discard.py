@@ -10,6 +10,7 @@ import pytest
 from tarocchi.engine import sicilian as S
 from tarocchi.engine.actions import DISCARD, parse_action
 from tarocchi.engine.cards import FOOL, KINGS, LOW_TRUMPS, TRUMPS, card, mask_of
+from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import play_out
 from tarocchi.engine.sicilian import Deal, IllegalAction
 
@@ -144,6 +145,60 @@ def test_short_of_other_cards_the_rest_are_the_least_trumps_no_more_than_needed_
     assert d.refusal(0, "discard MC KC 20") == S.NO_TRUMP_DISCARD
     say(d, "discard MC 0 15")
     assert d.discarded == mask_of(["MC", "0", "15"])
+
+
+def every_listed_discard_is_taken(d: Deal) -> None:
+    """refusal() and apply() (on a copy) accept each discard legal_actions() lists."""
+    seat = d.to_act
+    for a in d.legal_actions():
+        assert d.refusal(seat, a) is None
+        d.copy().apply(a, seat)
+
+
+RULE = get_game("sicilian").discard_rule  # R11's, through the game's facts
+ALL_TRUMPS = [str(n) for n in range(20, 0, -1)]  # 1-20: with Miseria, F and KC from the monte, 23 never discarded
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_a_bidder_with_no_other_card_discards_three_low_trumps_R11(dealer):
+    # issue 19: the bidder holds only trumps, the Fool and a King, so all three come from
+    # Miseria and 2-15, any three of them (none must go)
+    bidder = (dealer + 1) % 3
+    d = deal_of(3, dealer, {bidder: ALL_TRUMPS}, monte=["0", "F", "KC"])
+    say(d, "vado solo", "passo", "passo")
+    assert (d.phase, d.to_act) == ("discard", bidder)
+    low = [c for c in range(63) if LOW_TRUMPS >> c & 1]
+    assert set(d.legal_actions()) == {DISCARD | mask_of(t) for t in itertools.combinations(low, 3)}
+    assert len(d.legal_actions()) == 455
+    every_listed_discard_is_taken(d)
+    for bad in ("discard 16 14 13", "discard 1 14 13", "discard KC 14 13", "discard F 2 0", "discard 20 19 18"):
+        assert d.refusal(bidder, bad) in (RULE.fallback_words, RULE.never_words)
+    say(d, "discard 15 14 13")
+    assert d.phase == "announce" and d.discarded == mask_of(["15", "14", "13"])
+
+
+def test_the_rule_alone_takes_three_low_trumps_from_a_hand_of_trumps_the_fool_and_a_king_R11():
+    hand = mask_of([str(n) for n in range(21)] + ["F", "KC"])  # the issue's hand: 23 cards, none other
+    assert RULE.refusal(hand, mask_of(["15", "14", "13"])) is None
+    assert RULE.refusal(hand, mask_of(["0", "2", "3"])) is None
+    assert RULE.refusal(hand, mask_of(["16", "14", "13"])) == RULE.fallback_words
+    assert all(RULE.refusal(hand, m) is None for m in RULE.discards(hand)) and len(RULE.discards(hand)) == 455
+
+
+@pytest.mark.parametrize("words", [["vado solo"], ["passo"] * 4 + ["chiamo"] + ["passo"] * 3, ["passo"] * 8])
+def test_four_seats_a_bidder_with_no_other_card_still_discards_R7_R8_R10_R11(words):
+    # seat 0 goes solo, calls, or is forced to call (R10: it holds the 20); its 15 and the
+    # monte are trumps, the Fool and Kings: all three from Miseria and 2-15
+    hand = ["20", "19", "18", "17", "16", "1", "KC", "KO", "KS", "KB", "15", "14", "13", "12", "11"]
+    d = deal_of(4, 3, {0: hand}, monte=["F", "0", "2"])
+    say(d, *words)
+    assert (d.phase, d.to_act) == ("discard", 0)
+    listed = d.legal_actions()
+    assert listed and all(a & ~DISCARD & ~LOW_TRUMPS == 0 for a in listed)  # 0, 2 and 11-15: 7 low trumps
+    assert len(listed) == 35
+    every_listed_discard_is_taken(d)
+    say(d, "discard 0 2 11")
+    assert d.phase == "announce" and d.hands[0].bit_count() == 15
 
 
 def test_a_second_discard_is_refused_R11():

@@ -5,6 +5,7 @@ hand-built cases K1-K10, each a real deal built from a chosen deck order
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -299,6 +300,60 @@ def test_C13_K5_never_a_trump_the_fool_or_a_king_unless_short():
         assert d.reason(1, f"scarto {bad}").id in ("lay_fallback", "lay_forbidden")
     assert d.refusal(1, "scarto 0 2 3") == "only Miseria and trumps 2 to 15, and no more than you must"
     assert all(a & mask("5S") for a in d.legal_actions())
+
+
+LOW = [str(n) for n in range(16) if n != 1]  # C13: Miseria and trumps 2-15
+
+
+def every_listed_lay_is_taken(d: Deal) -> list[int]:
+    """refusal() and apply() (on a copy) accept each lay legal_actions() lists."""
+    seat, listed = d.to_act, d.legal_actions()
+    for a in listed:
+        assert d.refusal(seat, a) is None
+        d.copy().apply(a, seat)
+    return listed
+
+
+def test_C13_a_challenger_with_no_other_card_lays_three_of_miseria_and_2_to_15():
+    d = dealt(0, {1: [str(n) for n in range(1, 21)]}, monte=["0", "F", "KC"])  # 23 never laid
+    d.apply("vado solo"); d.apply("sta bene"); d.apply("sta bene")
+    assert (d.phase, d.to_act) == ("discard", 1)
+    listed = every_listed_lay_is_taken(d)
+    assert {a - LAY for a in listed} == {mask(*t) for t in combinations(LOW, 3)}
+    for bad in ("1 2 3", "16 2 3", "KC 2 3", "F 2 3"):
+        assert d.reason(1, f"scarto {bad}").id in ("lay_fallback", "lay_forbidden")
+    d.apply("scarto 15 14 0")
+    assert d.phase == "play"
+
+
+def test_C13_dividete_opponents_with_no_other_card_lay_two_then_one_of_miseria_and_2_to_15():
+    # seat 1 challenges; seat 2 takes monte cards 1-2 and lays 2, seat 0 takes card 3 and lays 1 (C11)
+    d = dealt(0, {2: [str(n) for n in range(1, 21)]}, monte=["0", "F", "KC"])  # seat 2: 22 never laid
+    d.apply("vado solissimo dividete")
+    assert (d.phase, d.to_act) == ("lay", 2)
+    listed = every_listed_lay_is_taken(d)
+    assert {a - LAY for a in listed} == {mask(*t) for t in combinations(LOW, 2)}
+    assert d.refusal(2, "scarto 16 2") == "only Miseria and trumps 2 to 15, and no more than you must"
+    d.apply("scarto 0 2")
+    d = dealt(0, {0: [str(n) for n in range(1, 21)]}, monte=["5C", "6C", "0"])  # seat 0: 21 never laid
+    d.apply("vado solissimo dividete"); d.apply("scarto 5C 6C")
+    assert (d.phase, d.to_act) == ("lay", 0)
+    listed = every_listed_lay_is_taken(d)
+    assert {a - LAY for a in listed} == {mask(c) for c in LOW}
+    assert d.refusal(0, "scarto 1") == "you may not lay a trump, the Fool or a King"  # 1 is no fallback
+    d.apply("scarto 0")
+    assert d.phase == "play"
+
+
+@pytest.mark.parametrize("take", ["0", "0 F", "0 F KC"])
+def test_C13_scegliete_an_opponent_with_no_other_card_lays_as_many_of_miseria_and_2_to_15(take):
+    d = dealt(0, {2: [str(n) for n in range(1, 21)]}, monte=["0", "F", "KC"])
+    d.apply("vado solissimo scegliete")
+    d.apply(f"prendo {take}")
+    n = len(take.split())
+    assert d.to_act == 2 and d.view(2)["lay"] == n
+    listed = every_listed_lay_is_taken(d)
+    assert {a - LAY for a in listed} == {mask(*t) for t in combinations(LOW, n)}
 
 
 # --- the monte to the last trick, play (C14, C15) -------------------------------------------

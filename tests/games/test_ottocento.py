@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 
 import pytest
 
@@ -14,7 +15,7 @@ from tarocchi.engine.playout import play_out, random_action
 from tarocchi.engine.records import RecordError, replay
 from tarocchi.games import ottocento_combos as combos
 from tarocchi.games.ottocento import (
-    DECK, FIVES, KINDS, MOORS, ONE_POINT, RULES, TARGET, Deal, Options, action_text, decided, matto_card,
+    DECK, DISCARD, FIVES, KINDS, MOORS, ONE_POINT, RULES, TARGET, Deal, Options, action_text, decided, matto_card,
     parse_action, pile_points, tally,
 )
 
@@ -162,6 +163,28 @@ def test_B8_O8_the_discard_never_a_5_point_card():
     v0, v1 = d.view(0), d.view(1)
     assert v0["discard"] == ["18", "3"] and v1["discard"] is None
     assert v1["actions"][-1]["action"] == "discard" and v0["actions"][-1]["action"] == "discard 18 3"
+
+
+def test_B8_a_dealer_with_every_5_point_card_discards_any_two_of_the_others():
+    # the most a dealt hand can hold of them: all 8 of the 17; B8 has no fallback, and needs none
+    fives = ["KC", "KO", "KS", "KB", "20", "19", "0", "F"]
+    others = ["18", "3", "5", "6", "7", "8", "9", "10", "11"]
+    d = dealt(0, {0: fives + others})
+    d.apply("gioco")
+    listed = d.legal_actions()
+    assert {a - DISCARD for a in listed} == {mask(*t) for t in combinations(others, 2)}
+    for a in listed:
+        assert d.refusal(0, a) is None
+        d.copy().apply(a, 0)
+
+
+def test_B8_a_hand_of_5_point_cards_and_two_others_discards_those_two():
+    # no dealt hand is so short (17 cards, 8 of 5 points); the rule still finds its one discard
+    rule = GAME.discard_rule
+    hand = mask("KC", "KO", "KS", "KB", "20", "19", "0", "F", "18", "7C")
+    assert rule.discards(hand) == [mask("18", "7C")]
+    assert rule.refusal(hand, mask("18", "7C")) is None
+    assert rule.refusal(hand, mask("18", "F")) == rule.never_words
 
 
 def test_B8_the_discard_counts_for_the_dealers_side_or_goes_over_with_no_trick():

@@ -4,6 +4,7 @@ T1-T9, each a real deal built from a chosen deck order (tests/games/builders.py)
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -12,7 +13,7 @@ from tarocchi.engine.game import IllegalAction, get_game
 from tarocchi.engine.match import Match
 from tarocchi.engine.playout import play_out, random_action
 from tarocchi.engine.records import replay
-from tarocchi.games.renaissance import DECK, RULES, Deal, Options, parse_action
+from tarocchi.games.renaissance import DECK, DISCARD, RULES, Deal, Options, parse_action
 
 from .builders import dealt, discard_for, played, rest_of, triples
 
@@ -133,6 +134,29 @@ def test_A7_T9_the_discard_never_holds_a_king_a_trump_or_the_fool_but_for_the_fa
     assert d.refusal(LUCIA, "discard QC 10S 7") is None
     d.apply("discard QC 10S 7")
     assert d.phase == "play" and d.hand_size(LUCIA) == 25 and d.discarded == mask("QC", "10S", "7")
+
+
+def test_A7_T9_every_discard_listed_for_the_short_dealer_is_taken():
+    # the T9 dealer: its 2 other cards go, and one of trumps 2-20 (no more than needed)
+    hand = [str(n) for n in range(1, 22)] + ["F", "KC", "KO", "KS", "KB", "QC", "10S"]
+    d = dealt(LUCIA, {LUCIA: hand[:25]}, extra=hand[25:])
+    listed = d.legal_actions()
+    assert {a - DISCARD for a in listed} == {mask("QC", "10S", str(n)) for n in range(2, 21)}
+    for a in listed:
+        assert d.refusal(LUCIA, a) is None
+        d.copy().apply(a, LUCIA)
+
+
+def test_A7_a_hand_of_trumps_the_fool_and_kings_only_discards_three_of_trumps_2_to_20():
+    # No dealt hand is this short (28 cards, 26 never discarded: at least 2 others); A7's rule
+    # holds for it all the same, the missing three all from trumps 2-20 (issue 19)
+    rule = get_game("renaissance").discard_rule
+    hand = mask(*[str(n) for n in range(1, 22)], "F", "KC", "KO", "KS", "KB")
+    middle = [str(n) for n in range(2, 21)]
+    assert set(rule.discards(hand)) == {mask(*t) for t in combinations(middle, 3)}
+    assert all(rule.refusal(hand, m) is None for m in rule.discards(hand))
+    for bad in (("1", "2", "3"), ("21", "2", "3"), ("F", "2", "3"), ("KC", "2", "3")):
+        assert rule.refusal(hand, mask(*bad)) == "only trumps 2 to 20, and no more than you must"
 
 
 def test_A7_with_enough_other_cards_no_trump_goes():
