@@ -34,7 +34,7 @@ CODE_SET = frozenset(code for name in game_names() for code in get_game(name).de
 @dataclass
 class Server:
     url: str
-    ws_url: str
+    ws_url: str | list[str]  # a site of several processes: one per process, the seats spread over them
     db: str
     chance: Scripted
 
@@ -61,13 +61,26 @@ class Scripted(Chance):
 
 
 @contextlib.contextmanager
-def running(seed: int = 0, **options) -> Iterator[Server]:
-    """A live server (bots fast) on a fresh database; ``options`` go to ``create_app``."""
+def running(seed: int = 0, site: bool = False, **options) -> Iterator[Server]:
+    """A live server (bots fast) on a fresh database; ``options`` go to ``create_app``.
+    ``site``: two processes of one site on PostgreSQL and a Redis bus (issue 20): tables are
+    made on the first, and ``open_all`` puts the seats on both in turn, so that every other
+    seat is relayed."""
     chance = options.pop("chance", None) or Scripted(seed)
     options.setdefault("bot_delay", 0.01)
     options.setdefault("trick_pause", 0.0)
-    with running_server(chance=chance, **options) as live:
-        yield Server(live.url, live.ws_url, live.db, chance)
+    if not site:
+        with running_server(chance=chance, **options) as live:
+            yield Server(live.url, live.ws_url, live.db, chance)
+        return
+    from tests.postgres import Cluster
+    from tests.redis_server import RedisServer
+
+    with Cluster() as cluster, RedisServer() as redis:
+        db = cluster.new_database()
+        with running_server(db, chance=chance, bus=redis.url, process="A", **options) as a, \
+                running_server(db, chance=chance, bus=redis.url, process="B", **options) as b:
+            yield Server(a.url, [a.ws_url, b.ws_url], db, chance)
 
 
 def run_async(coro):
@@ -97,11 +110,13 @@ def new_room_ids(base: str, seats: int, game: str = "sicilian") -> tuple[str, li
     return body["table"], [link.removeprefix("/t/") for link in body["links"]]
 
 
-async def open_all(ws_url: str, tokens: list[str]) -> list[Seat]:
-    """Open every seat in order (deterministic), and wait for the deal to start."""
+async def open_all(ws_url: str | list[str], tokens: list[str]) -> list[Seat]:
+    """Open every seat in order (deterministic), and wait for the deal to start; with several
+    addresses (a site), seat i on the i-th in turn."""
+    urls = ws_url if isinstance(ws_url, list) else [ws_url]
     seats = []
-    for t in tokens:
-        seats.append(await Seat.open(ws_url, t))
+    for i, t in enumerate(tokens):
+        seats.append(await Seat.open(urls[i % len(urls)], t))
     for s in seats:
         await s.wait_state(lambda st: st["view"] is not None)
     return seats
@@ -145,6 +160,14 @@ async def next_deal(seats: list[Seat]) -> bool:
 # --- the truth, from the store ----------------------------------------------------------------
 
 def stream(db: str, table_id: str) -> list[tuple[int, str, dict]]:
+    if "://" in db:  # PostgreSQL (a site)
+        from tarocchi.server.store import open_store
+
+        store = open_store(db)
+        try:
+            return store.events(table_id)
+        finally:
+            store.close()
     with contextlib.closing(sqlite3.connect(db)) as conn:
         rows = conn.execute("SELECT version, kind, data FROM events WHERE table_id = ? ORDER BY version",
                             (table_id,)).fetchall()

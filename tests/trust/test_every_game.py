@@ -52,8 +52,13 @@ def check_seat(truth, seat: int, frames: list[dict]) -> int:
     return checked
 
 
-@pytest.mark.parametrize(("game", "seats"), TABLES)
-def test_a_whole_match_leaks_nothing_and_every_view_is_the_seats_projection(game, seats):
+# The same on a site of two processes (PostgreSQL, Redis), every other seat relayed: each game
+# at its largest table.
+ON_SITE = [(name, "site", get_game(name).seats[-1]) for name in game_names()]
+
+
+@pytest.mark.parametrize(("game", "where", "seats"), [(g, "embedded", n) for g, n in TABLES] + ON_SITE)
+def test_a_whole_match_leaks_nothing_and_every_view_is_the_seats_projection(game, where, seats):
     async def body(server):
         table_id, tokens = new_room_ids(server.url, seats, game)
         room = await open_all(server.ws_url, tokens)
@@ -83,12 +88,13 @@ def test_a_whole_match_leaks_nothing_and_every_view_is_the_seats_projection(game
         for s in room:
             await s.close()
 
-    with running(seed=31, games=EVERY_GAME) as server:
+    with running(seed=31, games=EVERY_GAME, site=where == "site") as server:
         run_async(body(server))
 
 
+@pytest.mark.parametrize("where", ["embedded", "site"])
 @pytest.mark.parametrize("game", game_names())
-def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_nothing(game):
+def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_nothing(game, where):
     async def body(server):
         seats = get_game(game).seats[0]
         table_id, tokens = new_room_ids(server.url, seats, game)
@@ -120,7 +126,7 @@ def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_n
         for s in room:
             await s.close()
 
-    with running(seed=32, games=EVERY_GAME) as server:
+    with running(seed=32, games=EVERY_GAME, site=where == "site") as server:
         run_async(body(server))
 
 
