@@ -5,7 +5,7 @@
 
 const en = {
   "app.title": "Tarocchi",
-  "app.tagline": "Italian tarot card games at one table: Sicilian Tarocchi and the Renaissance three-hand game.",
+  "app.tagline": "Four Italian tarot card games at one table: Sicilian tarocchi, the Renaissance three-hand game, Calabresella and Ottocento from Bologna.",
   "lang.switch": "Italiano",
   "lang.switch.label": "Leggi in italiano",
 
@@ -210,6 +210,17 @@ const en = {
   "game.sicilian.about": "63 cards, three or four seats: bids, a hidden partner, jochi.",
   "game.renaissance": "Renaissance tarocchi",
   "game.renaissance.about": "78 cards, three players each for themselves: capture the points.",
+  "game.calabresella": "Calabresella",
+  "game.calabresella.about": "63 cards, three seats: one challenges the other two for 55 of the 109 points; first to 21.",
+  "game.ottocento": "Ottocento (Bolognese tarocchino)",
+  "game.ottocento.about": "62 cards, four seats in two sides: declare combinations, capture them; first side to 800.",
+  "game.sicilian.short": "Sicilian",
+  "game.renaissance.short": "Renaissance",
+  "game.calabresella.short": "Calabresella",
+  "game.ottocento.short": "Ottocento",
+  "table.waiting.count": "{n} of {m} seats are here.",
+  "name.later": "Not now",
+  "count.detail": "The count, item by item",
   "table.total": "total {n}",
   "table.pile": "pile {n}",
   "discard.off": "Switched off: {reasons}.",
@@ -297,7 +308,7 @@ const en = {
 
 const it = {
   "app.title": "Tarocchi",
-  "app.tagline": "I giochi di tarocchi italiani a un solo tavolo: i Tarocchi siciliani e il gioco a tre del Rinascimento.",
+  "app.tagline": "Quattro giochi di tarocchi italiani a un solo tavolo: i Tarocchi siciliani, il gioco a tre del Rinascimento, la Calabresella e l'Ottocento bolognese.",
   "lang.switch": "English",
   "lang.switch.label": "Read in English",
 
@@ -502,6 +513,17 @@ const it = {
   "game.sicilian.about": "63 carte, tre o quattro posti: dichiarazioni, un compagno nascosto, jochi.",
   "game.renaissance": "Tarocchi del Rinascimento",
   "game.renaissance.about": "78 carte, tre giocatori ognuno per sé: si prendono i punti.",
+  "game.calabresella": "Calabresella",
+  "game.calabresella.about": "63 carte, tre posti: uno sfida gli altri due a fare 55 dei 109 punti; si gioca a 21.",
+  "game.ottocento": "Ottocento (Tarocchino bolognese)",
+  "game.ottocento.about": "62 carte, quattro posti in due coppie: si dichiarano combinazioni e si prendono; la prima coppia a 800.",
+  "game.sicilian.short": "Siciliani",
+  "game.renaissance.short": "Rinascimento",
+  "game.calabresella.short": "Calabresella",
+  "game.ottocento.short": "Ottocento",
+  "table.waiting.count": "Ci sono {n} posti su {m}.",
+  "name.later": "Non ora",
+  "count.detail": "Il conto, voce per voce",
   "table.total": "totale {n}",
   "table.pile": "mucchio {n}",
   "discard.off": "Spente: {reasons}.",
