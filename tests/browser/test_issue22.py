@@ -128,6 +128,7 @@ def test_the_last_guest_is_asked_his_name_on_the_table(live_server, new_page):
     field = last.locator("#my-name-table")
     field.wait_for()
     check_inside(last, "the name asked on the table")
+    screen(last, "room", "name-asked", "phone", "en")
     check_axe(last, "the name asked on the table")
     field.fill("Cecco")
     last.locator(".table-name button[type='submit']").click()
@@ -271,6 +272,7 @@ def test_renaissance_extra_marks_are_seen_on_a_phone(live_server, new_page):
             const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
             return !top || top.closest('.card') !== card || r.bottom > innerHeight; }).map(c => c.dataset.card)""")
         assert hidden == [], (size, hidden)
+        screen(page, "renaissance", "extra-marks", size, "en")
 
 
 CONTRAST = """sel => {

@@ -316,7 +316,7 @@ function roomLinks(links) {
 }
 
 // The player's name, typed once and kept in the browser; sent with every hello.
-function nameForm(onsaved, id = "my-name") {
+function nameForm(onsaved, id = "my-name", labelKey = "name.label") {
   const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
     placeholder: t("name.placeholder") });
   input.value = myName();
@@ -329,7 +329,7 @@ function nameForm(onsaved, id = "my-name") {
     const done = e.currentTarget.querySelector(".saved");
     if (done) done.textContent = name ? t("name.saved") : "";
   } },
-  h("label", { for: id, text: t("name.label") }),
+  h("label", { for: id, text: t(labelKey) }),
   h("span", { class: "name-row" }, input, h("button", { type: "submit", "data-focus": "name-save" }, t("name.save"))),
   h("span", { class: "saved quiet", role: "status" }));
 }
@@ -909,8 +909,9 @@ function winnersLine() {
   const winners = T.winners || [];
   const mine = winners.includes(T.you);
   const others = winners.filter((s) => s !== T.you).map(whoLabel).join(", ");
-  return mine ? (winners.length > 1 ? t("result.you.winners", { names: others }) : t("result.you.winner"))
+  const line = mine ? (winners.length > 1 ? t("result.you.winners", { names: others }) : t("result.you.winner"))
     : t(winners.length > 1 ? "result.winners" : "result.winner", { names: others });
+  return line.charAt(0).toUpperCase() + line.slice(1);  // "Computer 1 wins.": a sentence
 }
 
 function totalsLine() {
@@ -1136,7 +1137,7 @@ function askName() {
 
 function tableNameForm() {
   return h("div", { class: "table-name" },
-    nameForm((name) => { sendName(name); if (name) { state.nameDone = true; render(); } }, "my-name-table"),
+    nameForm((name) => { sendName(name); if (name) { state.nameDone = true; render(); } }, "my-name-table", "name.ask"),
     h("button", { type: "button", class: "later", "data-focus": "name-later", onclick: () => { state.nameDone = true; render(); } }, t("name.later")));
 }
 
