@@ -98,10 +98,14 @@ def test_the_count_shows_the_payments_and_the_result_without_scrolling(live_serv
     status = page.locator("#status").inner_text()
     said = page.locator(".result .winners").inner_text()
     assert said and said in status, (status, said)
-    check_inside(page, f"{game} match over {size}")
-    screen(page, game, "match-over", size, "en")
-    if size == "phone":
-        check_axe(page, f"{game} match over")
+    for code in ("en", "it"):
+        where = f"{game} match over {size} {code}"
+        assert page.evaluate(IN_SIGHT, ".result .winners, .payments li b") == [], where
+        check_inside(page, where)
+        check_axe(page, where)
+        screen(page, game, "match-over", size, code)
+        page.click("button.lang")
+        page.wait_for_function("c => document.documentElement.lang !== c", arg=code)
     assert page.errors == []
 
 
