@@ -146,9 +146,9 @@ def check_count(page) -> None:
     count = page.locator(".center.count")
     count.wait_for()
     p = payments(page)
-    assert len(p) == 4 and p[0] == p[2] and p[1] == p[3]
+    assert len(p) == 2  # partners score alike (B24): one line a side (issue 22)
     if count.locator(".ott-thrown").count():
-        assert p == [0, 0, 0, 0]
+        assert p == [0, 0]
         return
     sides = count.locator(".ott-side")
     assert sides.count() == 2

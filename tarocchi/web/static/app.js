@@ -31,6 +31,10 @@
 //   info(ctx) -> [Node]: the "deal" panel's content (contract, monte, ...)
 //   log(ctx) -> [string]|null: the announcements of the deal; a "log" panel when not null
 //   count(ctx) -> [Node]: the count, itemised (the core adds payments and Next deal)
+//   payments(ctx) -> [{label, value}]: the count's payments when not one a seat (Ottocento: sides)
+//   winners(ctx, seats) -> string: who won the match (Ottocento: a side), else the core's line
+//   totalsLine(ctx) -> string: the match totals after the result, else each seat's
+//   sheetColumns(ctx) -> [{seat, label}]: the score sheet's columns (default: every seat)
 //   picks(phase) -> bool: the phase picks cards of the hand (then the game's confirm button);
 //               pickSize(ctx) -> how many
 //   cardChoice(ctx, code) -> choice|null|undefined: a hand card's choice when the phase's
@@ -76,6 +80,7 @@ const state = {
   panel: null,       // the open side panel: "info", "log", "played", "sheet", "chat"
   showLast: false,   // the last trick on demand
   hold: null,        // {deal, until}: the deal's last trick shown before the count
+  nameDone: false,   // the name asked for on the table was given, or put off
   sound: false,
   unread: 0,         // chat lines come while the chat drawer is closed
   game: null,        // the game module of this table
@@ -125,7 +130,19 @@ function tSeat(key, seat, params = {}) {
   return t(key, { name: whoLabel(seat), ...params });
 }
 
-function why(c) { return c ? reason(c.reason, c.reason_id) : ""; }
+function why(c) {
+  if (!c) return "";
+  // After a trump lead "follow the suit" means "play a trump" (Sicilian R13, Calabresella,
+  // Ottocento B19 say the first; Renaissance A10 the second): one wording in every game.
+  if ((c.reason_id === "follow_suit" || c.reason === "follow the suit") && trumpLed()) return reason("play a trump", "play_trump");
+  return reason(c.reason, c.reason_id);
+}
+
+function trumpLed() {
+  const trick = state.view?.phase === "play" ? state.view.trick || [] : [];
+  const lead = trick[0] && cardInfo(trick[0].card).kind === "fool" ? trick[1] : trick[0];
+  return !!lead && cardInfo(lead.card).kind === "trump";
+}
 function choiceOf(action) { return (state.view?.choices || []).find((c) => c.action === action); }
 function myTurn() {
   const v = state.view;
@@ -256,7 +273,7 @@ function gamePicker(name, value, onpick) {
         h("input", { type: "radio", name, value: g.name, checked: value === g.name, "data-focus": `${name}-${g.name}`, onchange: () => onpick(g.name) }),
         h("span", { class: "game-title", text: gameTitle(g) }),
         has(`game.${g.name}.about`) ? h("small", { text: t(`game.${g.name}.about`) }) : null),
-      name === "computer-game" ? helpLink(g.name) : null)));
+      helpLink(g.name))));
 }
 
 // The level's name; the game's strongest level (the last the server lists) says so.
@@ -300,7 +317,7 @@ function roomLinks(links) {
 }
 
 // The player's name, typed once and kept in the browser; sent with every hello.
-function nameForm(onsaved, id = "my-name") {
+function nameForm(onsaved, id = "my-name", labelKey = "name.label") {
   const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
     placeholder: t("name.placeholder") });
   input.value = myName();
@@ -313,7 +330,7 @@ function nameForm(onsaved, id = "my-name") {
     const done = e.currentTarget.querySelector(".saved");
     if (done) done.textContent = name ? t("name.saved") : "";
   } },
-  h("label", { for: id, text: t("name.label") }),
+  h("label", { for: id, text: t(labelKey) }),
   h("span", { class: "name-row" }, input, h("button", { type: "submit", "data-focus": "name-save" }, t("name.save"))),
   h("span", { class: "saved quiet", role: "status" }));
 }
@@ -502,11 +519,13 @@ function addChat(lines) {
 function statusText() {
   const v = state.view;
   const T = state.table;
-  if (T?.status === "waiting") return t("table.waiting");
+  if (T?.status === "waiting") {
+    return t("table.waiting.count", { n: (T.joined || []).filter(Boolean).length, m: T.seats });
+  }
   if (!v || !T) return t("conn.connecting");
   if (v.phase === "done" || T.status !== "playing") {
-    if (T.status === "over") return t("status.over");
-    return holding() ? tSeat("center.last", v.last_trick.winner) : t("status.done");
+    if (holding()) return tSeat("center.last", v.last_trick.winner);
+    return T.status === "over" ? `${t("status.over")} ${winnersLine()}` : t("status.done");
   }
   const phase = game().phaseKey ? game().phaseKey(v.phase) : v.phase;
   if (v.automatic && v.turn === T.you) {  // the table answers for this seat: the game says why
@@ -750,11 +769,12 @@ function handCards() {
     if (selected) label += `; ${t("card.selected")}`;
     return h("button", {
       type: "button", class: "card" + (whyNot ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
-      "data-card": code, "data-focus": `card-${code}`, "data-extra": isExtra ? t("card.extra.mark") : null,
+      "data-card": code, "data-focus": `card-${code}`,
       "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
       title: whyNot || cardName(code),
       onclick: () => onCardPress(code),
-    }, cardSvg(code), h("span", { class: "card-label visually-hidden", text: label }));
+    }, cardSvg(code), isExtra ? h("span", { class: "extra-mark", "aria-hidden": "true", text: t("card.extra.mark") }) : null,
+    h("span", { class: "card-label visually-hidden", text: label }));
   });
 }
 
@@ -815,25 +835,27 @@ function playedPanel() {
   ];
 }
 
-// The score sheet: deal by deal, each seat's payment and running total.
+// The score sheet: deal by deal, each column's payment and running total. The columns are
+// the seats, or what the game scores (Ottocento: the two sides, whose partners score alike).
 function sheetPanel() {
   const T = state.table;
   if (!T) return [];
   const sheet = T.sheet || [];
-  const seats = Array.from({ length: T.seats }, (_, s) => s);
-  const run = seats.map(() => 0);
+  const columns = game().sheetColumns?.(ctxFor())
+    || Array.from({ length: T.seats }, (_, s) => ({ seat: s, label: whoLabel(s) }));
+  const run = columns.map(() => 0);
   const rows = sheet.map((pays, i) => {
-    pays.forEach((p, s) => { run[s] += p; });
+    columns.forEach((col, j) => { run[j] += pays[col.seat] ?? 0; });
     return h("tr", {}, h("th", { scope: "row", text: String(i + 1) }),
-      seats.map((s) => h("td", { class: "num" }, h("span", { class: "pay", text: signed(pays[s] ?? 0) }), " ", h("b", { class: "run", text: signed(run[s]) }))));
+      columns.map((col, j) => h("td", { class: "num" }, h("span", { class: "pay", text: signed(pays[col.seat] ?? 0) }), " ", h("b", { class: "run", text: signed(run[j]) }))));
   });
   return [
     h("h2", { text: t("sheet.title") }),
-    sheet.length ? h("table", { class: "sheet-table" },
+    sheet.length ? h("table", { class: `sheet-table cols-${columns.length}` },
       h("caption", { class: "note", text: t("sheet.caption") }),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sheet.deal") }), seats.map((s) => h("th", { scope: "col", class: "num", text: whoLabel(s) })))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "deal-col", text: t("sheet.deal") }), columns.map((col) => h("th", { scope: "col", class: "num", text: col.label })))),
       h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }), seats.map((s) => h("td", { class: "num" }, h("b", { text: signed(T.totals?.[s] ?? run[s]) }))))))
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }), columns.map((col, j) => h("td", { class: "num" }, h("b", { text: signed(T.totals?.[col.seat] ?? run[j]) }))))))
       : h("p", { class: "quiet", text: t("sheet.empty") }),
     T.target ? h("p", { class: "note", text: t("sheet.target", { n: T.target }) }) : null,
   ];
@@ -858,28 +880,47 @@ function chatLines() {
     h("span", { class: "chat-text", text: c.text })));
 }
 
-// The count in the middle of the table.
+// The count in the middle of the table: the payments (and at a match's end who won) first,
+// where they are seen without scrolling; the game's itemised count below them.
 function countPanel() {
   const v = state.view;
   const T = state.table;
   const c = v.count;
   const parts = [h("h2", { text: t("count.title") })];
-  if (game().count) parts.push(...game().count(ctxFor()));
-  parts.push(h("h3", { text: gt("count.payments") }));
-  parts.push(h("ul", { class: "payments" }, (c.payments || c.scores || []).map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
-    h("span", { text: whoLabel(seat) }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   if (T.status === "over") {
-    const winners = T.winners || [];
-    const mine = winners.includes(T.you);
-    const others = winners.filter((s) => s !== T.you).map(whoLabel).join(", ");
-    const line = mine ? (winners.length > 1 ? t("result.you.winners", { names: others }) : t("result.you.winner"))
-      : t(winners.length > 1 ? "result.winners" : "result.winner", { names: others });
     parts.push(h("div", { class: "result" },
       h("h2", { text: t("result.title") }),
-      h("p", { class: "winners", text: line }),
-      h("p", { text: `${gt("result.totals")}: ` + T.totals.map((x, s) => `${whoLabel(s)} ${signed(x)}`).join(" · ") })));
+      h("p", { class: "winners", text: winnersLine() }),
+      h("p", { class: "result-totals", text: `${gt("result.totals")}: ` + totalsLine() })));
   }
+  parts.push(h("h3", { text: gt("count.payments") }));
+  // (by seat, or as the game scores: Ottocento's two sides)
+  const rows = game().payments?.(ctxFor())
+    || (c.payments || c.scores || []).map((p, seat) => ({ label: whoLabel(seat), value: p }));
+  parts.push(h("ul", { class: "payments" }, rows.map(({ label, value: p }) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
+    h("span", { text: label }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
+  const detail = game().count ? game().count(ctxFor()) : [];
+  if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
+}
+
+// Who won the match: the game says it its own way (Ottocento: a side), else by seats.
+function winnersLine() {
+  const T = state.table;
+  const own = game().winners?.(ctxFor(), T.winners || []);
+  if (own) return own;
+  const winners = T.winners || [];
+  const mine = winners.includes(T.you);
+  const others = winners.filter((s) => s !== T.you).map(whoLabel).join(", ");
+  const line = mine ? (winners.length > 1 ? t("result.you.winners", { names: others }) : t("result.you.winner"))
+    : t(winners.length > 1 ? "result.winners" : "result.winner", { names: others });
+  return line.charAt(0).toUpperCase() + line.slice(1);  // "Computer 1 wins.": a sentence
+}
+
+function totalsLine() {
+  const T = state.table;
+  const own = game().totalsLine?.(ctxFor());
+  return own || T.totals.map((x, s) => `${whoLabel(s)} ${signed(x)}`).join(" · ");
 }
 
 function waitingRoom() {
@@ -903,8 +944,9 @@ function badLinkKind() {
   return /three seats/.test(state.badLink) ? "conn.leftout" : "conn.badlink";
 }
 
-function tableGameTitle() {
+function tableGameTitle(short = false) {
   const g = state.games?.games.find((x) => x.name === gameName());
+  if (short && has(`game.${gameName()}.short`)) return t(`game.${gameName()}.short`);
   return g ? gameTitle(g) : gameName();
 }
 
@@ -927,12 +969,13 @@ function buildShell() {
   s.others = h("div", { class: "seats others" });
   s.center = h("div", { class: "center-slot" });
   s.banner = h("div", { class: "banner-slot" });
+  s.ask = h("div", { class: "ask-slot" });
   s.lines = h("section", { class: "lines" });
   s.actions = h("div", { class: "actions-slot" });
   s.mine = h("div", { class: "seats mine" });
   s.tools = h("div", { class: "tools" });
   s.hand = h("section", { class: "hand" });
-  s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.lines, s.status, s.actions,
+  s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.ask, s.lines, s.status, s.actions,
     h("div", { class: "me-row" }, s.mine, s.tools), s.hand);
   s.tabs = h("nav", { class: "panel-tabs" });
   s.panels = {};
@@ -965,8 +1008,11 @@ function topbar() {
   const T = state.table;
   const dealNo = T && T.deal_number ? (T.deals_in_match ? t("table.deal", { n: T.deal_number, m: T.deals_in_match }) : t("table.deal.target", { n: T.deal_number, target: T.target })) : null;
   return [
-    h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
-    T ? h("span", { class: "game-name", text: tableGameTitle() }) : null,
+    // (the game's name stays on a phone too, under the title: a guest sees what he was invited to)
+    h("div", { class: "title-block" },
+      h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
+      T ? h("span", { class: "game-name" }, h("span", { class: "long", text: tableGameTitle() }),
+        h("span", { class: "short", text: tableGameTitle(true) })) : null),
     dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
     state.badLink ? null : h("span", { class: `conn ${state.conn}` },
       h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${state.conn}`) })),
@@ -1020,7 +1066,7 @@ function render() {
       h("p", { class: "error", role: "alert", text: t(badLinkKind()) }),
       h("p", { class: "quiet-on-felt", text: t(`${badLinkKind()}.more`) }),
       h("a", { class: "button primary", href: "/" }, t("conn.lobby"))));
-    for (const el of [s.others, s.banner, s.lines, s.actions, s.mine, s.tools, s.hand, s.tabs]) patch(el, []);
+    for (const el of [s.others, s.banner, s.ask, s.lines, s.actions, s.mine, s.tools, s.hand, s.tabs]) patch(el, []);
     s.status.hidden = true;
     s.side.hidden = true;
     document.title = t("app.title");
@@ -1032,6 +1078,7 @@ function render() {
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
   patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
+  patch(s.ask, playing && askName() ? tableNameForm() : []);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
   patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
@@ -1090,6 +1137,19 @@ function render() {
     }
   }
   if (ready) turnAlert();
+}
+
+// A guest who came last to a room never saw the waiting room's name field (the deal started
+// at once): while his seat still has the name the room gave it, the table asks for one.
+function askName() {
+  const T = state.table;
+  return T.kind === "room" && !state.nameDone && /^(host|guest \d)$/.test(T.names?.[T.you] || "");
+}
+
+function tableNameForm() {
+  return h("div", { class: "table-name" },
+    nameForm((name) => { sendName(name); if (name) { state.nameDone = true; render(); } }, "my-name-table", "name.ask"),
+    h("button", { type: "button", class: "later", "data-focus": "name-later", onclick: () => { state.nameDone = true; render(); } }, t("name.later")));
 }
 
 function sendName(name) {

@@ -65,6 +65,18 @@ function prepare(d) {
   return { name: d.name, groups, suits: d.suits || [], suitOf: suits, counting: d.counting, info };
 }
 
+// The letter a court card shows is its name's in the current language, so that the face and
+// the words agree in every game: Knight "Kn" and Page "P" (Cavallo "C", Fante "F") where the
+// deck says so, Horse "H" and Maid "M" (Donna "D") in the Sicilian deck. King and Queen keep
+// K and Q, the rules text's letters.
+const COURT_LETTERS = { Knight: "Kn", Page: "P", Horse: "H", Maid: "M", Cavallo: "C", Fante: "F", Donna: "D" };
+
+function shownRank(c) {
+  if (c.kind !== "suit" || (c.rank !== "H" && c.rank !== "M")) return c.rank;
+  const word = String(faceName(c)).split(" ")[0];
+  return COURT_LETTERS[word] ?? c.rank;
+}
+
 function unknown(code) {
   return { code, kind: "suit", rank: String(code), suit: null, points: 1, names: { en: String(code), it: String(code) } };
 }
@@ -174,9 +186,10 @@ function chip(info, look) {
   const mark = info.suit ?? (isTrump ? "★" : "✦");
   const withPoints = info.points >= 2;
   const h = withPoints ? 74 : 54;
+  const rank = shownRank(info);
   const parts = [
     node("rect", { x: 0, y: 0, width: 40, height: h, rx: 8, fill }),
-    text(20, 26, info.rank, { "font-size": info.rank.length > 1 ? 22 : 27, "font-weight": 800, fill: ink }),
+    text(20, 26, rank, { "font-size": rank.length > 1 ? 22 : 27, "font-weight": 800, fill: ink }),
     text(20, 46, mark, { "font-size": 15, "font-weight": 700, fill: ink, opacity: 0.9 }),
   ];
   if (withPoints) {
@@ -223,7 +236,7 @@ export function cardSvg(code) {
     const court = ["K", "Q", "H", "M"].includes(info.rank);
     svg.append(node("g", { transform: `translate(60 ${court ? 118 : 100}) scale(${court ? 0.9 : 1.3})` }, [pictogram(info.suit, look.ink)]));
     if (court) {
-      svg.append(text(60, 88, info.rank, { "font-size": 36, "font-weight": 800, fill: look.ink, "font-family": "Georgia, serif", opacity: 0.9 }));
+      svg.append(text(60, 88, shownRank(info), { "font-size": 36, "font-weight": 800, fill: look.ink, "font-family": "Georgia, serif", opacity: 0.9 }));
       if (info.rank === "K") svg.append(node("path", { d: "M46 52 L50 40 L56 48 L60 36 L64 48 L70 40 L74 52 Z", fill: look.ink, opacity: 0.85 }));
     }
   }
@@ -240,7 +253,7 @@ export function miniCard(code, extraClass = "") {
   span.setAttribute("aria-label", cardLabel(code));
   span.title = cardName(code);
   const rank = document.createElement("b");
-  rank.textContent = info.rank;
+  rank.textContent = shownRank(info);
   span.append(rank);
   if (info.suit) {
     const mark = document.createElement("small");

@@ -4,7 +4,9 @@
 
 export default {
   en: {
-    "cal.total": "{n} of {target}",
+    "cal.total": "total {n}",
+    "cal.total.title": "The first to {target} wins the match",
+    "cal.called.caller.you": "You called the {card}: {name} gives it over.",
     "cal.giver": "gave the called card",
     "cal.contract.none": "nobody has bid yet",
     "cal.contract.bid": "highest bid so far: {word}",
@@ -121,7 +123,9 @@ export default {
     "cal.result.totals": "Totals (to 21)",
   },
   it: {
-    "cal.total": "{n} su {target}",
+    "cal.total": "totale {n}",
+    "cal.total.title": "Chi arriva a {target} vince la partita",
+    "cal.called.caller.you": "Hai chiamato il {card}: lo passa {name}.",
     "cal.giver": "ha dato la carta chiamata",
     "cal.contract.none": "nessuno ha ancora dichiarato",
     "cal.contract.bid": "dichiarazione più alta: {word}",

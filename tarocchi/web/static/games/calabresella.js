@@ -94,6 +94,14 @@ function takePicker(c) {
         onclick: () => c.act("passo") }, h("span", { class: "word-main", text: "passo" }), h("small", { text: t("cal.take.pass") }))));
 }
 
+// Who called the card and who gives it: "You called ..." when the caller reads it (C10).
+function calledLine(c) {
+  const v = c.view;
+  const p = { card: c.cardName(v.called), caller: c.whoLabel(v.challenger), name: c.whoLabel(v.giver) };
+  if (v.challenger === c.me) return c.t("cal.called.caller.you", p);
+  return c.tSeat("cal.called.by", v.giver, p);
+}
+
 function sideLabel(c, side) {
   const k = c.view.count;
   const seats = [0, 1, 2].filter((s) => (side === 0) === (s === k.challenger));
@@ -108,7 +116,7 @@ export default {
 
   seatStats(c, seat) {
     const total = c.table.totals?.[seat] ?? 0;
-    return [c.h("span", { class: "stat total", "data-total": total, text: c.t("cal.total", { n: c.signed(total), target: c.table.target ?? 21 }) })];
+    return [c.h("span", { class: "stat total", "data-total": total, title: c.t("cal.total.title", { target: c.table.target ?? 21 }), text: c.t("cal.total", { n: c.signed(total) }) })];
   },
 
   seatTags(c, seat) {
@@ -145,7 +153,7 @@ export default {
     if (isSet(v.called)) {
       parts.push(h("p", { class: "center-note called-line", "data-card": v.called },
         c.miniCard(v.called),
-        h("span", { text: isSet(v.giver) ? c.tSeat("cal.called.by", v.giver, { card: c.cardName(v.called), caller: c.whoLabel(v.challenger) })
+        h("span", { text: isSet(v.giver) ? calledLine(c)
           : t("cal.called.monte", { card: c.cardName(v.called) }) })));
       if (isSet(v.given_back)) parts.push(h("p", { class: "center-note" }, c.miniCard(v.given_back),
         h("span", { text: t("cal.given.back", { card: c.cardName(v.given_back), name: c.whoLabel(v.giver) }) })));

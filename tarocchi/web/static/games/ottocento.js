@@ -18,6 +18,11 @@ function sideOf(seat) { return seat % 2; }
 function sideName(c, side) { return c.t(side === 0 ? "ott.side.a" : "ott.side.b"); }
 function sideSeats(c, side) { return (c.view?.sides?.[side] || [side, side + 2]).map(c.whoLabel).join(", "); }
 function sideLabel(c, side) { return `${sideName(c, side)} (${sideSeats(c, side)})`; }
+// A side's total toward 800 (B26); once there, "810, 800 reached", not "810 of 800".
+function totalText(c, key, n, target) {
+  return c.t(n >= target ? "ott.total.reached" : key, { n, target });
+}
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 function kindName(c, kind) { return c.t(`ott.kind.${kind}`); }
 function signalName(c, s) { return c.t(`ott.signal.${s}`); }
 
@@ -93,7 +98,7 @@ function declareEditor(c) {
       h("p", { class: "question", text: t("ott.declare.nothing.held") }),
       h("div", { class: "bid-buttons" },
         h("button", { type: "button", class: "word", "data-action": "declare", "data-focus": "declare-none", onclick: () => c.act("declare") },
-          h("span", { class: "word-main", text: t("ott.declare.none") }), h("small", { text: "declare" }))));
+          h("span", { class: "word-main", text: t("ott.declare.none") }))));
   }
   const total = editTotal(c, e);
   const rows = e.rows.map((r, i) => {
@@ -192,7 +197,8 @@ function sideBlock(c, k, i) {
   return h("section", { class: "ott-side", "data-side": i },
     h("h3", {}, h("span", { text: sideLabel(c, i) }), h("b", { class: "side-score", "data-score": s.score, text: t("ott.count.score", { n: s.score }) })),
     h("dl", {}, rows.map(([dt, dd]) => [h("dt", { text: dt }), h("dd", {}, dd)])),
-    h("p", { class: "side-total", text: t("ott.count.total", { n: k.totals[i], before: k.totals_before[i], target: c.view.target ?? 800 }) }));
+    h("p", { class: "side-total", text: t("ott.count.total", { before: k.totals_before[i], target: c.view.target ?? 800,
+      n: totalText(c, "ott.count.total.n", k.totals[i], c.view.target ?? 800) }) }));
 }
 
 export default {
@@ -204,7 +210,7 @@ export default {
     const v = c.view || {};  // (a room still waiting has no view yet)
     const side = sideOf(seat);
     const total = v.totals?.[side] ?? c.table.totals?.[seat] ?? 0;
-    const out = [c.h("span", { class: "stat total", "data-total": total, title: sideLabel(c, side), text: c.t("ott.total", { n: total, target: v.target ?? 800 }) })];
+    const out = [c.h("span", { class: "stat total", "data-total": total, title: sideLabel(c, side), text: totalText(c, "ott.total", total, v.target ?? 800) })];
     // Every declaration face up beside its seat until the first lead (B9); then in the log.
     if (v.phase === "declare" || (v.phase === "play" && !anyPlayed(v))) out.push(seatDeclaration(c, seat));
     return out;
@@ -216,6 +222,29 @@ export default {
     const tags = [c.h("span", { class: `tag team team-${side ? "b" : "a"}`, title: sideLabel(c, side), text: side ? "B" : "A" })];
     if (seat === v.partner) tags.push(c.h("span", { class: "tag partner", text: c.t("table.partner") }));
     return tags;
+  },
+
+  // A side wins the match (B26): its name, not its two seats as a shared win.
+  winners(c, winners) {
+    if (!winners.length) return null;
+    const side = sideOf(winners[0]);
+    return capital(c.t(side === sideOf(c.me) ? "ott.result.you.winner" : "ott.result.winner", { side: sideLabel(c, side) }));
+  },
+
+  totalsLine(c) {
+    return [0, 1].map((side) => `${sideName(c, side)} ${c.table.totals?.[side] ?? 0}`).join(" · ");
+  },
+
+  // A side's hand score, its two seats alike (B24): one line a side (its seats: the A/B tags).
+  payments(c) {
+    const k = c.view.count;
+    const by = k.payments || k.scores || [];
+    return [0, 1].map((side) => ({ label: sideName(c, side), value: by[side] ?? 0 }));
+  },
+
+  // Partners always score alike (B24): the sheet has a column for each side.
+  sheetColumns(c) {
+    return [0, 1].map((side) => ({ seat: side, label: sideLabel(c, side) }));
   },
 
   pickSize() { return 2; },
@@ -279,7 +308,7 @@ export default {
     const strip = h("p", { class: "ott-totals" }, [0, 1].map((side) => h("span", { class: "team-total" + (sideOf(c.me) === side ? " mine" : ""), "data-side": side },
       h("span", { class: "tag team team-" + (side ? "b" : "a"), "aria-hidden": "true", text: side ? "B" : "A" }),
       h("span", { text: ` ${sideSeats(c, side)}: ` }),
-      h("b", { text: t("ott.banner.total", { n: v.totals?.[side] ?? 0, target }) }))));
+      h("b", { text: totalText(c, "ott.banner.total", v.totals?.[side] ?? 0, target) }))));
     if (!leading(c)) return strip;
     const s = signalNow(c);
     // A signal no card of the hand may carry now is off, with the reason (Volo while every
@@ -350,7 +379,7 @@ export default {
       if (fool) parts.push(h("p", { class: "count-fool" }, fool));
       parts.push(h("p", { class: "note how", text: t("ott.count.how") }));
     }
-    if (isSet(k.winner)) parts.push(h("p", { class: "line made" }, h("b", { text: t("ott.count.winner", { side: sideLabel(c, k.winner), n: k.totals[k.winner] }) })));
+    if (isSet(k.winner)) parts.push(h("p", { class: "line made" }, h("b", { text: capital(t("ott.count.winner", { side: sideLabel(c, k.winner), n: k.totals[k.winner] })) })));
     return parts;
   },
 };

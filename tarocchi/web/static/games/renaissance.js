@@ -22,7 +22,9 @@ export default {
 
   seatStats(c, seat) {
     const total = c.table.totals?.[seat] ?? 0;
-    const pile = c.view?.pile_sizes?.[seat];
+    // At the count, the piles as counted: the Fool's card paid (A13) or the Fool surrendered (A14).
+    const counted = c.view?.count?.piles?.[seat];
+    const pile = counted ? counted.threes * 3 : c.view?.pile_sizes?.[seat];
     return [
       c.h("span", { class: "stat total", "data-total": total, text: c.t("table.total", { n: c.signed(total) }) }),
       pile !== undefined ? c.h("span", { class: "stat pile", text: c.t("table.pile", { n: pile }) }) : null,
