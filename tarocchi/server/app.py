@@ -65,8 +65,11 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     def hub() -> Hub:
         return state["hub"]
 
-    def may_create(request: Request) -> bool:
+    async def may_create(request: Request) -> bool:
         address = request.client.host if request.client else "?"
+        site = hub().site
+        if site is not None:  # one budget per address for the whole site, not one per process
+            return await site.spend_new_table(address, *new_tables)
         if address not in creators and len(creators) >= 10_000:
             creators.clear()  # bounded: forgetting old addresses only gives them a fresh burst
         budget = creators.setdefault(address, Budget(*new_tables))
@@ -98,7 +101,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
 
     async def new_computer(request: Request):
-        if not may_create(request):
+        if not await may_create(request):
             return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
         body = await read_body(request, NewComputer)
         if isinstance(body, JSONResponse):
@@ -110,7 +113,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return JSONResponse({"table": table_id, "link": f"/t/{token}"})
 
     async def new_room(request: Request):
-        if not may_create(request):
+        if not await may_create(request):
             return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
         body = await read_body(request, NewRoom)
         if isinstance(body, JSONResponse):

@@ -142,6 +142,21 @@ class Bus:
             await self.redis.aclose()
 
 
+# A token bucket in Redis, spent atomically by any process: KEYS[1] the address's bucket;
+# ARGV burst, refill per second, now (seconds). 1 if a token was spent, else 0.
+SPEND = """
+local burst, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(bucket[1]) or burst, tonumber(bucket[2]) or now
+tokens = math.min(burst, tokens + (now - at) * rate)
+local spent = 0
+if tokens >= 1 then tokens = tokens - 1; spent = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', now)
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 60)
+return spent
+"""
+
+
 class Elsewhere(Exception):
     """The table a link opens is driven by another process now."""
 
@@ -199,9 +214,24 @@ class Site:
         self.relays: dict[str, Relay] = {}  # conn -> a page here, for a table driven elsewhere
         self.tasks: list[asyncio.Task] = []
         self.hub: Hub | None = None
+        self.clock_offset = 0.0  # loop time -> the site's clock (Redis's), set at start
+
+    async def spend_new_table(self, address: str, burst: int, per_second: float) -> bool:
+        """The new-table budget of a client address (messages.NEW_TABLES_*), shared by every
+        process of the site. If Redis cannot be asked, the table is allowed (the budget is a
+        brake on floods, not a rule)."""
+        try:
+            loop = asyncio.get_running_loop()
+            return bool(await self.bus.redis.eval(SPEND, 1, f"tarocchi:new-tables:{burst}:{per_second}:{address}", burst, per_second,
+                                                  f"{loop.time() + self.clock_offset:.3f}"))
+        except Exception:
+            log.exception("could not spend a new table's budget on the bus")
+            return True
 
     async def start(self, hub: Hub) -> None:
         self.hub = hub
+        seconds, micros = await self.bus.redis.time()  # one clock for every process's buckets
+        self.clock_offset = seconds + micros / 1e6 - asyncio.get_running_loop().time()
         await self.bus.listen(self.process, self._on_message)
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._every(self.lease / 3, hub.renew_leases)),

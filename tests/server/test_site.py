@@ -191,3 +191,14 @@ def test_workers_share_one_port_and_a_dead_one_is_replaced(redis, site_db, tmp_p
         supervisor.terminate()
         supervisor.wait(20)
         log.close()
+
+
+def test_the_new_table_budget_of_an_address_is_the_sites_not_each_processes(redis, tmp_path):
+    """A burst of 3 new tables from one address, whichever process it asks (issue 20)."""
+    import httpx
+
+    db = str(tmp_path / "budget.sqlite3")
+    with running_server(db, bus=redis.url, process="A", new_tables=(3, 0.001)) as a, \
+            running_server(db, bus=redis.url, process="B", new_tables=(3, 0.001)) as b:
+        codes = [httpx.post(f"{server.url}/api/rooms", json={"seats": 3}).status_code for server in (a, b, a, b, a, b)]
+    assert codes == [200, 200, 200, 429, 429, 429]

@@ -670,6 +670,7 @@ const REASONS_IT = {
   "the room started with three seats without this one": "la stanza è cominciata a tre posti senza questo",
   "say hello first": "prima saluta (hello)",
   "the server could not do that; nothing changed": "il server non ha potuto farlo; non è cambiato niente",
+  "this table moved to another server process: reconnect to carry on": "questo tavolo è passato a un altro processo del server: ricollegati per continuare",
   "only a room lets the computer play for an away seat": "solo in una stanza il computer può giocare per un posto assente",
   "a computer already plays that seat": "quel posto lo gioca già il computer",
   "you cannot hand your own seat to the computer": "non puoi lasciare il tuo posto al computer",
