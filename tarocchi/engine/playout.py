@@ -3,7 +3,7 @@ simulations, property tests and the benchmark. It looks only at the acting seat'
 actions, which that seat knows anyway.
 
 >>> import random
->>> from tarocchi.engine.sicilian import Deal
+>>> from tarocchi.games.sicilian import Deal
 >>> from tarocchi.engine.playout import play_out
 >>> d = play_out(Deal.from_seed(3, 0, 11), random.Random(11))
 >>> d.done, sum(d.count.payments)
