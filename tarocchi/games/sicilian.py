@@ -28,10 +28,12 @@ Actions are small ints with a text notation (records, logs and the wire use the 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from ..engine import tricks
+from ..engine.choices import Combinations
 from ..engine.deck import ActionError
 from ..engine.discards import DiscardRule
 from ..engine.game import Game, IllegalAction, plain, register
@@ -710,7 +712,7 @@ class Deal(TrickPlay):
         else:
             self._play_card(seat, action)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """Every legal action of the seat to act. A discard lists every allowed set of three."""
         phase = self.phase
         seat = self.to_act
@@ -723,17 +725,9 @@ class Deal(TrickPlay):
                     if self._bid_refusal(a) is None]
         if phase == ANNOUNCE:
             return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(seat, a) is None]
-        if phase == DISCARD_PHASE:
-            hand = self.hands[seat]
-            pool = list(cards_in(self.discardable()))
-            out = []
-            for i, a in enumerate(pool):
-                for j in range(i + 1, len(pool)):
-                    for k in range(j + 1, len(pool)):
-                        m = (1 << a) | (1 << pool[j]) | (1 << pool[k])
-                        if discard_refusal(hand, m) is None:
-                            out.append(DISCARD | m)
-            return out
+        if phase == DISCARD_PHASE:  # every allowed set of three (R11), listed lazily
+            must, pool, need = self.discard_choice()
+            return Combinations(DISCARD, must, pool, need)
         return []
 
     def choices(self, seat: int) -> list[dict]:
