@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -94,7 +94,7 @@ class State(Protocol):
     @property
     def done(self) -> bool: ...
 
-    def legal_actions(self) -> list[int]: ...
+    def legal_actions(self) -> Sequence[int]: ...
 
     def refusal(self, seat: int, action: object) -> str | None:
         """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""

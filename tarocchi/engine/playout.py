@@ -13,6 +13,7 @@ actions, which that seat knows anyway.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from mypy_extensions import i64, trait
@@ -32,7 +33,7 @@ class Playable:
         """The cards the seat to act may play (in play)."""
         raise NotImplementedError
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         raise NotImplementedError
 
     def discard_choice(self) -> tuple[int, int, int]:

@@ -16,8 +16,10 @@ docs/games.md shows a whole game on this core in a few lines (tests/engine/tiny_
 ('play', 0, 25)
 >>> [d.codes[c] for c in d.legal_card_list()][:4]              # seat 0 leads: anything
 ['1', '2', '3', '4']
->>> d.apply("KC"); d.refusal(1, "1"), d.trick_json()
-('follow cups', [{'seat': 0, 'card': 'KC'}])
+>>> d.apply("1B"); d.trick_json(), [d.codes[c] for c in d.legal_card_list()]
+([{'seat': 0, 'card': '1B'}], ['F', '2B', '3B', '4B', '5B', '6B'])
+>>> d.refusal(1, "10")                                          # seat 1 follows wands (A10)
+'follow wands'
 """
 
 from __future__ import annotations
@@ -69,6 +71,13 @@ class TrickPlay(Playable):
     word: bool  # the deck fits a machine word: masks are i64 on the hot paths (compiled)
     discard_rule: DiscardRule  # the discard of the seat to act, in a discard phase
     discard_flag: int  # the flag of a discard action: ``discard_flag | cards``
+    # The legal cards last listed (``legal_card_list``), for the hand and the moment (the length
+    # of the history) they were listed at: ``apply`` of the card a user picked from the list
+    # needs no second look at the rules.
+    listed: int
+    listed_hand: int
+    listed_at: int
+    notation: Any  # the game's notation once looked up (``_notation``), None before
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Any = None, *, log: bool = True) -> None:
         """A deal from a deck order (``BLANK``: an empty one for ``copy`` to fill); every game
@@ -93,11 +102,7 @@ class TrickPlay(Playable):
             raise ValueError(played_at)
         if not 0 <= dealer < seats:
             raise ValueError(f"the dealer is a seat 0..{seats - 1}")
-        seen = 0
-        for c in deck:
-            if 0 <= c < size:
-                seen |= 1 << c
-        if len(deck) != size or seen != (1 << size) - 1:
+        if len(deck) != size or not self._each_card_once(deck, size):
             raise ValueError(deck_words)
         self.seats, self.dealer, self.deck, self.options = seats, dealer, tuple(deck), options
         return True
@@ -110,6 +115,22 @@ class TrickPlay(Playable):
             seat = (self.dealer + 1 + i) % n
             for c in deck[start + size * i:start + size * (i + 1)]:
                 self.hands[seat] |= 1 << c
+
+    @staticmethod
+    def _each_card_once(deck: list[int], size: int) -> bool:
+        """Whether ``deck`` (``size`` items) holds each of ``size`` cards once."""
+        if size <= 63:
+            word: i64 = 0  # compiled: a machine word
+            for c in deck:
+                if not 0 <= c < size:
+                    return False
+                word |= 1 << c
+            return word == (1 << size) - 1
+        seen = 0
+        for c in deck:
+            if 0 <= c < size:
+                seen |= 1 << c
+        return seen == (1 << size) - 1
 
     def _init_tricks(self, game: str, rules: TrickRules, codes: list[str], leader: int, tricks: int) -> None:
         """No card played yet; ``seats`` is set. ``tricks``: how many the deal plays (a game
@@ -129,6 +150,8 @@ class TrickPlay(Playable):
         self.last_trick = None
         self.watched = -1
         self.word = len(codes) <= 63
+        self.listed, self.listed_hand, self.listed_at = 0, 0, -1
+        self.notation = None
         self.discard_rule, self.discard_flag = NO_DISCARD, 0  # a game with a discard sets its own
 
     def copy(self, log: bool = False) -> Any:
@@ -153,6 +176,7 @@ class TrickPlay(Playable):
         d.tricks_left, d.won, d.played = self.tricks_left, self.won[:], self.played[:]
         d.tricks_won, d.fool_by, d.fool_to = self.tricks_won[:], self.fool_by, self.fool_to
         d.last_trick, d.watched, d.word = self.last_trick, self.watched, self.word
+        d.listed, d.listed_hand, d.listed_at, d.notation = 0, 0, -1, self.notation
 
     # --- the state API ------------------------------------------------------------------
 
@@ -203,11 +227,17 @@ class TrickPlay(Playable):
             if actor is None:
                 raise IllegalAction(DEAL_OVER, None, None)
             seat = actor
-        # The hot path: a legal card in play needs one mask test.
-        if self.phase == PLAY and seat == actor and 0 <= action < len(self.codes) and self.legal_cards() >> action & 1:
-            self.history.append((seat, action))
-            self._play_card(seat, action)
-            return
+        # The hot path: a legal card in play needs one mask test (of the cards just listed, if
+        # they were listed for this hand at this moment).
+        if self.phase == PLAY and seat == actor and 0 <= action < len(self.codes):
+            if self.listed_at == len(self.history) and self.listed_hand == self.hands[seat]:
+                legal = self.listed
+            else:
+                legal = self.legal_cards()
+            if legal >> action & 1:
+                self.history.append((seat, action))
+                self._play_card(seat, action)
+                return
         why = self.reason(seat, action)
         if why is not None:
             raise IllegalAction(why, seat, None)
@@ -239,7 +269,10 @@ class TrickPlay(Playable):
 
     def _parse(self, text: str) -> int:
         """The action a text names, in the game's notation; a ValueError for a text that names none."""
-        return self._notation().parse_action(text)
+        notation = self.notation
+        if notation is None:  # looked up once a deal: the wire path parses every action
+            notation = self.notation = self._notation()
+        return notation.parse_action(text)
 
     def _not_an_action(self, error: ValueError) -> str:
         """The refusal of a text that names no action."""
@@ -272,6 +305,7 @@ class TrickPlay(Playable):
     def legal_card_list(self) -> list[int]:
         """The cards the seat to act may play, lowest first: ``legal_actions()`` in play."""
         legal = self.legal_cards()
+        self.listed, self.listed_hand, self.listed_at = legal, self.hands[self.to_act or 0], len(self.history)
         out: list[int] = []
         if self.word:
             m: i64 = legal  # compiled: a machine word, no int object per card

@@ -28,6 +28,7 @@ Actions, as text (docs/records.md): the auction's words ``passo``, ``sta bene``,
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
@@ -35,6 +36,7 @@ from typing import Final
 from ..engine import tricks
 from ..engine.cards import DECK, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD, TOTAL_POINTS
 from ..engine.deck import ActionError, CardError, cards_in, shown, words
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
     DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, NoOptions, Reason, choice, register,
@@ -303,14 +305,15 @@ class Deal(TrickPlay):
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.challenger else 1  # C6
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         seat = self.to_act
         if seat is None:
             return []
         if self.phase == PLAY:
             return self.legal_card_list()
         if self.phase in (DISCARD_PHASE, LAY_PHASE):
-            return [LAY | m for m in LAY_RULES[self.lay_count].discards(self.hands[seat])]  # C13
+            must, pool, need = self.discard_choice()  # C13, listed lazily
+            return Combinations(LAY, must, pool, need)
         if self.phase == TAKE_PHASE:
             up = list(cards_in(self.face_up))
             return [PASSO] + [TAKE | sum(1 << c for c in cs) for n in range(1, len(up) + 1) for cs in combinations(up, n)]

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..engine import tricks
 from ..engine.deck import ActionError as NotAnAction
-from ..engine.deck import CardError, Deck, Suit, cards_in, cut, shown, words
+from ..engine.deck import CardError, Deck, Suit, cut, shown, words
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
     DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, Reason, choice, register,
@@ -503,7 +505,7 @@ class Deal(TrickPlay):
         """B9-B18: the full best declaration of ``seat``'s hand, one combination per kind."""
         return list(combos.best_all(DECK.codes_of(self.hands[seat])))
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """The seat's legal actions. At the declarations (B9) not every subset (a declaration
         may shrink any combination): the full best, each of its combinations alone, and none."""
         seat = self.to_act
@@ -518,7 +520,8 @@ class Deal(TrickPlay):
         if self.phase == MONTE_PHASE:
             return [A_MONTE, GIOCO]
         if self.phase == DISCARD_PHASE:
-            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # B8
+            must, pool, need = self.discard_choice()  # B8, listed lazily
+            return Combinations(DISCARD, must, pool, need)
         best = self.best_declaration(seat)
         out = [declaration_action(best)]
         if len(best) > 1:

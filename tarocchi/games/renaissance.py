@@ -22,10 +22,12 @@ engine's (``tarocchi.engine.game.State``): ``to_act``, ``legal_actions()``, ``ap
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine.deck import ActionError, CardError, Deck, Suit, cards_in, cut, shown
+from ..engine.deck import ActionError, CardError, Deck, Suit, cut, shown
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
     DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, Reason, reason_id, register,
@@ -214,12 +216,13 @@ class Deal(TrickPlay):
     def discardable(self) -> int:
         return DISCARD_RULE.allowed(self.hands[self.dealer])
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """Every legal action of the seat to act; a discard lists every allowed set of three."""
         if self.phase == PLAY:
             return self.legal_card_list()
-        if self.phase == DISCARD_PHASE:
-            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # A7
+        if self.phase == DISCARD_PHASE:  # every allowed set of three (A7), listed lazily
+            must, pool, need = self.discard_choice()
+            return Combinations(DISCARD, must, pool, need)
         return []
 
     def _phase_words(self) -> str:

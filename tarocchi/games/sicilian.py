@@ -28,10 +28,12 @@ Actions are small ints with a text notation (records, logs and the wire use the 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from ..engine import tricks
+from ..engine.choices import Combinations
 from ..engine.deck import ActionError
 from ..engine.discards import DiscardRule
 from ..engine.game import Game, IllegalAction, plain, register
@@ -710,7 +712,7 @@ class Deal(TrickPlay):
         else:
             self._play_card(seat, action)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """Every legal action of the seat to act. A discard lists every allowed set of three."""
         phase = self.phase
         seat = self.to_act
@@ -723,8 +725,9 @@ class Deal(TrickPlay):
                     if self._bid_refusal(a) is None]
         if phase == ANNOUNCE:
             return [a for a in (SCOMMESSA, RIVANTO, NO) if self._announce_refusal(seat, a) is None]
-        if phase == DISCARD_PHASE:
-            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[seat])]  # R11
+        if phase == DISCARD_PHASE:  # every allowed set of three (R11), listed lazily
+            must, pool, need = self.discard_choice()
+            return Combinations(DISCARD, must, pool, need)
         return []
 
     def choices(self, seat: int) -> list[dict]:

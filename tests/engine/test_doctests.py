@@ -7,7 +7,7 @@ import pytest
 
 from tarocchi.pure_engine import pure, pure_game
 
-MODULES = ["bits", "deck", "game", "cards", "tricks", "discards", "records", "match", "playout"]
+MODULES = ["bits", "deck", "game", "cards", "tricks", "discards", "choices", "trickplay", "records", "match", "playout"]
 GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"]
 
 
