@@ -15,12 +15,11 @@ from pathlib import Path
 from setuptools import setup
 
 # The modules random playouts, search and the server spend their time in, by package. The
-# games' deals inherit the compiled engine's Playable trait, so a compiled game is compiled
+# games' deals inherit the compiled engine's trick play (trickplay.TrickPlay), so a compiled game is compiled
 # with the engine, in one group.
 COMPILED = {
-    Path("tarocchi/engine"): ["bits.py", "deck.py", "cards.py", "tricks.py", "actions.py", "sicilian.py",
-                              "playout.py"],
-    Path("tarocchi/games"): ["renaissance.py", "calabresella.py", "ottocento.py"],
+    Path("tarocchi/engine"): ["bits.py", "deck.py", "cards.py", "tricks.py", "playout.py", "trickplay.py"],
+    Path("tarocchi/games"): ["sicilian.py", "renaissance.py", "calabresella.py", "ottocento.py"],
 }
 RECORD = "_compiled.json"
 

@@ -22,7 +22,7 @@ import time
 from tarocchi.bots import make_player
 from tarocchi.bots.policy import hand_strength
 from tarocchi.engine.game import get_game
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 
 def calibrate(seats: int, deals: int, bid: str) -> None:

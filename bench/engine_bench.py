@@ -1,230 +1,216 @@
-"""Engine benchmark: random full deals at three and four seats on one core.
+"""Engine benchmark: random full deals of every game on one core, through the public API and
+through the bots' own paths, beside OpenSpiel's ``tarok`` in the same run.
 
-Every deal is played to the end, every card played and counted: the seat after the dealer
-says vado solo (a stata), the others pass, and from there every action is a random legal one
-(playout.random_action): the discard, the announcements, every card. Printed per table size:
+Lines, per game and table size (every deal played to its end, every card played and counted):
 
-  shuffle+Deal     the baseline: shuffling a deck and constructing the Deal, nothing played
-  apply(int)       whole deals through Deal.apply with int actions (the search/bot path)
-  apply(str)       the same deals through Deal.apply with the text notation (the wire path)
-  rollout          the same up to the first card, then the tricks by Deal.rollout
-  replay           re-checking the records of the apply(int) deals (tarocchi replay's path)
-  random speaking  whole deals with random speaking too: many are abandoned early, and each
-                   abandoned deal counts as a deal (a table deals again)
+  shuffle+Deal  the baseline: shuffling a deck and constructing the deal, nothing played
+  public        what a user of the engine calls (a bot author, a researcher, the server):
+                every action a random one of ``legal_actions()``, then ``apply(int)``
+                (``int(rng.random() * len(actions))``, as for OpenSpiel), views and logs off
+  apply(int)    the bots' internal path: ``playout.random_action`` (the legal cards as a mask,
+                a random discard drawn card by card), then ``apply(int)``
+  apply(str)    the same through the text notation (the wire path)
+  rollout       the same up to the first card, then the tricks by ``Deal.rollout`` (search)
+  replay        re-checking the records of the apply(int) deals (``tarocchi replay``'s path)
 
-Then the same for the Renaissance game (78 cards, three seats, 25 tricks; no speaking: the
-dealer's random discard, then every card): shuffle+Deal, apply(int), apply(str), rollout,
-replay. And for Ottocento (62 cards, four seats, 15 tricks; `otto`): a random a monte answer
-(one deal in 16 is thrown in), the dealer's random discard, random declarations (the full
-best, one combination, or none), random cards and signals, the count with its combinations
-(ottocento_combos, Python) and the Matto's exchange (B21).
+Sicilian's deals are stata deals: the seat after the dealer says vado solo on five cards and the
+others pass (the bidder discards from 23 cards), then every action is random; ``random speak``
+plays the speaking at random too (an abandoned deal counts as a deal: a table deals again).
+The other games play every action at random.
 
-Times are the process's CPU time (time.process_time), so that other work on the machine
-inflates them less than wall-clock time would.
+OpenSpiel's ``tarok`` (Slovenian tarok, C++, 3 players) runs in its own environment,
+``bench/.openspiel`` (not a dependency of the project; ``--install-openspiel`` creates it with
+pip), by bench/openspiel_tarok.py: full deals (the bidding steered to Klop, so that all 16 tricks
+are played, every other action random) and fully random ones. The ratio printed is Sicilian's
+public full deals per second at three seats over tarok's full deals per second (goal: 3x).
 
-The installed engine is compiled with mypyc (setup.py); ``--sources`` also measures the same
-deals with the engine's Python sources, in the same run, as the baseline (``--sources only``:
-just them).
+``--baseline DIR`` measures an older tree of the project in the same run (DIR/.venv, e.g. a
+``git worktree`` of the commit before a change, set up with its own ``scripts/setup.sh``): the
+lines both trees have, side by side. Times are the process's CPU time (time.process_time).
 
-Run:  .venv/bin/python bench/engine_bench.py [--deals 3000] [--seed 1] [--sources [only]]
+Run:  .venv/bin/python bench/engine_bench.py [--deals 3000] [--seed 1] [--baseline DIR]
+                                             [--sources [only]] [--install-openspiel]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from types import SimpleNamespace
-
-from tarocchi import pure_engine
-from tarocchi.engine import actions, playout, records, sicilian
-from tarocchi.engine.sicilian import PASSO, VADO_SOLO, Deal
-from tarocchi.games import ottocento, renaissance
-
-# The engine measured: the installed one, or its sources (engines()).
-engine = SimpleNamespace(Deal=Deal, random_action=playout.random_action, replay=records.replay,
-                         action_text=actions.action_text, Renaissance=renaissance.Deal,
-                         renaissance_text=renaissance.action_text, Ottocento=ottocento.Deal,
-                         ottocento_text=ottocento.action_text)
+HERE = Path(__file__).resolve().parent
+OPENSPIEL = HERE / ".openspiel"
+GAMES = (("sicilian", 3), ("sicilian", 4), ("renaissance", 3), ("calabresella", 3), ("ottocento", 4))
 
 
-def engines(sources: str | None):
-    """(name, modules) for each engine to measure."""
-    installed = ("compiled" if pure_engine.is_compiled(sicilian) else "sources", engine)
-    if sources is None:
-        return [installed]
-    source = ("sources", SimpleNamespace(
-        Deal=pure_engine.pure("sicilian").Deal, random_action=pure_engine.pure("playout").random_action,
-        replay=pure_engine.pure("records").replay, action_text=pure_engine.pure("actions").action_text,
-        Renaissance=pure_engine.pure_game("renaissance").Deal,
-        renaissance_text=pure_engine.pure_game("renaissance").action_text,
-        Ottocento=pure_engine.pure_game("ottocento").Deal,
-        ottocento_text=pure_engine.pure_game("ottocento").action_text))
-    return [source] if sources == "only" else [installed, source]
+class Engine:
+    """The engine measured: the installed one (compiled or not), or its sources."""
+
+    def __init__(self, sources: bool):
+        if sources:
+            from tarocchi import pure_engine
+            game, self.playout, self.records = (pure_engine.pure(m) for m in ("game", "playout", "records"))
+        else:
+            from tarocchi.engine import game, playout, records
+            self.playout, self.records = playout, records
+        self.game = game
+
+    def get(self, name: str):
+        return self.game.get_game(name)
 
 
-def new_deal(seats: int, rng: random.Random) -> Deal:
-    return engine.Deal.shuffled(seats, rng.randrange(seats), rng, log=False)
-
-
-def stata(deal: Deal) -> None:
-    """The seat after the dealer goes solo on five cards and the others pass (R5, R7)."""
-    deal.apply(VADO_SOLO)
+def stata(game, deal) -> None:
+    """Sicilian: the seat after the dealer goes solo on five cards, the others pass (R5, R7)."""
+    deal.apply(game.parse_action("vado solo"))
+    passo = game.parse_action("passo")
     while deal.phase == "speak":
-        deal.apply(PASSO)
+        deal.apply(passo)
 
 
-def to_the_end(deal: Deal, rng: random.Random) -> None:
-    while deal.phase != "done":
-        deal.apply(engine.random_action(deal, rng))
+def steer(game, what: str):
+    return stata if game.name == "sicilian" and what != "random speak" else None
 
 
-def to_the_end_in_text(deal: Deal, rng: random.Random) -> None:
-    while deal.phase != "done":
-        deal.apply(engine.action_text(engine.random_action(deal, rng)))
-
-
-def to_the_end_by_rollout(deal: Deal, rng: random.Random) -> None:
-    while deal.phase != "play":
-        deal.apply(engine.random_action(deal, rng))
-    deal.rollout(rng)
-
-
-def full_deals(seats: int, n: int, seed: int, finish, keep: int = 0) -> tuple[float, int, list[Deal]]:
-    """``n`` stata deals played to the count by ``finish``: CPU seconds, actions, and the first
-    ``keep`` deals (kept only when asked: holding them all would burden the measurement)."""
-    rng = random.Random(seed)
-    actions = 0
-    deals = []
+def deals(engine: Engine, name: str, seats: int, what: str, n: int, seed: int) -> tuple[float, int, list]:
+    """``n`` deals of ``what`` (a line above): CPU seconds, actions, and some records."""
+    game = engine.get(name)
+    random_action, rng = engine.playout.random_action, random.Random(seed)
+    rand = rng.random
+    text = game.action_text
+    begin = steer(game, what)
+    acts, kept = 0, []
     start = time.process_time()
     for _ in range(n):
-        deal = new_deal(seats, rng)
-        stata(deal)
-        finish(deal, rng)
-        actions += len(deal.history)
-        if len(deals) < keep:
-            deals.append(deal)
-    return time.process_time() - start, actions, deals
-
-
-def random_speaking(seats: int, n: int, seed: int) -> tuple[float, int]:
-    rng = random.Random(seed)
-    actions = 0
-    start = time.process_time()
-    for _ in range(n):
-        deal = new_deal(seats, rng)
-        while deal.phase != "done":
-            deal.apply(engine.random_action(deal, rng))
-        actions += len(deal.history)
-    return time.process_time() - start, actions
-
-
-def baseline(seats: int, n: int, seed: int) -> float:
-    rng = random.Random(seed)
-    start = time.process_time()
-    for _ in range(n):
-        new_deal(seats, rng)
-    return time.process_time() - start
-
-
-def renaissance_deals(n: int, seed: int, finish, cls=None, seats: int = 3) -> tuple[float, int, list]:
-    rng = random.Random(seed)
-    acts = 0
-    deals = []
-    cls = cls or engine.Renaissance
-    start = time.process_time()
-    for _ in range(n):
-        deal = cls.shuffled(seats, rng.randrange(seats), rng, log=False)
-        finish(deal, rng)
+        deal = game.shuffled(seats, rng.randrange(seats), rng, log=False)
+        if what == "shuffle+Deal":
+            continue
+        if begin is not None:
+            begin(game, deal)
+        if what == "public":
+            while deal.to_act is not None:
+                legal = deal.legal_actions()
+                deal.apply(legal[int(rand() * len(legal))])
+        elif what == "apply(str)":
+            while deal.to_act is not None:
+                deal.apply(text(random_action(deal, rng)))
+        elif what == "rollout":
+            while deal.to_act is not None and deal.phase != "play":
+                deal.apply(random_action(deal, rng))
+            if deal.to_act is not None:
+                deal.rollout(rng)
+        else:  # apply(int), random speak
+            while deal.to_act is not None:
+                deal.apply(random_action(deal, rng))
         acts += len(deal.history)
-        if len(deals) < 500 and finish is to_the_end:
-            deals.append(deal)
-    return time.process_time() - start, acts, deals
+        if what == "apply(int)" and len(kept) < 500:
+            kept.append(deal.record())
+    return time.process_time() - start, acts, kept
 
 
-def renaissance_in_text(deal, rng: random.Random) -> None:
-    while deal.phase != "done":
-        deal.apply(engine.renaissance_text(engine.random_action(deal, rng)))
-
-
-def renaissance_baseline(n: int, seed: int, cls=None, seats: int = 3) -> float:
-    rng = random.Random(seed)
-    cls = cls or engine.Renaissance
+def replay(engine: Engine, records: list) -> tuple[float, int]:
     start = time.process_time()
-    for _ in range(n):
-        cls.shuffled(seats, rng.randrange(seats), rng, log=False)
-    return time.process_time() - start
+    acts = sum(len(engine.records.replay(r).history) for r in records)
+    return time.process_time() - start, acts
 
 
-def ottocento_in_text(deal, rng: random.Random) -> None:
-    while deal.phase != "done":
-        deal.apply(engine.ottocento_text(engine.random_action(deal, rng)))
+def measure(engine: Engine, n: int, seed: int) -> list[dict]:
+    """Every line for every game: dicts of game, seats, what, deals, seconds, actions."""
+    out = []
+    for name, seats in GAMES:
+        whats = ["shuffle+Deal", "public", "apply(int)", "apply(str)", "rollout"]
+        if name == "sicilian":
+            whats.append("random speak")
+        for what in whats:
+            t, acts, records = deals(engine, name, seats, what, n, seed)
+            out.append({"game": name, "seats": seats, "what": what, "deals": n, "seconds": t, "actions": acts})
+            if records:
+                t, acts = replay(engine, records)
+                out.append({"game": name, "seats": seats, "what": "replay", "deals": len(records),
+                            "seconds": t, "actions": acts})
+    return out
 
 
-def ottocento_by_rollout(deal, rng: random.Random) -> None:
-    while deal.phase not in ("play", "done"):  # a deal thrown in (B7) or won at declarations (B26)
-        deal.apply(engine.random_action(deal, rng))
-    if deal.phase == "play":
-        deal.rollout(rng)
+def openspiel(n: int, seed: int, install: bool) -> list[dict]:
+    python = OPENSPIEL / "bin" / "python"
+    if not python.exists() and install:
+        subprocess.run([sys.executable, "-m", "venv", str(OPENSPIEL)], check=True)
+        subprocess.run([str(OPENSPIEL / "bin" / "pip"), "install", "--quiet", "open_spiel"], check=True)
+    if not python.exists():
+        print(f"(no OpenSpiel: {OPENSPIEL} is missing; --install-openspiel creates it with pip)")
+        return []
+    run = subprocess.run([str(python), str(HERE / "openspiel_tarok.py"), "--deals", str(n), "--seed", str(seed)],
+                         capture_output=True, text=True, check=True)
+    return [dict(json.loads(line), game="tarok (OpenSpiel)", seats=3) for line in run.stdout.splitlines()]
+
+
+def baseline(tree: Path, n: int, seed: int) -> list[dict]:
+    """This benchmark's lines measured in an older tree of the project, by its own venv."""
+    python = tree / ".venv" / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([str(python), str(Path(__file__).resolve()), "--deals", str(n), "--seed", str(seed),
+                          "--json"], capture_output=True, text=True, check=True, cwd=tree, env=env)
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def rate(line: dict) -> float:
+    return line["deals"] / line["seconds"]
+
+
+def show(label: str, line: dict, before: dict | None = None) -> None:
+    t, acts = line["seconds"], line["actions"]
+    per_action = f"{t / acts * 1e6:>9.2f}" if acts else f"{'':>9}"
+    was = f"{rate(before):>10,.0f} {rate(line) / rate(before):>6.2f}x" if before else ""
+    print(f"{label:<9} {line['game']:<18} {line['seats']:>5} {line['what']:<13} {rate(line):>10,.0f} "
+          f"{t / line['deals'] * 1e6:>9.1f} {per_action} {was}")
 
 
 def main() -> None:
-    global engine
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--deals", type=int, default=3000, help="full deals per measurement")
+    p.add_argument("--deals", type=int, default=3000, help="deals per line")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--baseline", type=Path, help="an older tree of the project to measure beside this one")
     p.add_argument("--sources", nargs="?", const="too", choices=["too", "only"],
-                   help="also (or only) measure the engine's Python sources, the baseline")
+                   help="also (or only) measure the engine's Python sources")
+    p.add_argument("--install-openspiel", action="store_true", help=f"create {OPENSPIEL} with pip if missing")
+    p.add_argument("--json", action="store_true", help="print the installed engine's lines as JSON only")
     args = p.parse_args()
     n = args.deals
+    if args.json:
+        for line in measure(Engine(sources=False), n, args.seed):
+            print(json.dumps(line))
+        return
+    from tarocchi import pure_engine
+    from tarocchi.engine import trickplay
+
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}; {n} full deals per line, one process")
-    print(f"{'engine':<9} {'seats':>5} {'what':<14} {'deals/s':>10} {'us/deal':>9} {'us/action':>10}")
-    for name, modules in engines(args.sources):
-        engine = modules
-
-        def line(seats: int, what: str, deals: int, t: float, acts: int | None = None) -> None:
-            per_action = f"{t / acts * 1e6:>10.2f}" if acts else f"{'':>10}"
-            print(f"{name:<9} {seats:>5} {what:<14} {deals / t:>10,.0f} {t / deals * 1e6:>9.1f} {per_action}")
-
-        for seats in (3, 4):
-            line(seats, "shuffle+Deal", n, baseline(seats, n, args.seed))
-            for what, finish in (("apply(int)", to_the_end), ("apply(str)", to_the_end_in_text),
-                                 ("rollout", to_the_end_by_rollout)):
-                t, acts, deals = full_deals(seats, n, args.seed, finish, keep=500 if finish is to_the_end else 0)
-                line(seats, what, n, t, acts)
-                if finish is to_the_end:
-                    records = [d.record() for d in deals]
-            start = time.process_time()
-            acts = sum(len(engine.replay(r).history) for r in records)
-            line(seats, "replay", len(records), time.process_time() - start, acts)
-            t, acts = random_speaking(seats, n, args.seed)
-            line(seats, "random speak", n, t, acts)
-        game = "renaissance"
-        line(3, f"{game[:4]} shuffle", n, renaissance_baseline(n, args.seed))
-        for what, finish in (("apply(int)", to_the_end), ("apply(str)", renaissance_in_text),
-                             ("rollout", to_the_end_by_rollout)):
-            t, acts, deals = renaissance_deals(n, args.seed, finish)
-            line(3, f"{game[:4]} {what}", n, t, acts)
-            if deals:
-                records = [d.record() for d in deals]
-        start = time.process_time()
-        acts = sum(len(engine.replay(r).history) for r in records)
-        line(3, f"{game[:4]} replay", len(records), time.process_time() - start, acts)
-        cls = engine.Ottocento
-        line(4, "otto shuffle", n, renaissance_baseline(n, args.seed, cls, 4))
-        for what, finish in (("apply(int)", to_the_end), ("apply(str)", ottocento_in_text),
-                             ("rollout", ottocento_by_rollout)):
-            t, acts, deals = renaissance_deals(n, args.seed, finish, cls, 4)
-            line(4, f"otto {what}", n, t, acts)
-            if deals:
-                records = [d.record() for d in deals]
-        start = time.process_time()
-        acts = sum(len(engine.replay(r).history) for r in records)
-        line(4, "otto replay", len(records), time.process_time() - start, acts)
+          f"load average {os.getloadavg()[0]:.1f}; {n} deals per line, one process each")
+    before = {(b["game"], b["seats"], b["what"]): b for b in baseline(args.baseline, n, args.seed)} \
+        if args.baseline else {}
+    tarok = openspiel(n, args.seed, args.install_openspiel)
+    print(f"{'engine':<9} {'game':<18} {'seats':>5} {'what':<13} {'deals/s':>10} {'us/deal':>9} {'us/action':>9}"
+          + (f" {'before':>10} {'ratio':>7}" if before else ""))
+    installed = "compiled" if pure_engine.is_compiled(trickplay) else "sources"
+    engines = {"too": [(installed, False), ("sources", True)], "only": [("sources", True)]}.get(
+        args.sources or "", [(installed, False)])
+    mine: list[dict] = []
+    for label, sources in engines:
+        lines = measure(Engine(sources), n, args.seed)
+        for line in lines:
+            show(label, line, before.get((line["game"], line["seats"], line["what"])) if not sources else None)
+        mine = mine or lines
+    for line in tarok:
+        show("openspiel", line)
+    full = next((t for t in tarok if t["what"] == "full"), None)
+    public = next(m for m in mine if m["game"] == "sicilian" and m["seats"] == 3 and m["what"] == "public")
+    if full:
+        print(f"Sicilian at three seats, public API, full deals: {rate(public):,.0f}/s; OpenSpiel tarok (3 players) "
+              f"full deals: {rate(full):,.0f}/s; ratio {rate(public) / rate(full):.2f}x (goal 3x)")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from tarocchi.engine.cards import mask_of
-from tarocchi.engine.sicilian import discard_refusal
+from tarocchi.games.sicilian import discard_refusal
 
 SERVER_FLAGS = ["--bot-delay", "0", "--trick-pause", "0", "--bot-processes", "0",
                 "--new-tables", "100000", "--connections-per-address", "100000"]  # every room comes from this one address

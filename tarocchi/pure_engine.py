@@ -3,8 +3,8 @@ modules with mypyc). The sources are the reference: the tests compare the two, t
 examples are read from the sources (compiled functions keep no docstrings to find them in), and
 the benchmark measures both in one run.
 
->>> from tarocchi.pure_engine import pure
->>> pure("sicilian").Deal.from_seed(3, 0, 7).phase
+>>> from tarocchi.pure_engine import pure_game
+>>> pure_game("sicilian").Deal.from_seed(3, 0, 7).phase
 'speak'
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from tarocchi.engine.cards import CODES, TRUMPS, codes, mask_of
-from tarocchi.engine.sicilian import discardable
+from tarocchi.games.sicilian import discardable
 
 from .knowledge import Seen, read_view
 from .policy import HIGH_TRUMPS, bid_by_strength, choose_card, choose_discard

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from tarocchi.engine.actions import DISCARD, parse_action
+from tarocchi.games.sicilian import DISCARD, parse_action
 from tarocchi.engine.cards import NEVER_DISCARD, cards_in
-from tarocchi.engine.sicilian import Deal, IllegalAction
+from tarocchi.games.sicilian import Deal, IllegalAction
 
 from .knowledge import FULL_HAND, Seen
 from .worlds import Slot, assign

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 import time
 
-from tarocchi.engine.actions import CHIAMO, DISCARD, NO, VADO_SOLO, WORDS, parse_action
+from tarocchi.games.sicilian import CHIAMO, DISCARD, NO, VADO_SOLO, WORDS, parse_action
 from tarocchi.engine.cards import CARD_OF, CODES, cards_in
-from tarocchi.engine.sicilian import ANNOUNCE, DISCARD_PHASE, PLAY, SPEAK, Deal
+from tarocchi.games.sicilian import ANNOUNCE, DISCARD_PHASE, PLAY, SPEAK, Deal
 
 from .knowledge import read_view
 from .policy import bid_by_strength, choose_card, choose_discard

@@ -2,8 +2,10 @@
 
 ``game`` is the Game value, its registry and the State protocol; ``deck``, ``tricks``,
 ``discards`` serve any tarot game; ``records`` reads and writes game records of any game;
-``match`` runs a match; ``playout`` plays at random. ``cards`` and ``sicilian`` are the
-Sicilian game, written here first; the other games live in ``tarocchi.games``.
+``match`` runs a match; ``playout`` plays at random; ``trickplay`` is the trick play every game
+shares (hands, trick, leader, play, close, rollout). ``cards`` is the Sicilian pack and
+``actions`` its notation, which Sicilian and Calabresella share; the games themselves live in
+``tarocchi.games``, and nothing here imports them.
 
 The hot modules are usually compiled with mypyc (``setup.py``); the sources are the reference.
 """
@@ -39,7 +41,6 @@ if _stale := stale_compiled(Path(__file__).parent) + stale_compiled(Path(__file_
         f"tarocchi.engine: {', '.join(_stale)} changed since it was compiled; compile again with "
         "`bash scripts/setup.sh`, or run the sources as they are with `TAROCCHI_PURE=1 bash scripts/setup.sh`")
 
-from .actions import action_text, parse_action  # noqa: E402
-from .sicilian import Deal, IllegalAction, Options  # noqa: E402
+from .game import IllegalAction  # noqa: E402
 
-__all__ = ["Deal", "IllegalAction", "Options", "parse_action", "action_text", "stale_compiled"]
+__all__ = ["IllegalAction", "stale_compiled"]

@@ -182,6 +182,10 @@ class CardError(ValueError):
     """A text that is not one of a deck's card codes."""
 
 
+class ActionError(ValueError):
+    """A text that is not an action in a game's notation."""
+
+
 def cut(text: str, limit: int = 40) -> str:
     """``text`` for a message, cut after ``limit`` characters: a message quotes what it
     refuses, and a megabyte of it helps nobody."""
@@ -208,6 +212,13 @@ def deck_problem(order: list[int], codes: list[str]) -> str:
             + (f", missing {' '.join(missing)}" if missing else ""))
 
 
+def words(text: object, error: type[ValueError]) -> list[str]:
+    """The words of an action's text; ``error`` for what is not a text."""
+    if not isinstance(text, str):
+        raise error(f"an action is a text, not {type(text).__name__}")
+    return text.split()
+
+
 def cards_in(mask: int) -> Iterator[int]:
     """The cards of a set of any size, lowest bit first."""
     while mask:
@@ -216,4 +227,4 @@ def cards_in(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-__all__ = ["Deck", "Suit", "CardError", "cards_in", "cut", "shown", "deck_problem"]
+__all__ = ["Deck", "Suit", "CardError", "ActionError", "words", "cards_in", "cut", "shown", "deck_problem"]

@@ -18,9 +18,7 @@ short of the others (Sicilian R11, Renaissance A7, Calabresella C13, Ottocento B
 
 from __future__ import annotations
 
-from itertools import combinations
-
-from .deck import cards_in
+from .choices import Combinations
 
 SIZE_WORDS = {2: "two", 3: "three", 4: "four"}
 
@@ -50,11 +48,12 @@ class DiscardRule:
             return 0, free, self.size
         return free, hand & self.fallback, self.size - free.bit_count()
 
-    def discards(self, hand: int) -> list[int]:
+    def discards(self, hand: int) -> Combinations:
         """Every allowed discard from ``hand`` (masks), lowest cards first: what a game's
-        ``legal_actions()`` lists, from the same ``choice`` that ``refusal`` checks against."""
+        ``legal_actions()`` lists (with its flag), from the same ``choice`` that ``refusal``
+        checks against; a Sequence listed lazily (``choices.Combinations``)."""
         must, pool, need = self.choice(hand)
-        return [must | sum(1 << c for c in more) for more in combinations(cards_in(pool), need)]
+        return Combinations(0, must, pool, need)
 
     def refusal(self, hand: int, cards: int) -> str | None:
         """Why ``cards`` (a mask) may not be the discard from ``hand``, or None."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,6 +49,12 @@ class Reason(str):
 def reason_id(reason: str | None) -> str | None:
     """The stable id of a refusal, or None for a text without one."""
     return reason.id if isinstance(reason, Reason) else None
+
+
+def choice(action: str, why: str | None) -> dict:
+    """One of a screen's choices (a view's ``choices``): the action's text, and why it is refused
+    now (None if it is not) with the refusal's id."""
+    return {"action": action, "reason": None if why is None else str(why), "reason_id": reason_id(why)}
 
 
 def plain(reason: str | None) -> str | None:
@@ -88,7 +94,7 @@ class State(Protocol):
     @property
     def done(self) -> bool: ...
 
-    def legal_actions(self) -> list[int]: ...
+    def legal_actions(self) -> Sequence[int]: ...
 
     def refusal(self, seat: int, action: object) -> str | None:
         """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
@@ -106,6 +112,20 @@ class State(Protocol):
 
     def record(self) -> dict:
         """The game record: enough to replay the deal exactly (docs/records.md)."""
+
+
+@dataclass
+class NoOptions:
+    """The table options of a game that has none."""
+
+    def to_json(self) -> dict:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> NoOptions:
+        if data:
+            raise ValueError(f"unknown table options {sorted(data)!r}; this game has none")
+        return cls()
 
 
 @dataclass(frozen=True)
@@ -198,6 +218,12 @@ def get_game(name: str) -> Game:
         return _GAMES[name]
     except (KeyError, TypeError):
         raise KeyError(f"unknown game {name!r}; known: {', '.join(_GAMES)}") from None
+
+
+def game_of(deal: type) -> Game:
+    """The game whose deals are of class ``deal``."""
+    _load()
+    return next(g for g in _GAMES.values() if g.deal is deal)
 
 
 def game_names() -> list[str]:

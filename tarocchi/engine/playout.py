@@ -3,7 +3,7 @@ simulations, property tests and the benchmark. It looks only at the acting seat'
 actions, which that seat knows anyway.
 
 >>> import random
->>> from tarocchi.engine.sicilian import Deal
+>>> from tarocchi.games.sicilian import Deal
 >>> from tarocchi.engine.playout import play_out
 >>> d = play_out(Deal.from_seed(3, 0, 11), random.Random(11))
 >>> d.done, sum(d.count.payments)
@@ -13,6 +13,7 @@ actions, which that seat knows anyway.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from mypy_extensions import i64, trait
@@ -32,7 +33,7 @@ class Playable:
         """The cards the seat to act may play (in play)."""
         raise NotImplementedError
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         raise NotImplementedError
 
     def discard_choice(self) -> tuple[int, int, int]:

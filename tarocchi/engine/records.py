@@ -1,6 +1,6 @@
 """Game records: one JSON object per deal (docs/records.md), and their replay.
 
->>> from tarocchi.engine.sicilian import Deal
+>>> from tarocchi.games.sicilian import Deal
 >>> from tarocchi.engine.records import replay, RecordError
 >>> d = Deal.from_seed(seats=3, dealer=0, seed=1)
 >>> d.apply("passo"); d.apply("passo"); d.apply("passo")    # all pass at five: abandoned

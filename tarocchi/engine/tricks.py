@@ -42,6 +42,7 @@ class TrickRules:
     """
 
     def __init__(self, deck: Deck, fool_leads: bool, equal_trumps: int = 0):
+        self.pack = deck
         self.trumps: int = deck.trumps
         self.fool: int = deck.fool
         self.fool_bit: int = deck.fool_bit

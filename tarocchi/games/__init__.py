@@ -1,7 +1,7 @@
 """The games, each in its own module, each registered by name (``tarocchi.engine.game``):
 
 - ``sicilian``: Tarocchi Siciliani, 63 cards, three or four seats (seed 000, RULINGS.md R1-R17);
-  its rules engine is ``tarocchi.engine.sicilian``, where it was written first.
+  its rules engine is ``tarocchi.games.sicilian``, where it was written first.
 - ``renaissance``: the Renaissance three-hand game, 78 cards (seed 001, RENAISSANCE.md A1-A17).
 - ``calabresella``: Calabresella with the Sicilian cards, three seats (seed 003, CALABRESELLA.md C1-C22).
 - ``ottocento``: the Bolognese Tarocchino for four in two partnerships, to 800 (seed 002, OTTOCENTO.md B1-B27).

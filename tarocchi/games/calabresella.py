@@ -28,18 +28,20 @@ Actions, as text (docs/records.md): the auction's words ``passo``, ``sta bene``,
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
 from ..engine import tricks
 from ..engine.cards import DECK, LAST_TRICK_BONUS, LOW_TRUMPS, NEVER_DISCARD, TOTAL_POINTS
-from ..engine.deck import CardError, cards_in, shown
+from ..engine.deck import ActionError, CardError, cards_in, shown, words
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
-    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, IllegalAction, Reason, plain, reason_id, register,
+    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, NoOptions, Reason, choice, register,
 )
-from ..engine.playout import Playable
+from ..engine.trickplay import TrickPlay
 from ..engine.tricks import SICILIAN as RULES  # C15: R13's following, trumping, ranking and the Fool
 
 SIZE: Final = 63
@@ -126,10 +128,6 @@ LAY_RULES: Final = {n: DiscardRule(n, NEVER_DISCARD, LOW_TRUMPS, LAY_FORBIDDEN, 
 DISCARD_RULE: Final = LAY_RULES[3]  # the "discard" phase's, for a player that sees only a view
 
 
-class ActionError(ValueError):
-    """A text that is not an action of this game."""
-
-
 def action_text(action: int) -> str:
     if 0 <= action < SIZE:
         return DECK.codes[action]
@@ -157,10 +155,9 @@ def _cards(parts: list[str]) -> int:
 
 
 def parse_action(text: object) -> int:
-    """An action from its text (the module's docstring lists them)."""
-    if not isinstance(text, str):
-        raise ActionError(f"an action is a text, not {type(text).__name__}")
-    parts = text.split()
+    """An action from its text: a word of the auction, chiamo or restituisco and a card, scarto
+    or prendo and cards, or a card (the module's docstring lists them)."""
+    parts = words(text, ActionError)
     low = " ".join(parts).lower()
     if low in ACTION_OF_WORD:
         return ACTION_OF_WORD[low]
@@ -183,18 +180,7 @@ def parse_action(text: object) -> int:
                           f"{', '.join(WORDS.values())}, chiamo, restituisco, scarto or prendo and cards") from None
 
 
-@dataclass
-class Options:
-    """No table options: the game is played to 21 (C21)."""
-
-    def to_json(self) -> dict:
-        return {}
-
-    @classmethod
-    def from_json(cls, data: dict | None) -> Options:
-        if data:
-            raise ValueError(f"unknown table options {sorted(data)!r}; Calabresella has none")
-        return cls()
+Options = NoOptions  # no table options: the game is played to 21 (C21)
 
 
 def match_over(totals: list[int]) -> bool:
@@ -242,12 +228,12 @@ class Count:
         return None if self.thrown_in else self.challenger
 
     @property
-    def net(self) -> int:
-        return 0 if self.thrown_in else 1 if self.won else -1
-
-    @property
     def abandoned(self) -> bool:
         return self.thrown_in
+
+    @property
+    def net(self) -> int:
+        return 0 if self.thrown_in else 1 if self.won else -1
 
     def to_json(self) -> dict:
         if self.thrown_in:
@@ -263,38 +249,24 @@ class Count:
                 "won": self.won, "payments": self.payments}
 
 
-_BLANK: Final[list[int]] = []  # the deck order that makes an empty Deal for copy() to fill
-
-
-class Deal(Playable):
+class Deal(TrickPlay):
     """One deal. Seats 0, 1, 2; dealing, speaking and play go to the next seat number."""
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
                  *, log: bool = True):
-        if deck is _BLANK:
-            return
-        if seats != SEATS:
-            raise ValueError("Calabresella is played at three seats")  # C6
-        if not 0 <= dealer < SEATS:
-            raise ValueError("the dealer is a seat 0..2")
-        if len(deck) != SIZE or sum(1 << c for c in set(deck) if 0 <= c < SIZE) != DECK.full:
-            raise ValueError("a deck order holds each of the 63 cards once")
-        self.seats = SEATS
-        self.dealer = dealer
-        self.deck = tuple(deck)
-        self.options = options or Options()
+        if not self._init_table(seats, dealer, deck, options or Options(), (SEATS,), SIZE,
+                         "Calabresella is played at three seats",  # C6
+                         "a deck order holds each of the 63 cards once"):
+            return  # copy()'s blank deal: copy() sets every field
         # C7 (R3): packets of five from dealer + 1, four rounds: 20 each; the last 3 the monte.
         self.hands = [0, 0, 0]
-        for i in range(HAND // PACKET * SEATS):
-            seat = (dealer + 1 + i) % SEATS
-            for c in deck[PACKET * i:PACKET * (i + 1)]:
-                self.hands[seat] |= 1 << c
+        self._deal(HAND // PACKET * SEATS, PACKET)
         self.monte_order = list(deck[SIZE - MONTE:])  # deck order: dividete's cards 1-2 and 3 (C11)
         self.monte = sum(1 << c for c in self.monte_order)  # the monte as it stands now
         self.phase = SPEAK
-        self.to_act: int | None = (dealer + 1) % SEATS  # C8
-        self.history: list[tuple[int, int]] = []
-        self.events: list[dict] | None = [] if log else None
+        self.to_act = (dealer + 1) % SEATS  # C8
+        self.history = []
+        self.events = [] if log else None
         self.spoken = 0
         self.bid = -1  # the highest bid so far
         self.challenger = -1
@@ -307,49 +279,24 @@ class Deal(Playable):
         self.took = [0, 0, 0]  # monte cards each opponent took (dividete: his alone to see; C11)
         self.laid = [0, 0, 0]  # cards each seat laid face down (its own to see until the count)
         self.lay_count = 0
-        self.trick: list[int] = []
-        self.leader = (dealer + 1) % SEATS  # C15
-        self.tricks_won = [0, 0, 0]
-        self.won = [0, 0, 0]  # each seat's tricks, the Fool not among them (R14)
-        self.played = [0, 0, 0]
-        self.fool_by = -1
-        self.fool_to = -1  # the winner of the Fool's trick
-        self.last_trick: tuple[int, list[int], int] | None = None  # (leader, cards, winner)
+        self._init_tricks("calabresella", RULES, DECK.codes, (dealer + 1) % SEATS, TRICKS)  # C15: dealer + 1 leads
+        self.discard_rule, self.discard_flag = DISCARD_RULE, LAY  # a lay's rule: ``_to_lay``
         self.count: Count | None = None
 
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def shuffled(cls, seats: int, dealer: int, rng: random.Random, options: Options | None = None,
-                 *, log: bool = True) -> Deal:
-        return cls(seats, dealer, DECK.shuffled(rng), options, log=log)
-
-    @classmethod
     def from_seed(cls, dealer: int, seed: int | str) -> Deal:
         return cls.shuffled(SEATS, dealer, random.Random(seed))
 
-    def copy(self, log: bool = False) -> Deal:
-        d = Deal(SEATS, self.dealer, _BLANK)
-        d.seats, d.dealer, d.deck, d.options = SEATS, self.dealer, self.deck, self.options
-        d.hands, d.monte_order, d.monte = self.hands[:], self.monte_order, self.monte
-        d.phase, d.to_act, d.history = self.phase, self.to_act, self.history[:]
-        d.events = self.events[:] if (log and self.events is not None) else None
+    def _copy_rest(self, d: Deal) -> None:
+        d.monte_order, d.monte = self.monte_order, self.monte
         d.spoken, d.bid, d.challenger, d.thrown_in = self.spoken, self.bid, self.challenger, self.thrown_in
         d.called, d.giver, d.given_back = self.called, self.giver, self.given_back
         d.turned_up, d.face_up, d.took, d.laid = self.turned_up, self.face_up, self.took[:], self.laid[:]
-        d.lay_count, d.trick, d.leader = self.lay_count, self.trick[:], self.leader
-        d.tricks_won, d.won, d.played = self.tricks_won[:], self.won[:], self.played[:]
-        d.fool_by, d.fool_to, d.last_trick, d.count = self.fool_by, self.fool_to, self.last_trick, self.count
-        return d
+        d.lay_count, d.count = self.lay_count, self.count
 
-    # --- the state API ------------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        return self.phase == DONE
-
-    def hand_size(self, seat: int) -> int:
-        return self.hands[seat].bit_count()
+    # --- the state API (the engine's TrickPlay: refusal, apply, record) ----------------------
 
     def returns(self) -> list[int]:
         """Each seat's payment (C18-C20); zeros for a deal thrown in (C9); [] before the end."""
@@ -358,27 +305,15 @@ class Deal(Playable):
     def side_of(self, seat: int) -> int:
         return 0 if seat == self.challenger else 1  # C6
 
-    def legal_cards(self) -> int:
-        seat = self.to_act
-        assert seat is not None, "the deal is over"
-        return RULES.legal(self.hands[seat], self.trick)
-
-    def discard_choice(self) -> tuple[int, int, int]:
-        seat = self.to_act
-        assert seat is not None, "the deal is over"
-        return LAY_RULES[self.lay_count].choice(self.hands[seat])
-
-    def discard_action(self, cards: int) -> int:
-        return LAY | cards
-
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         seat = self.to_act
         if seat is None:
             return []
         if self.phase == PLAY:
-            return list(cards_in(self.legal_cards()))
+            return self.legal_card_list()
         if self.phase in (DISCARD_PHASE, LAY_PHASE):
-            return [LAY | m for m in LAY_RULES[self.lay_count].discards(self.hands[seat])]  # C13
+            must, pool, need = self.discard_choice()  # C13, listed lazily
+            return Combinations(LAY, must, pool, need)
         if self.phase == TAKE_PHASE:
             up = list(cards_in(self.face_up))
             return [PASSO] + [TAKE | sum(1 << c for c in cs) for n in range(1, len(up) + 1) for cs in combinations(up, n)]
@@ -388,23 +323,7 @@ class Deal(Playable):
             return [CALL + c for c in range(SIZE) if not self.hands[seat] >> c & 1]
         return [GIVE + c for c in cards_in(self.hands[seat]) if c != self.called]  # GIVE_PHASE
 
-    def refusal(self, seat: int, action: object) -> str | None:
-        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
-        return plain(self.reason(seat, action))
-
-    def reason(self, seat: int, action: object) -> str | None:
-        """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
-        if isinstance(action, str):
-            try:
-                action = parse_action(action)
-            except ActionError as e:
-                return Reason("not_an_action", str(e))
-        if self.phase == DONE:
-            return DEAL_OVER
-        if seat != self.to_act:
-            return NOT_YOUR_TURN
-        if not isinstance(action, int) or isinstance(action, bool):
-            return self._phase_words()
+    def _refusal(self, seat: int, action: int) -> str | None:
         hand = self.hands[seat]
         phase = self.phase
         if phase == SPEAK:
@@ -437,7 +356,7 @@ class Deal(Playable):
         why = RULES.refusal(hand, action, self.trick)  # C15: R13
         return None if why is None else TRICK_REASONS[why]
 
-    def _phase_words(self) -> Reason:
+    def _phase_words(self) -> str:
         return {SPEAK: SPEAK_NOW, CALL_PHASE: CALL_NOW, GIVE_PHASE: GIVE_NOW, DISCARD_PHASE: LAY_NOW,
                 LAY_PHASE: LAY_NOW, TAKE_PHASE: TAKE_NOW}.get(self.phase, PLAY_NOW)
 
@@ -453,37 +372,16 @@ class Deal(Playable):
             return BID_HIGHER[self.bid]
         return None
 
-    def apply(self, action: object, seat: int | None = None) -> None:
-        """Take ``action`` for the seat to act (or check it is ``seat``'s turn). Raises
-        IllegalAction with the reason, leaving the deal unchanged."""
-        if isinstance(action, str):
-            text = action
-            try:
-                action = parse_action(text)
-            except ActionError as e:
-                raise IllegalAction(Reason("not_an_action", str(e)), seat, text[:40]) from None
-        if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalAction(self._phase_words(), seat, repr(action)[:40])
-        actor = self.to_act
-        if seat is None:
-            if actor is None:
-                raise IllegalAction(DEAL_OVER, None, None)
-            seat = actor
-        why = self.reason(seat, action)
-        if why is not None:
-            raise IllegalAction(why, seat, None)
-        self.history.append((seat, action))
+    def _take(self, seat: int, action: int) -> None:
         phase = self.phase
-        if phase == PLAY:
-            self._play(seat, action)
-        elif phase == SPEAK:
+        if phase == SPEAK:
             self._speak(seat, action)
         elif phase == CALL_PHASE:
             self._call(seat, action - CALL)
         elif phase == GIVE_PHASE:
             self._give(seat, action - GIVE)
         elif phase == TAKE_PHASE:
-            self._take(seat, 0 if action == PASSO else action & ~TAKE)
+            self._take_face_up(seat, 0 if action == PASSO else action & ~TAKE)
         else:
             self._lay(seat, action & ~LAY)
 
@@ -547,6 +445,7 @@ class Deal(Playable):
 
     def _to_lay(self, seat: int, n: int) -> None:
         self.lay_count = n
+        self.discard_rule = LAY_RULES[n]  # C13
         self._next(DISCARD_PHASE if n == MONTE else LAY_PHASE, seat)
 
     # --- the monte (C10-C13) ------------------------------------------------------------
@@ -577,7 +476,7 @@ class Deal(Playable):
         self._event({"type": "give", "seat": seat, "to": self.giver, "card": DECK.codes[c]})
         self._to_lay(seat, MONTE)
 
-    def _take(self, seat: int, cards: int) -> None:
+    def _take_face_up(self, seat: int, cards: int) -> None:
         """C12: a take from the face-up cards, possibly none; a lay follows a non-empty one."""
         self.hands[seat] |= cards
         self.face_up &= ~cards
@@ -610,45 +509,7 @@ class Deal(Playable):
 
     def _start_play(self) -> None:
         self.lay_count = 0
-        self._next(PLAY, self.leader)  # C15: dealer + 1 leads, whoever the challenger is
-
-    # --- play (C15) ---------------------------------------------------------------------
-
-    def _play(self, seat: int, c: int) -> None:
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        self.played[seat] |= bit
-        self.trick.append(c)
-        if c == FOOL:
-            self.fool_by = seat
-        self._event({"type": "play", "seat": seat, "card": DECK.codes[c]})
-        if len(self.trick) < SEATS:
-            self.to_act = (seat + 1) % SEATS
-            return
-        trick = self.trick
-        m = sum(1 << x for x in trick)
-        winner = (self.leader + trick.index(RULES.winning_card(trick, m))) % SEATS
-        if m & FOOL_BIT:  # the Fool stays apart until the count (R14)
-            m ^= FOOL_BIT
-            self.fool_to = winner
-        self.won[winner] |= m
-        self.tricks_won[winner] += 1
-        self.last_trick = (self.leader, trick, winner)
-        self._event({"type": "trick", "winner": winner, "cards": [DECK.codes[x] for x in trick]})
-        self.trick = []
-        self.leader = winner
-        self.to_act = winner
-        if sum(self.tricks_won) == TRICKS:
-            self._count()
-
-    def rollout(self, rng: random.Random) -> None:
-        """The rest of the tricks with uniformly random legal cards, then the count."""
-        if self.phase != PLAY:
-            raise ValueError("a rollout plays cards: finish the auction and the monte first")
-        while self.phase == PLAY:
-            legal = self.legal_cards()
-            cards = list(cards_in(legal))
-            self.apply(cards[int(rng.random() * len(cards))])
+        self._next(PLAY, self.leader)  # C15: dealer + 1 leads, whoever the challenger is; R13's play
 
     # --- the count (C14, C16-C20) -------------------------------------------------------
 
@@ -682,9 +543,7 @@ class Deal(Playable):
         self.count = Count(challenger=self.challenger, contract=self.bid, piles=piles, points=points, tricks=won,
                            monte=self.monte, monte_to=last, fool_to=fool_to, cappotto=cappotto,
                            stramazzo=stramazzo, won=success, payments=payments)
-        self.phase = DONE
-        self.to_act = None
-        self._event({"type": "count", "count": self.count.to_json()})
+        self._end(self.count)
 
     # --- what one seat may know ---------------------------------------------------------
 
@@ -697,18 +556,18 @@ class Deal(Playable):
         hand = self.hands[seat]
         if self.phase == DISCARD_PHASE:
             ok = LAY_RULES[MONTE].allowed(hand)
-            return [_choice(DECK.codes[c], None if ok >> c & 1 else LAY_FORBIDDEN) for c in DECK.display_order(hand)]
+            return [choice(DECK.codes[c], None if ok >> c & 1 else LAY_FORBIDDEN) for c in DECK.display_order(hand)]
         if self.phase in (LAY_PHASE, TAKE_PHASE):
-            return [_choice(action_text(a), None) for a in self.legal_actions()]
+            return [choice(action_text(a), None) for a in self.legal_actions()]
         if self.phase == SPEAK:
-            return [_choice(WORDS[a], self._speak_refusal(a)) for a in (PASSO, STA_BENE) + BIDS]
+            return [choice(WORDS[a], self._speak_refusal(a)) for a in (PASSO, STA_BENE) + BIDS]
         if self.phase == CALL_PHASE:
-            return [_choice("chiamo " + DECK.codes[c], CALL_OWN if hand >> c & 1 else None)
+            return [choice("chiamo " + DECK.codes[c], CALL_OWN if hand >> c & 1 else None)
                     for c in DECK.display_order(DECK.full)]
         if self.phase == GIVE_PHASE:
-            return [_choice("restituisco " + DECK.codes[c], GIVE_CALLED if c == self.called else None)
+            return [choice("restituisco " + DECK.codes[c], GIVE_CALLED if c == self.called else None)
                     for c in DECK.display_order(hand)]
-        return [_choice(DECK.codes[c], self.reason(seat, c)) for c in DECK.display_order(hand)]
+        return [choice(DECK.codes[c], self.reason(seat, c)) for c in DECK.display_order(hand)]
 
     def view(self, seat: int) -> dict:
         """Everything ``seat`` may know, and nothing more: its hand; the auction, the called
@@ -719,15 +578,7 @@ class Deal(Playable):
         n = SEATS
         ch = self.challenger if self.challenger >= 0 and self.phase != SPEAK else None
         v: dict = {
-            "game": "calabresella",
-            "deck": DECK.name,
-            "seats": n,
-            "seat": seat,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.to_act,
-            "hand": DECK.codes_of(self.hands[seat]),
-            "hand_counts": [h.bit_count() for h in self.hands],
+            **self.seat_view(seat),
             "auction": [{"seat": s, "bid": WORDS[a]} for s, a in self.history[:self.spoken]],  # the first actions
             "bid": WORDS[self.bid] if self.bid >= 0 else None,
             "challenger": ch,
@@ -745,8 +596,8 @@ class Deal(Playable):
             "lay": self.lay_count if self.phase in (DISCARD_PHASE, LAY_PHASE) else None,
             "choices": self.choices(seat),
             "leader": self.leader if self.phase == PLAY else None,
-            "trick": [{"seat": (self.leader + i) % n, "card": DECK.codes[c]} for i, c in enumerate(self.trick)],
-            "last_trick": None,
+            "trick": self.trick_json(),
+            "last_trick": self.last_trick_json(),
             "tricks": self.tricks_won[:],
             "played": [DECK.codes_of(p) for p in self.played],
             "fool": None if self.fool_to < 0 else {"seat": self.fool_by, "trick_winner": self.fool_to},
@@ -754,31 +605,7 @@ class Deal(Playable):
                          else action_text(a)} for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }
-        if self.last_trick:
-            lead, cards, winner = self.last_trick
-            v["last_trick"] = {"winner": winner,
-                               "cards": [{"seat": (lead + i) % n, "card": DECK.codes[c]} for i, c in enumerate(cards)]}
         return v
-
-    def public_events(self, since: int = 0) -> list[dict]:
-        return (self.events or [])[since:]
-
-    # --- records ------------------------------------------------------------------------
-
-    def record(self) -> dict:
-        """The game record: enough to replay this deal exactly (docs/records.md)."""
-        return {
-            "game": "calabresella",
-            "seats": SEATS,
-            "options": self.options.to_json(),
-            "dealer": self.dealer,
-            "deck": [DECK.codes[c] for c in self.deck],
-            "actions": [{"seat": s, "action": action_text(a)} for s, a in self.history],
-        }
-
-
-def _choice(action: str, why: str | None) -> dict:
-    return {"action": action, "reason": None if why is None else str(why), "reason_id": reason_id(why)}
 
 
 CALABRESELLA: Final = register(Game(

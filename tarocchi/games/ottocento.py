@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..engine import tricks
-from ..engine.deck import CardError, Deck, Suit, cards_in, cut, shown
+from ..engine.deck import ActionError as NotAnAction
+from ..engine.deck import CardError, Deck, Suit, cut, shown, words
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
-    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, IllegalAction, Reason, plain, reason_id, register,
+    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, Reason, choice, register,
 )
-from ..engine.playout import Playable
+from ..engine.trickplay import TrickPlay
 from ..engine.tricks import TrickRules
 
 # The combinations (B9-B18, B25) are a plain Python module beside this one, imported by name so
@@ -133,7 +136,7 @@ DISCARD_RULE: Final = DiscardRule(2, never=FIVES, fallback=0, never_words=DISCAR
                                   fallback_words=DISCARD_FORBIDDEN, not_in_hand=NOT_IN_HAND, size_words=DISCARD_TWO)
 
 
-class ActionError(ValueError):
+class ActionError(NotAnAction):
     """A text that is not an action of this game; ``reason`` the Reason it is refused with."""
 
     def __init__(self, message: str, reason: Reason | None = None):
@@ -200,9 +203,7 @@ def parse_declaration(parts: list[str]) -> int:
 
 def parse_action(text: object) -> int:
     """An action from its text (the module's docstring lists them)."""
-    if not isinstance(text, str):
-        raise ActionError(f"an action is a text, not {type(text).__name__}")
-    parts = text.split()
+    parts = words(text, ActionError)
     low = " ".join(parts).lower()
     if low in ("a monte", "gioco"):
         return A_MONTE if low == "a monte" else GIOCO
@@ -433,28 +434,19 @@ def tally(piles: list[int], last: int) -> tuple[list[list[Any]], list[int], list
     return found, scores, points
 
 
-_BLANK: Final[list[int]] = []  # the deck order that makes an empty Deal for copy() to fill
 _NO_COMBOS: Final[list[Any]] = []
 
 
-class Deal(Playable):
+class Deal(TrickPlay):
     """One deal. Seats 0-3, partners opposite (B5); deal and play go to the next seat number.
     ``totals``: the match totals before this deal, by seat as a Match keeps them (B26)."""
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
                  *, log: bool = True, totals: list[int] | None = None):
-        if deck is _BLANK:
-            return
-        if seats != SEATS:
-            raise ValueError("Ottocento is played at four seats")  # B5
-        if not 0 <= dealer < SEATS:
-            raise ValueError("the dealer is a seat 0..3")
-        seen = 0
-        for c in deck:
-            if 0 <= c < SIZE:
-                seen |= 1 << c
-        if len(deck) != SIZE or seen != DECK.full:
-            raise ValueError("a deck order holds each of the 62 cards once (B6)")
+        if not self._init_table(seats, dealer, deck, options or Options(), (SEATS,), SIZE,
+                         "Ottocento is played at four seats",  # B5
+                         "a deck order holds each of the 62 cards once (B6)"):
+            return  # copy()'s blank deal: copy() sets every field
         before = [0, 0]
         if totals is not None:
             if (not isinstance(totals, list) or len(totals) != SEATS
@@ -463,75 +455,43 @@ class Deal(Playable):
             before = [totals[0], totals[1]]
             if decided(before):
                 raise ValueError(f"totals {before} already decide the match (B26): no deal is dealt")
-        self.seats = SEATS
-        self.dealer = dealer
-        self.deck = tuple(deck)
-        self.options = options or Options()
         self.totals_before = before
         # B6: three rounds of packets of five from dealer + 1; cards 61-62 to the dealer. The
         # hands hold what has been dealt: the first round only until the a monte question ends.
         self.packets: list[int] = [0, 0, 0, 0]
-        self.hands: list[int] = [0, 0, 0, 0]
-        for i in range(SEATS):
-            seat = (dealer + 1 + i) % SEATS
-            self.hands[seat] = sum(1 << c for c in deck[PACKET * i:PACKET * (i + 1)])
+        self.hands = [0, 0, 0, 0]
+        self._deal(SEATS, PACKET)
         self.phase = MONTE_PHASE
-        self.to_act: int | None = (dealer + 1) % SEATS  # B7
-        self.history: list[tuple[int, int]] = []
-        self.events: list[dict] | None = [] if log else None
+        self.to_act = (dealer + 1) % SEATS  # B7
+        self.history = []
+        self.events = [] if log else None
         self.said: list[int] = []  # B7: the answers so far, from dealer + 1
         self.thrown_in = False
         self.discarded = 0
         self.declarations: list[list[Any] | None] = [None, None, None, None]  # B9: by seat, once made
         self.declared: list[int] = [0, 0, 0, 0]  # B18: each seat's declaration's points
         self.declared_cards: list[int] = [0, 0, 0, 0]  # the cards each seat showed
-        self.trick: list[int] = []
+        self._init_tricks("ottocento", RULES, CODES, (dealer + 1) % SEATS, TRICKS)  # B19: dealer + 1 leads
+        self.discard_rule, self.discard_flag = DISCARD_RULE, DISCARD  # B8
         self.signal = 0  # B22: the signal on the card led in the trick in play, 0 for none
-        self.leader = (dealer + 1) % SEATS  # B19
-        self.tricks_left = TRICKS
-        self.won: list[int] = [0, 0, 0, 0]  # each seat's tricks, the Matto not among them (B20)
-        self.played: list[int] = [0, 0, 0, 0]
-        self.tricks_won: list[int] = [0, 0, 0, 0]
+        self.last_signal = 0  # the signal on the card led in ``last_trick``
         self.signals: list[tuple[int, int, int]] = []  # (seat, card, signal) of every signal made
-        self.fool_by = -1
-        self.fool_to = -1
-        self.last_trick: tuple[int, list[int], int, int] | None = None  # (leader, cards, winner, signal)
         self.count: Count | None = None
 
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def shuffled(cls, seats: int, dealer: int, rng: random.Random, options: Options | None = None,
-                 *, log: bool = True, totals: list[int] | None = None) -> Deal:
-        return cls(seats, dealer, DECK.shuffled(rng), options, log=log, totals=totals)
-
-    @classmethod
     def from_seed(cls, dealer: int, seed: int | str, options: Options | None = None) -> Deal:
         return cls.shuffled(SEATS, dealer, random.Random(seed), options)
 
-    def copy(self, log: bool = False) -> Deal:
-        d = Deal(SEATS, self.dealer, _BLANK)
-        d.seats, d.dealer, d.deck, d.options = SEATS, self.dealer, self.deck, self.options
-        d.totals_before, d.packets, d.hands = self.totals_before[:], self.packets[:], self.hands[:]
-        d.phase, d.to_act, d.history = self.phase, self.to_act, self.history[:]
-        d.events = self.events[:] if (log and self.events is not None) else None
+    def _copy_rest(self, d: Deal) -> None:
+        d.totals_before, d.packets = self.totals_before[:], self.packets[:]
         d.said, d.thrown_in, d.discarded = self.said[:], self.thrown_in, self.discarded
         d.declarations, d.declared = self.declarations[:], self.declared[:]
         d.declared_cards = self.declared_cards[:]
-        d.trick, d.signal, d.leader, d.tricks_left = self.trick[:], self.signal, self.leader, self.tricks_left
-        d.won, d.played, d.tricks_won = self.won[:], self.played[:], self.tricks_won[:]
-        d.signals, d.fool_by, d.fool_to = self.signals[:], self.fool_by, self.fool_to
-        d.last_trick, d.count = self.last_trick, self.count
-        return d
+        d.signal, d.last_signal, d.signals, d.count = self.signal, self.last_signal, self.signals[:], self.count
 
-    # --- the state API ------------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        return self.phase == DONE
-
-    def hand_size(self, seat: int) -> int:
-        return self.hands[seat].bit_count()
+    # --- the state API (the engine's TrickPlay: refusal, apply, record) ----------------------
 
     def partner(self, seat: int) -> int:
         return (seat + 2) % SEATS  # B5
@@ -541,29 +501,18 @@ class Deal(Playable):
         the declarations alone for a match decided at them (B26); [] before the end."""
         return self.count.payments if self.count is not None else []
 
-    def legal_cards(self) -> int:
-        seat = self.to_act
-        assert seat is not None, "the deal is over"
-        return RULES.legal(self.hands[seat], self.trick)
-
-    def discard_choice(self) -> tuple[int, int, int]:
-        return DISCARD_RULE.choice(self.hands[self.dealer])
-
-    def discard_action(self, cards: int) -> int:
-        return DISCARD | cards
-
     def best_declaration(self, seat: int) -> list[Any]:
         """B9-B18: the full best declaration of ``seat``'s hand, one combination per kind."""
         return list(combos.best_all(DECK.codes_of(self.hands[seat])))
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """The seat's legal actions. At the declarations (B9) not every subset (a declaration
         may shrink any combination): the full best, each of its combinations alone, and none."""
         seat = self.to_act
         if seat is None:
             return []
         if self.phase == PLAY:
-            cards = list(cards_in(self.legal_cards()))
+            cards = self.legal_card_list()
             if not self.trick and self.options.signals:
                 return cards + [c + SIGNAL_STEP * s for c in cards for s in (VOLO, TRIONFI, BUSSO)
                                 if self._signal_refusal(seat, c, s) is None]
@@ -571,7 +520,8 @@ class Deal(Playable):
         if self.phase == MONTE_PHASE:
             return [A_MONTE, GIOCO]
         if self.phase == DISCARD_PHASE:
-            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # B8
+            must, pool, need = self.discard_choice()  # B8, listed lazily
+            return Combinations(DISCARD, must, pool, need)
         best = self.best_declaration(seat)
         out = [declaration_action(best)]
         if len(best) > 1:
@@ -580,23 +530,14 @@ class Deal(Playable):
             out.append(DECLARE)
         return out
 
-    def refusal(self, seat: int, action: object) -> str | None:
-        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
-        return plain(self.reason(seat, action))
+    def _not_an_action(self, error: ValueError) -> str:
+        return error.reason if isinstance(error, ActionError) else Reason(NOT_AN_ACTION, str(error))
 
-    def reason(self, seat: int, action: object) -> str | None:
-        """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
-        if isinstance(action, str):
-            try:
-                action = parse_action(action)
-            except ActionError as e:
-                return e.reason
-        if self.phase == DONE:
-            return DEAL_OVER
-        if seat != self.to_act:
-            return NOT_YOUR_TURN
-        if not isinstance(action, int) or isinstance(action, bool):
-            return self._phase_words()
+    def _record_extra(self) -> dict:
+        t = self.totals_before
+        return {"totals": [t[0], t[1], t[0], t[1]]}  # B26: the match totals before the deal
+
+    def _refusal(self, seat: int, action: int) -> str | None:
         hand = self.hands[seat]
         phase = self.phase
         if phase == MONTE_PHASE:
@@ -646,35 +587,11 @@ class Deal(Playable):
                 return e.reason
         return None
 
-    def _phase_words(self) -> Reason:
+    def _phase_words(self) -> str:
         words = {MONTE_PHASE: MONTE_NOW, DISCARD_PHASE: DISCARD_NOW, DECLARE_PHASE: DECLARE_NOW}
         return words.get(self.phase, PLAY_NOW)
 
-    def apply(self, action: object, seat: int | None = None) -> None:
-        """Take ``action`` for the seat to act (or check it is ``seat``'s turn). Raises
-        IllegalAction with the reason, leaving the deal unchanged."""
-        if isinstance(action, str):
-            text = action
-            try:
-                action = parse_action(text)
-            except ActionError as e:
-                raise IllegalAction(e.reason, seat, text[:40]) from None
-        if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalAction(self._phase_words(), seat, repr(action)[:40])
-        actor = self.to_act
-        if seat is None:
-            if actor is None:
-                raise IllegalAction(DEAL_OVER, None, None)
-            seat = actor
-        # The hot path: a legal card in play without a signal needs one mask test.
-        if self.phase == PLAY and seat == actor and 0 <= action < SIZE and self.legal_cards() >> action & 1:
-            self.history.append((seat, action))
-            self._play(seat, action, 0)
-            return
-        why = self.reason(seat, action)
-        if why is not None:
-            raise IllegalAction(why, seat, None)
-        self.history.append((seat, action))
+    def _take(self, seat: int, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
             self._play(seat, action % SIGNAL_STEP, action // SIGNAL_STEP)
@@ -708,10 +625,7 @@ class Deal(Playable):
 
     def _deal_rest(self) -> None:
         deck = self.deck
-        for i in range(SEATS, 3 * SEATS):
-            seat = (self.dealer + 1 + i) % SEATS
-            for c in deck[PACKET * i:PACKET * (i + 1)]:
-                self.hands[seat] |= 1 << c
+        self._deal(2 * SEATS, PACKET, PACKET * SEATS)  # B6: two more rounds of packets
         for c in deck[SIZE - 2:]:
             self.hands[self.dealer] |= 1 << c
         self.phase = DISCARD_PHASE
@@ -746,9 +660,7 @@ class Deal(Playable):
         if decided(totals):  # B26: a side at 800 wins without playing the hand
             self.count = Count(declarations=[list(d or _NO_COMBOS) for d in self.declarations],
                                declared=self.declared[:], totals_before=self.totals_before[:], at_declarations=True)
-            self.phase = DONE
-            self.to_act = None
-            self._event({"type": "count", "count": self.count.to_json()})
+            self._end(self.count)
             return
         self.phase = PLAY
         self.to_act = self.leader  # B19: dealer + 1 leads
@@ -770,80 +682,22 @@ class Deal(Playable):
     # --- play (B19-B23) -----------------------------------------------------------------
 
     def _play(self, seat: int, c: int, signal: int) -> None:
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        self.played[seat] |= bit
         if not self.trick:
             self.signal = signal
             if signal:
                 self.signals.append((seat, c, signal))
-        self.trick.append(c)
-        if c == FOOL:
-            self.fool_by = seat
-        if self.events is not None:
-            e: dict = {"type": "play", "seat": seat, "card": CODES[c]}
-            if signal:
-                e["signal"] = SIGNAL_WORDS[signal]
-            self.events.append(e)
-        if len(self.trick) < SEATS:
-            self.to_act = seat + 1 if seat < SEATS - 1 else 0
-        else:
-            self._close_trick()
+        self._play_card(seat, c)  # B19, B20: the engine's trick play, the Moors equal on top (B2)
 
-    def _close_trick(self) -> None:
-        """B2, B19, B20: the highest trump (of Moors on top, the last played), else the highest
-        card of the suit followed; the Matto never wins and stays apart until the count."""
-        trick = self.trick
-        m = 0
-        for x in trick:
-            m |= 1 << x
-        winner = (self.leader + trick.index(RULES.winning_card(trick, m))) % SEATS
-        if m & FOOL_BIT:
-            m ^= FOOL_BIT
-            self.fool_to = winner
-        self.won[winner] |= m
-        self.tricks_won[winner] += 1
-        self.last_trick = (self.leader, trick, winner, self.signal)
-        if self.events is not None:
-            self.events.append({"type": "trick", "winner": winner, "cards": [CODES[x] for x in trick]})
-        self.trick = []
+    def _log_play(self, seat: int, c: int) -> None:
+        assert self.events is not None
+        e: dict = {"type": "play", "seat": seat, "card": CODES[c]}
+        if self.signal and len(self.trick) == 1:  # the card led, with its signal (B22)
+            e["signal"] = SIGNAL_WORDS[self.signal]
+        self.events.append(e)
+
+    def _trick_closed(self, winner: int) -> None:
+        self.last_signal = self.signal
         self.signal = 0
-        self.leader = winner
-        self.to_act = winner
-        self.tricks_left -= 1
-        if not self.tricks_left:
-            self._count()
-
-    def rollout(self, rng: random.Random) -> None:
-        """The rest of the tricks with uniformly random legal cards (no signals), then the count."""
-        if self.phase != PLAY:
-            raise ValueError("a rollout plays cards: finish the monte, the discard and the declarations first")
-        rand = rng.random
-        hands, history, rules = self.hands, self.history, RULES
-        log = self.events is not None
-        while self.phase == PLAY:
-            seat = self.to_act
-            assert seat is not None
-            legal = rules.legal(hands[seat], self.trick)
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            c = (legal & -legal).bit_length() - 1
-            history.append((seat, c))
-            if log:
-                self._play(seat, c, 0)
-                continue
-            bit = 1 << c
-            hands[seat] ^= bit
-            self.played[seat] |= bit
-            self.trick.append(c)
-            if c == FOOL:
-                self.fool_by = seat
-            if len(self.trick) < SEATS:
-                self.to_act = seat + 1 if seat < SEATS - 1 else 0
-            else:
-                self._close_trick()
 
     # --- the count (B8, B21, B24-B26) -----------------------------------------------------
 
@@ -876,10 +730,7 @@ class Deal(Playable):
                            card_points=[DECK.points(p) for p in piles], tricks=tricks_by_side, last=last,
                            discard=self.discarded, discard_to=discard_to, fool_by=self.fool_by,
                            fool_to=self.fool_to, paid=paid, surrendered=surrendered)
-        self.phase = DONE
-        self.to_act = None
-        if self.events is not None:
-            self.events.append({"type": "count", "count": self.count.to_json()})
+        self._end(self.count)
 
     # --- what one seat may know ---------------------------------------------------------
 
@@ -893,9 +744,9 @@ class Deal(Playable):
             return []
         hand = self.hands[seat]
         if self.phase == MONTE_PHASE:
-            return [_choice(WORDS[a], None) for a in (A_MONTE, GIOCO)]
+            return [choice(WORDS[a], None) for a in (A_MONTE, GIOCO)]
         if self.phase == DISCARD_PHASE:
-            return [_choice(CODES[c], None if not FIVES >> c & 1 else DISCARD_FORBIDDEN)
+            return [choice(CODES[c], None if not FIVES >> c & 1 else DISCARD_FORBIDDEN)
                     for c in DECK.display_order(hand)]
         if self.phase == DECLARE_PHASE:
             best = self.best_declaration(seat)
@@ -910,10 +761,10 @@ class Deal(Playable):
         leading = not self.trick and self.options.signals
         for c in DECK.display_order(hand):
             why = None if legal >> c & 1 else self.reason(seat, c)
-            out.append(_choice(CODES[c], why))
+            out.append(choice(CODES[c], why))
             if leading:
                 for s in (VOLO, TRIONFI, BUSSO):
-                    out.append(_choice(CODES[c] + " " + SIGNAL_WORDS[s], why or self._signal_refusal(seat, c, s)))
+                    out.append(choice(CODES[c] + " " + SIGNAL_WORDS[s], why or self._signal_refusal(seat, c, s)))
         return out
 
     def view(self, seat: int) -> dict:
@@ -924,18 +775,10 @@ class Deal(Playable):
         counted = self.count is not None and not self.thrown_in and not self.count.at_declarations
         n, dealer = SEATS, self.dealer
         v: dict = {
-            "game": "ottocento",
-            "deck": DECK.name,
-            "seats": n,
-            "seat": seat,
+            **self.seat_view(seat),
             "partner": self.partner(seat),
             "sides": [[0, 2], [1, 3]],
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.to_act,
             "options": self.options.to_json(),
-            "hand": DECK.codes_of(self.hands[seat]),
-            "hand_counts": [h.bit_count() for h in self.hands],
             "monte": [{"seat": (self.dealer + 1 + i) % n, "said": WORDS[a]} for i, a in enumerate(self.said)],
             "thrown_in": self.thrown_in,
             "discard": DECK.codes_of(self.discarded) if self.discarded and (counted or seat == self.dealer) else None,
@@ -946,7 +789,7 @@ class Deal(Playable):
             "totals": self.count.totals if self.count is not None else self.declared_totals(),
             "choices": self.choices(seat),
             "leader": self.leader if self.phase == PLAY else None,
-            "trick": [{"seat": (self.leader + i) % n, "card": CODES[c]} for i, c in enumerate(self.trick)],
+            "trick": self.trick_json(),
             "signal": SIGNAL_WORDS[self.signal] if self.trick and self.signal else None,
             "last_trick": None,
             "tricks": self.tricks_won[:],
@@ -957,29 +800,10 @@ class Deal(Playable):
                          else action_text(a)} for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }
-        if self.last_trick:
-            lead, cards, winner, signal = self.last_trick
-            v["last_trick"] = {"winner": winner, "signal": SIGNAL_WORDS[signal] if signal else None,
-                               "cards": [{"seat": (lead + i) % n, "card": CODES[c]} for i, c in enumerate(cards)]}
+        last = self.last_trick_json()
+        if last is not None:  # with the signal on its card led (B22)
+            v["last_trick"] = dict(last, signal=SIGNAL_WORDS[self.last_signal] if self.last_signal else None)
         return v
-
-    def public_events(self, since: int = 0) -> list[dict]:
-        return (self.events or [])[since:]
-
-    # --- records ------------------------------------------------------------------------
-
-    def record(self) -> dict:
-        """The game record: enough to replay this deal exactly (docs/records.md)."""
-        t = self.totals_before
-        return {
-            "game": "ottocento",
-            "seats": SEATS,
-            "options": self.options.to_json(),
-            "dealer": self.dealer,
-            "totals": [t[0], t[1], t[0], t[1]],
-            "deck": [CODES[c] for c in self.deck],
-            "actions": [{"seat": s, "action": action_text(a)} for s, a in self.history],
-        }
 
 
 def declaration_action(found: list[Any]) -> int:
@@ -990,17 +814,13 @@ def declaration_action(found: list[Any]) -> int:
     return action
 
 
-def _choice(action: str, why: str | None) -> dict:
-    return {"action": action, "reason": None if why is None else str(why), "reason_id": reason_id(why)}
-
-
 def _declaration_choice(found: list[Any]) -> dict:
     """A declaration offered (B9): its action, its combinations each with its points and the
     cards that may be taken out of it (``shrinkable``), its points with the doubling (B18)."""
     shown_combos = combos_json(found)
     for c, j in zip(found, shown_combos["combinations"]):
         j["shrinkable"] = list(combos.shrinkable(c))
-    return dict(_choice(action_text(declaration_action(found)), None), **shown_combos)
+    return dict(choice(action_text(declaration_action(found)), None), **shown_combos)
 
 
 OTTOCENTO: Final = register(Game(

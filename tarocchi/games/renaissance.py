@@ -22,15 +22,17 @@ engine's (``tarocchi.engine.game.State``): ``to_act``, ``legal_actions()``, ``ap
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine.deck import CardError, Deck, Suit, cards_in, cut, shown
+from ..engine.deck import ActionError, CardError, Deck, Suit, cut, shown
+from ..engine.choices import Combinations
 from ..engine.discards import DiscardRule
 from ..engine.game import (
-    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, IllegalAction, Reason, plain, reason_id, register,
+    DEAL_OVER, NOT_IN_HAND, NOT_YOUR_TURN, PLAY_NOW, Game, Reason, reason_id, register,
 )
-from ..engine.playout import Playable
+from ..engine.trickplay import TrickPlay
 from ..engine.tricks import TrickRules
 
 # --- the deck (A1-A4) -------------------------------------------------------------------
@@ -96,10 +98,6 @@ DISCARD_RULE: Final = DiscardRule(3, never=TRUMPS | FOOL_BIT | KINGS, fallback=T
 DISCARD_PHASE: Final = "discard"
 PLAY: Final = "play"
 DONE: Final = "done"
-
-
-class ActionError(ValueError):
-    """A text that is not an action of this game."""
 
 
 def action_text(action: int) -> str:
@@ -176,130 +174,61 @@ class Count:
                 "scores": self.scores}
 
 
-_BLANK: Final[list[int]] = []  # the deck order that makes an empty Deal for copy() to fill
-
-
-class Deal(Playable):
+class Deal(TrickPlay):
     """One deal. Seats 0, 1, 2; deal and play go to the next seat number (A5)."""
 
     def __init__(self, seats: int, dealer: int, deck: list[int], options: Options | None = None,
                  *, log: bool = True):
-        if deck is _BLANK:
-            return
-        if seats != SEATS:
-            raise ValueError("the Renaissance game is played at three seats")
-        if not 0 <= dealer < SEATS:
-            raise ValueError("the dealer is a seat 0..2")
-        seen = 0
-        for c in deck:
-            if 0 <= c < SIZE:
-                seen |= 1 << c
-        if len(deck) != SIZE or seen != DECK.full:
-            raise ValueError("a deck order holds each of the 78 cards once (A6)")
-        self.seats = SEATS
-        self.dealer = dealer
-        self.deck = tuple(deck)
-        self.options = options or Options()
+        if not self._init_table(seats, dealer, deck, options or Options(), (SEATS,), SIZE,
+                         "the Renaissance game is played at three seats",
+                         "a deck order holds each of the 78 cards once (A6)"):
+            return  # copy()'s blank deal: copy() sets every field
         self.hands = [0, 0, 0]
-        # A6: cards 1-75 in packets of five from dealer + 1, five rounds; 76-78 to the dealer.
-        for i in range(HAND // PACKET * SEATS):
-            seat = (dealer + 1 + i) % SEATS
-            for c in deck[PACKET * i:PACKET * (i + 1)]:
-                self.hands[seat] |= 1 << c
+        self._deal(HAND // PACKET * SEATS, PACKET)  # A6: cards 1-75 in packets of five, five rounds
         self.extra = sum(1 << c for c in deck[SIZE - 3:])
         self.hands[dealer] |= self.extra
         self.phase = DISCARD_PHASE
-        self.to_act: int | None = dealer  # A7: the dealer discards before the first lead
+        self.to_act = dealer  # A7: the dealer discards before the first lead
         self.discarded = 0
-        self.history: list[tuple[int, int]] = []
-        self.events: list[dict] | None = [] if log else None
-        self.trick: list[int] = []
-        self.leader = (dealer + 1) % SEATS
-        self.tricks_left = TRICKS
-        self.won = [0, 0, 0]  # each seat's tricks as a mask, the Fool not among them (A13)
-        self.played = [0, 0, 0]
-        self.tricks_won = [0, 0, 0]
-        self.wins: list[tuple[int, list[int]]] = []  # (winner, cards in play order) per trick
-        self.fool_by = -1
-        self.fool_to = -1
-        self.last_trick: tuple[int, list[int], int] | None = None  # (leader, cards, winner)
+        self.history = []
+        self.events = [] if log else None
+        self._init_tricks("renaissance", RULES, DECK.codes, (dealer + 1) % SEATS, TRICKS)  # A9: dealer + 1 leads
+        self.discard_rule, self.discard_flag = DISCARD_RULE, DISCARD  # A7
+        self.wins: list[tuple[int, list[int]]] = []  # (winner, cards in play order) per trick (A13)
         self.count: Count | None = None
 
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def shuffled(cls, seats: int, dealer: int, rng: random.Random, options: Options | None = None,
-                 *, log: bool = True) -> Deal:
-        return cls(seats, dealer, DECK.shuffled(rng), options, log=log)
-
-    @classmethod
     def from_seed(cls, dealer: int, seed: int | str, options: Options | None = None) -> Deal:
         return cls.shuffled(SEATS, dealer, random.Random(seed), options)
 
-    def copy(self, log: bool = False) -> Deal:
-        d = Deal(SEATS, self.dealer, _BLANK)
-        d.seats, d.dealer, d.deck, d.options = SEATS, self.dealer, self.deck, self.options
-        d.hands, d.extra, d.phase, d.to_act = self.hands[:], self.extra, self.phase, self.to_act
-        d.discarded, d.history = self.discarded, self.history[:]
-        d.events = self.events[:] if (log and self.events is not None) else None
-        d.trick, d.leader, d.tricks_left = self.trick[:], self.leader, self.tricks_left
-        d.won, d.played, d.tricks_won = self.won[:], self.played[:], self.tricks_won[:]
-        d.wins, d.fool_by, d.fool_to = self.wins[:], self.fool_by, self.fool_to
-        d.last_trick, d.count = self.last_trick, self.count
-        return d
+    def _copy_rest(self, d: Deal) -> None:
+        d.extra = self.extra
+        d.discarded, d.wins, d.count = self.discarded, self.wins[:], self.count
 
-    # --- the state API ------------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        return self.phase == DONE
-
-    def hand_size(self, seat: int) -> int:
-        return self.hands[seat].bit_count()
+    # --- the state API (the engine's TrickPlay: refusal, apply, record) ----------------------
 
     def returns(self) -> list[int]:
         """Each seat's score, points - 26 (A15); [] before the count."""
         return self.count.scores[:] if self.count is not None else []
 
-    def legal_cards(self) -> int:
-        seat = self.to_act
-        assert seat is not None, "the deal is over"
-        return RULES.legal(self.hands[seat], self.trick)
-
     def discardable(self) -> int:
         return DISCARD_RULE.allowed(self.hands[self.dealer])
 
-    def discard_choice(self) -> tuple[int, int, int]:
-        return DISCARD_RULE.choice(self.hands[self.dealer])
-
-    def discard_action(self, cards: int) -> int:
-        return DISCARD | cards
-
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """Every legal action of the seat to act; a discard lists every allowed set of three."""
         if self.phase == PLAY:
-            return list(cards_in(self.legal_cards()))
-        if self.phase == DISCARD_PHASE:
-            return [DISCARD | m for m in DISCARD_RULE.discards(self.hands[self.dealer])]  # A7
+            return self.legal_card_list()
+        if self.phase == DISCARD_PHASE:  # every allowed set of three (A7), listed lazily
+            must, pool, need = self.discard_choice()
+            return Combinations(DISCARD, must, pool, need)
         return []
 
-    def refusal(self, seat: int, action: object) -> str | None:
-        """Why ``seat`` may not take ``action`` now, in a player's words; None if it may."""
-        return plain(self.reason(seat, action))
+    def _phase_words(self) -> str:
+        return PLAY_NOW if self.phase == PLAY else DISCARD_NOW
 
-    def reason(self, seat: int, action: object) -> str | None:
-        """``refusal`` as a Reason, whose ``id`` is stable for a client's catalogue."""
-        if isinstance(action, str):
-            try:
-                action = parse_action(action)
-            except ActionError as e:
-                return Reason("not_an_action", str(e))
-        if self.phase == DONE:
-            return DEAL_OVER
-        if seat != self.to_act:
-            return NOT_YOUR_TURN
-        if not isinstance(action, int) or isinstance(action, bool):
-            return PLAY_NOW if self.phase == PLAY else DISCARD_NOW
+    def _refusal(self, seat: int, action: int) -> str | None:
         if self.phase == DISCARD_PHASE:
             if action < DISCARD:
                 return DISCARD_NOW
@@ -319,32 +248,8 @@ class Deal(Playable):
             return FOLLOW[DECK.codes[led][-1]] if led > FOOL else PLAY_TRUMP
         return PLAY_TRUMP
 
-    def apply(self, action: object, seat: int | None = None) -> None:
-        """Take ``action`` for the seat to act (or check it is ``seat``'s turn). Raises
-        IllegalAction with the reason, leaving the deal unchanged."""
-        if isinstance(action, str):
-            text = action
-            try:
-                action = parse_action(text)
-            except ActionError as e:
-                raise IllegalAction(Reason("not_an_action", str(e)), seat, text[:40]) from None
-        if not isinstance(action, int) or isinstance(action, bool):
-            raise IllegalAction(PLAY_NOW if self.phase == PLAY else DISCARD_NOW, seat, repr(action)[:40])
-        actor = self.to_act
-        if seat is None:
-            if actor is None:
-                raise IllegalAction(DEAL_OVER, None, None)
-            seat = actor
-        # The hot path: a legal card in play needs one mask test.
-        if self.phase == PLAY and seat == actor and 0 <= action < SIZE and self.legal_cards() >> action & 1:
-            self.history.append((seat, action))
-            self._play(seat, action)
-            return
-        why = self.reason(seat, action)
-        if why is not None:
-            raise IllegalAction(why, seat, None)
-        self.history.append((seat, action))
-        self._discard(action & ~DISCARD)
+    def _take(self, seat: int, action: int) -> None:
+        self._discard(action & ~DISCARD)  # a card is played by the engine's apply
 
     # --- the discard (A7) ---------------------------------------------------------------
 
@@ -356,77 +261,12 @@ class Deal(Playable):
         self.phase = PLAY
         self.to_act = self.leader  # A9: dealer + 1 leads the first trick
 
-    # --- play (A9-A12) ------------------------------------------------------------------
+    # --- play (A9-A12: the engine's trick play, TrickRules with the Fool leading) ------------
 
-    def _play(self, seat: int, c: int) -> None:
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        self.played[seat] |= bit
-        self.trick.append(c)
-        if c == FOOL:
-            self.fool_by = seat
-        if self.events is not None:
-            self.events.append({"type": "play", "seat": seat, "card": DECK.codes[c]})
-        if len(self.trick) < SEATS:
-            self.to_act = seat + 1 if seat < SEATS - 1 else 0
-        else:
-            self._close_trick()
-
-    def _close_trick(self) -> None:
-        """A12: the highest trump, else the highest card of the suit followed; the Fool never
-        wins and goes to its player's pile (A13), settled at the count."""
-        trick = self.trick
-        m = 0
-        for x in trick:
-            m |= 1 << x
-        winner = (self.leader + trick.index(RULES.winning_card(trick, m))) % SEATS
-        if m & FOOL_BIT:
-            m ^= FOOL_BIT
-            self.fool_to = winner
-        self.won[winner] |= m
-        self.tricks_won[winner] += 1
-        self.wins.append((winner, trick))
-        self.last_trick = (self.leader, trick, winner)
-        if self.events is not None:
-            self.events.append({"type": "trick", "winner": winner, "cards": [DECK.codes[x] for x in trick]})
-        self.trick = []
-        self.leader = winner
-        self.to_act = winner
-        self.tricks_left -= 1
-        if not self.tricks_left:
-            self._count()
-
-    def rollout(self, rng: random.Random) -> None:
-        """Play the rest of the tricks with uniformly random legal cards, then count: the
-        same moves as ``apply`` with random legal cards, in one loop (search, the benchmark)."""
-        if self.phase != PLAY:
-            raise ValueError("a rollout plays cards: discard first")
-        rand = rng.random
-        hands, history, rules = self.hands, self.history, RULES
-        log = self.events is not None
-        while self.phase == PLAY:
-            seat = self.to_act
-            assert seat is not None
-            legal = rules.legal(hands[seat], self.trick)
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            c = (legal & -legal).bit_length() - 1
-            history.append((seat, c))
-            if log:
-                self._play(seat, c)
-                continue
-            bit = 1 << c
-            hands[seat] ^= bit
-            self.played[seat] |= bit
-            self.trick.append(c)
-            if c == FOOL:
-                self.fool_by = seat
-            if len(self.trick) < SEATS:
-                self.to_act = seat + 1 if seat < SEATS - 1 else 0
-            else:
-                self._close_trick()
+    def _trick_closed(self, winner: int) -> None:
+        """A13: the tricks in the order each seat won them, for the card the Fool pays."""
+        assert self.last_trick is not None
+        self.wins.append((winner, self.last_trick[1]))
 
     # --- the count (A13-A15) ------------------------------------------------------------
 
@@ -460,10 +300,7 @@ class Deal(Playable):
         scores = [p - SHARE for p in points]  # A15
         self.count = Count(piles=piles, points=points, scores=scores, discard=self.discarded,
                            fool_by=by, fool_to=to, paid=paid)
-        self.phase = DONE
-        self.to_act = None
-        if self.events is not None:
-            self.events.append({"type": "count", "count": self.count.to_json()})
+        self._end(self.count)
 
     # --- what one seat may know ---------------------------------------------------------
 
@@ -494,21 +331,13 @@ class Deal(Playable):
         done = self.phase == DONE
         n = SEATS
         v: dict = {
-            "game": "renaissance",
-            "deck": DECK.name,
-            "seats": n,
-            "seat": seat,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.to_act,
-            "hand": DECK.codes_of(self.hands[seat]),
-            "hand_counts": [h.bit_count() for h in self.hands],
+            **self.seat_view(seat),
             "extra": DECK.codes_of(self.extra) if seat == self.dealer else None,
             "discard": DECK.codes_of(self.discarded) if self.discarded and (done or seat == self.dealer) else None,
             "choices": self.choices(seat),
             "leader": self.leader if self.phase == PLAY else None,
-            "trick": [{"seat": (self.leader + i) % n, "card": DECK.codes[c]} for i, c in enumerate(self.trick)],
-            "last_trick": None,
+            "trick": self.trick_json(),
+            "last_trick": self.last_trick_json(),
             "tricks": self.tricks_won[:],
             "pile_sizes": [w.bit_count() + (3 if s == self.dealer and self.discarded else 0)
                            + (1 if s == self.fool_by and self.fool_to >= 0 else 0) for s, w in enumerate(self.won)],
@@ -518,10 +347,6 @@ class Deal(Playable):
                          else action_text(a)} for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }
-        if self.last_trick:
-            lead, cards, winner = self.last_trick
-            v["last_trick"] = {"winner": winner,
-                               "cards": [{"seat": (lead + i) % n, "card": DECK.codes[c]} for i, c in enumerate(cards)]}
         return v
 
     def _fool_line(self) -> dict | None:
@@ -536,22 +361,6 @@ class Deal(Playable):
             if w == self.fool_by:
                 tricks |= sum(1 << c for c in cards)
         return {"seat": self.fool_by, "owes": self.fool_to, "owed": not tricks & ONE_POINT}
-
-    def public_events(self, since: int = 0) -> list[dict]:
-        return (self.events or [])[since:]
-
-    # --- records ------------------------------------------------------------------------
-
-    def record(self) -> dict:
-        """The game record: enough to replay this deal exactly (docs/records.md)."""
-        return {
-            "game": "renaissance",
-            "seats": SEATS,
-            "options": self.options.to_json(),
-            "dealer": self.dealer,
-            "deck": [DECK.codes[c] for c in self.deck],
-            "actions": [{"seat": s, "action": action_text(a)} for s, a in self.history],
-        }
 
 
 RENAISSANCE: Final = register(Game(

@@ -11,7 +11,7 @@ from tarocchi.bots import make_player
 from tarocchi.bots.knowledge import read_view, trumps_above
 from tarocchi.bots.sampler import parse_log, sample_world
 from tarocchi.engine.cards import CARD_OF, SUIT_MASKS, TRUMPS, mask_of
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 from .positions import deck_for, reach
 from .test_regression import MONTE, STATA_OPENING

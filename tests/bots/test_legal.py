@@ -11,7 +11,7 @@ import pytest
 
 from tarocchi.bots import LEVELS, make_player
 from tarocchi.bots.search_bot import SearchBot
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 
 def play_deal(deal: Deal, players: list, views: list | None = None) -> Deal:

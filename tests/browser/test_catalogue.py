@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tarocchi.engine import sicilian, tricks
+from tarocchi.engine import tricks
+from tarocchi.games import sicilian
 from tarocchi.server import app as server_app
 from tarocchi.server import hub, messages, tables
 

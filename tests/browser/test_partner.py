@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tarocchi.engine.cards import card
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 from tarocchi.server.hub import Chance
 from tarocchi.server.tables import shuffled_deck
 from tests.conftest import DESKTOP, PHONE

@@ -10,7 +10,7 @@ every seat exactly the cards it will play, the bidder's discard included.
 from __future__ import annotations
 
 from tarocchi.engine.cards import CODES, card
-from tarocchi.engine.sicilian import Deal, Options
+from tarocchi.games.sicilian import Deal, Options
 from tarocchi.engine.tricks import trick_winner
 
 HAND_SIZE = {3: 20, 4: 15}  # cards per seat once every packet is out (R3)

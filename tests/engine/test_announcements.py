@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from tarocchi.engine import sicilian as S
+from tarocchi.games import sicilian as S
 from tarocchi.engine.playout import play_out, random_action
-from tarocchi.engine.sicilian import Deal, IllegalAction
+from tarocchi.games.sicilian import Deal, IllegalAction
 
 from .builders import deal_from_tricks, deal_of, play, say
 from .test_worked_example import MONTE, NET_3_AT_THREE

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from tarocchi.engine.actions import parse_action
+from tarocchi.games.sicilian import parse_action
 from tarocchi.engine.cards import codes
 from tarocchi.engine.playout import play_out, random_action
-from tarocchi.engine.sicilian import STATE_FIELDS, Deal, IllegalAction
+from tarocchi.games.sicilian import STATE_FIELDS, Deal, IllegalAction
 
 from .builders import deal_of, say
 

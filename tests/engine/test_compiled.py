@@ -14,9 +14,10 @@ from importlib.machinery import EXTENSION_SUFFIXES
 
 import pytest
 
-from tarocchi.engine import playout, sicilian, stale_compiled
+from tarocchi.engine import playout, stale_compiled
+from tarocchi.games import sicilian
 
-from tarocchi.pure_engine import ENGINE, is_compiled, pure
+from tarocchi.pure_engine import ENGINE, is_compiled, pure, pure_game
 
 ACTIONS = ["passo", "altre cinque", "vado solo", "pago", "prendo", "chiamo", "scommessa",
            "rivanto", "no", "F", "20", "KC", "discard MC MO MS", "xx", None, 3.0, True, 10**30]
@@ -35,7 +36,7 @@ def test_the_engine_is_compiled_unless_asked_not_to():
 def _play_both(seats: int, seed: int) -> None:
     """One deal in each engine from the same deck, the same random choices and the same bad
     input: every refusal, view and the count must match."""
-    engines = (sicilian, pure("sicilian"))
+    engines = (sicilian, pure_game("sicilian"))
     walkers = (playout, pure("playout"))
     rng = random.Random(seed)
     deck = rng.sample(range(63), 63)
@@ -101,10 +102,10 @@ def test_a_stale_engine_refuses_to_import_and_says_how_to_rebuild(tmp_path):
     (tmp_path / "tarocchi" / "__init__.py").write_text("")
     for source in ENGINE.glob("*.py"):
         (package / source.name).write_bytes(source.read_bytes())
-    (package / f"sicilian{EXTENSION_SUFFIXES[0]}").write_bytes(b"built from an older sicilian.py")
-    (package / "_compiled.json").write_text(json.dumps({"sicilian.py": "0" * 64}))
+    (package / f"tricks{EXTENSION_SUFFIXES[0]}").write_bytes(b"built from an older tricks.py")
+    (package / "_compiled.json").write_text(json.dumps({"tricks.py": "0" * 64}))
     run = subprocess.run([sys.executable, "-c", "import tarocchi.engine"], cwd=tmp_path,
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert run.returncode != 0
-    assert "sicilian.py changed since it was compiled" in run.stderr
+    assert "tricks.py changed since it was compiled" in run.stderr
     assert "bash scripts/setup.sh" in run.stderr

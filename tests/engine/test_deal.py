@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tarocchi.engine.cards import CODES, card, mask_of
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 from .builders import deck_order, say
 

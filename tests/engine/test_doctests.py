@@ -5,9 +5,10 @@ import doctest
 
 import pytest
 
-from tarocchi.pure_engine import pure
+from tarocchi.pure_engine import pure, pure_game
 
-MODULES = ["bits", "deck", "game", "cards", "tricks", "discards", "actions", "sicilian", "records", "match", "playout"]
+MODULES = ["bits", "deck", "game", "cards", "tricks", "discards", "choices", "trickplay", "records", "match", "playout"]
+GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -17,8 +18,7 @@ def test_the_examples_in_the_docs_run(name):
     assert result.failed == 0
 
 
-def test_the_examples_in_the_games_docs_run():
-    from tarocchi.pure_engine import pure_game
-
-    result = doctest.testmod(pure_game("renaissance"))
+@pytest.mark.parametrize("name", GAMES)
+def test_the_examples_in_the_games_docs_run(name):
+    result = doctest.testmod(pure_game(name))
     assert result.attempted > 0 and result.failed == 0

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from tarocchi.engine import sicilian as S
-from tarocchi.engine.actions import DISCARD, parse_action
+from tarocchi.games import sicilian as S
+from tarocchi.games.sicilian import DISCARD, parse_action
 from tarocchi.engine.cards import FOOL, KINGS, LOW_TRUMPS, TRUMPS, card, mask_of
 from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import play_out
-from tarocchi.engine.sicilian import Deal, IllegalAction
+from tarocchi.games.sicilian import Deal, IllegalAction
 
 from .builders import deal_of, say
 

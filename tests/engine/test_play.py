@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tarocchi.engine import tricks as T
 from tarocchi.engine.cards import CODES, card, mask_of
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 from .builders import deal_from_tricks, deal_of, play, say
 
@@ -95,7 +95,7 @@ def test_the_fool_may_lead_as_the_last_card_and_the_second_card_fixes_the_suit_R
     play(d, FOOL_LEADS_LAST[8:-1])
     assert d.to_act == 2 and d.legal_actions() == [card("F")]
     play(d, FOOL_LEADS_LAST[-1:])
-    assert d.last_winner == 0  # the 6 of batons, not the King of cups
+    assert d.last_trick[2] == 0  # the 6 of batons, not the King of cups
     # R14: the Fool's side (seats 1 and 2) won tricks, so the Fool is theirs
     assert "F" in d.count.to_json()["piles"]["others"]
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from tarocchi.engine.cards import CODES, FULL_DECK, codes, mask_of
 from tarocchi.engine.playout import random_action
 from tarocchi.engine.records import replay
-from tarocchi.engine.sicilian import PASSO, Deal, Options
+from tarocchi.games.sicilian import PASSO, Deal, Options
 from tarocchi.engine.tricks import trick_winner
 
 SEEDS = st.integers(0, 2**63)

@@ -10,7 +10,7 @@ import pytest
 from tarocchi.engine.cards import CODES
 from tarocchi.engine.playout import play_out
 from tarocchi.engine.records import RecordError, dumps, new_deal, read_lines, replay
-from tarocchi.engine.sicilian import Deal, Options
+from tarocchi.games.sicilian import Deal, Options
 
 
 def finished(seats: int = 3, seed: int = 4, options: Options | None = None) -> Deal:

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from tarocchi.engine.playout import random_action
 from tarocchi.engine.records import replay
-from tarocchi.engine.sicilian import Deal
+from tarocchi.games.sicilian import Deal
 
 
 @settings(max_examples=300, deadline=None)

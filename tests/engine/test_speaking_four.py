@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from tarocchi.engine import sicilian as S
+from tarocchi.games import sicilian as S
 from tarocchi.engine.cards import card
 from tarocchi.engine.playout import play_out
-from tarocchi.engine.sicilian import Deal, IllegalAction, Options
+from tarocchi.games.sicilian import Deal, IllegalAction, Options
 
 from .builders import deal_of, say
 

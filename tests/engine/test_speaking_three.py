@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tarocchi.engine import sicilian as S
-from tarocchi.engine.sicilian import Deal, IllegalAction
+from tarocchi.games import sicilian as S
+from tarocchi.games.sicilian import Deal, IllegalAction
 
 from .builders import say
 

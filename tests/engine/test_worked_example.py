@@ -132,7 +132,7 @@ def test_last_trick_only_while_losing_the_points_pays_nobody_R15():
     play(deal, LAST_TRICK_ONLY)
     c = deal.count
     assert jochi(deal) == [("bidder", "vanto", 1, None), ("others", "rimatura", 1, None)]
-    assert c.card_points["others"] >= 55 and deal.last_winner == 0
+    assert c.card_points["others"] >= 55 and deal.last_trick[2] == 0
     assert c.net == 0 and c.payments == [0, 0, 0]
 
 

@@ -14,7 +14,7 @@ import httpx
 import websockets
 
 from tarocchi.engine.cards import mask_of
-from tarocchi.engine.sicilian import discard_refusal
+from tarocchi.games.sicilian import discard_refusal
 
 TIMEOUT = 20.0
 

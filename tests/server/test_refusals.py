@@ -8,7 +8,8 @@ import json
 import pytest
 import websockets
 
-from tarocchi.engine import sicilian, tricks
+from tarocchi.engine import tricks
+from tarocchi.games import sicilian
 from tests.server.seat import Seat, new_room
 
 

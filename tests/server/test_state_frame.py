@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tarocchi.engine.actions import action_text
+from tarocchi.games.sicilian import action_text
 from tarocchi.engine.playout import random_action
 from tarocchi.server.tables import BETWEEN, OVER, ROOM_NAMES, Table, shuffled_deck
 

@@ -18,7 +18,7 @@ import httpx
 import pytest
 import websockets
 
-from tarocchi.engine.sicilian import NOT_YOUR_TURN
+from tarocchi.games.sicilian import NOT_YOUR_TURN
 from tests.server.seat import Seat, new_computer
 from tests.trust.harness import new_room_ids, open_all, running
 

@@ -22,7 +22,7 @@ import asyncio
 import random
 
 from tarocchi.engine.cards import CODES, mask_of
-from tarocchi.engine.sicilian import PARTNER_SILENT, discard_refusal
+from tarocchi.games.sicilian import PARTNER_SILENT, discard_refusal
 from tests.trust.harness import (
     card_codes, drain, new_room_ids, next_deal, open_all, play_deal, replay_stream,
     running, stream,

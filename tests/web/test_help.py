@@ -22,7 +22,7 @@ with warnings.catch_warnings():  # Starlette asks for httpx2, which the project 
 
 import tarocchi.web
 from tarocchi.engine import cards as sicilian_cards
-from tarocchi.engine import sicilian
+from tarocchi.games import sicilian
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.games import calabresella as cal
 from tarocchi.games import renaissance as ren
@@ -293,8 +293,8 @@ def sicilian_count(seats: int, partner: int | None, stata: bool, bidder_pile: li
     d.won[1], d.won[0] = b & ~deck.fool_bit, o & ~deck.fool_bit
     d.tricks_won = [0] * seats
     d.tricks_won[1], d.tricks_won[0] = 10, 5
-    d.fool_by = d.fool_trick_winner = 1 if fool_by_bidder else 0
-    d.last_winner = 1
+    d.fool_by = d.fool_to = 1 if fool_by_bidder else 0
+    d.last_trick = (0, [], 1)  # seat 1 won the last trick
     d._count()
     return d.count
 

@@ -618,7 +618,7 @@ const it = {
 };
 
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
-// translated by that exact text (tarocchi/engine/sicilian.py and tricks.py).
+// translated by that exact text (tarocchi/games/sicilian.py and tricks.py).
 const REASONS_IT = {
   "it is not your turn": "non è il tuo turno",
   "the deal is over": "la smazzata è finita",
