@@ -137,17 +137,18 @@ def cmd_check_db(args: argparse.Namespace) -> int:
     import os
     import sqlite3
 
-    from .server.store import DamagedRow, SqliteStore
+    from .server.store import DamagedRow, SqliteStore, open_store
     from .server.tables import check_stream
 
-    if not os.path.isfile(args.file):
+    url = "://" in args.file  # a PostgreSQL database (read like a server would)
+    if not url and not os.path.isfile(args.file):
         print(f"tarocchi check-db: no database at {args.file}", file=sys.stderr)
         return 2
     broken = 0
     try:
-        store = SqliteStore.read_only(args.file)
+        store = open_store(args.file) if url else SqliteStore.read_only(args.file)
         ids = store.table_ids()
-    except sqlite3.Error as e:
+    except (sqlite3.Error, OSError) as e:
         print(f"tarocchi check-db: {args.file}: {e}", file=sys.stderr)
         return 2
     try:
@@ -237,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check-db", help="list every table of a database whose stream does not replay, "
                        "with its first failing event and why")
-    c.add_argument("file", help="SQLite database file")
+    c.add_argument("file", help="SQLite database file, or a PostgreSQL URL")
     c.set_defaults(func=cmd_check_db)
 
     d = sub.add_parser("duel", help="duplicate match between bots")

@@ -113,3 +113,17 @@ def test_check_db_refuses_what_is_not_a_database(tmp_path):
     assert check_db(str(tmp_path / "missing.sqlite3"))[0] == 2
     (tmp_path / "text.sqlite3").write_text("not a database at all, just words " * 100)
     assert check_db(str(tmp_path / "text.sqlite3"))[0] == 2
+
+
+def test_check_db_reads_a_postgresql_database_too(postgres):
+    from tarocchi.server.store import open_store
+
+    url = postgres.new_database()
+    store = open_store(url)
+    store.create_table("good", "room", ["a1", "b1", "c1"], {"game": "sicilian", "kind": "room", "seats": 3,
+                       "names": ["host", "guest 1", "guest 2"], "bots": [None] * 3, "options": None})
+    store.create_table("bad", "room", ["a2", "b2", "c2"], {"game": "briscola", "kind": "room", "seats": 3,
+                       "names": ["host", "guest 1", "guest 2"], "bots": [None] * 3, "options": None})
+    store.close()
+    code, listing = check_db(url)
+    assert code == 1 and listing.startswith("table bad: version 1 (created): ") and len(listing.splitlines()) == 1
