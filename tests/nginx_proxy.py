@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.services import Service
+
 import httpx
 
 from tests.server.live import free_port
@@ -29,7 +31,7 @@ def nginx() -> str:
     return found
 
 
-class Proxy:
+class Proxy(Service):
     def __init__(self, servers: list[int]):
         self.dir = Path(tempfile.mkdtemp(prefix="tarocchi-nginx-"))
         os.chmod(self.dir, 0o777)  # nginx's workers run as nobody: its temporary files go here
@@ -90,18 +92,3 @@ http {{
     @property
     def urls(self) -> list[str]:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self) -> Proxy:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()

@@ -14,8 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.services import Service
 
-class RedisServer:
+
+class RedisServer(Service):
     def __init__(self):
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         if not Path(binary).exists():
@@ -36,18 +38,3 @@ class RedisServer:
     @property
     def url(self) -> str:
         return f"unix://{self.socket}"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self) -> RedisServer:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
