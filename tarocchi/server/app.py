@@ -199,7 +199,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
         found, reason, code = None, BROKEN, CLOSE_BROKEN
     except Elsewhere as e:  # another process drives the table: relay to it (site.py)
-        return await hub.site.relay(websocket, token, e, hub.store)
+        return await hub.site.relay(websocket, token, e)
     if reason:
         with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
             await websocket.send_json({"type": "error", "reason": reason})

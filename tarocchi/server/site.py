@@ -188,11 +188,11 @@ class RemoteSocket:
 
 
 class Relay:
-    """A page's socket on this process for a table driven by ``owner``: its frames in order
-    (one writer), closed when the owner says so or when the table's lease moves."""
+    """A page's socket on this process for ``table_id``, driven by ``owner``: its frames in
+    order (one writer), closed when the owner says so or when the table's lease moves."""
 
-    def __init__(self, websocket, owner: str):
-        self.websocket, self.owner = websocket, owner
+    def __init__(self, websocket, table_id: str, owner: str):
+        self.websocket, self.table_id, self.owner = websocket, table_id, owner
         self.outbox: asyncio.Queue = asyncio.Queue()
 
     async def write(self) -> None:
@@ -235,7 +235,8 @@ class Site:
         await self.bus.listen(self.process, self._on_message)
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._every(self.lease / 3, hub.renew_leases)),
-                      loop.create_task(self._every(self.lease / 2, hub.take_orphans))]
+                      loop.create_task(self._every(self.lease / 2, hub.take_orphans)),
+                      loop.create_task(self._every(min(1.0, self.lease / 4), self.watch_relays))]
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -273,13 +274,12 @@ class Site:
 
     # --- the relay's side -------------------------------------------------------------------
 
-    async def relay(self, websocket, token: str, elsewhere: Elsewhere, store) -> None:
+    async def relay(self, websocket, token: str, elsewhere: Elsewhere) -> None:
         """Serve a page whose table another process drives, until either side closes or the
         table's lease moves."""
         conn = secrets.token_hex(8)
-        relay = self.relays[conn] = Relay(websocket, elsewhere.owner)
+        relay = self.relays[conn] = Relay(websocket, elsewhere.table_id, elsewhere.owner)
         writer = asyncio.get_running_loop().create_task(relay.write())
-        watch = asyncio.get_running_loop().create_task(self._watch(relay, elsewhere.table_id, store))
         try:
             self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process))
             while not writer.done():
@@ -288,7 +288,10 @@ class Site:
                 if not receiving.done():
                     receiving.cancel()
                     break
-                frame = receiving.result()
+                try:
+                    frame = receiving.result()
+                except Exception:  # the page's socket broke
+                    break
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
@@ -297,20 +300,16 @@ class Site:
                 self.bus.send(elsewhere.owner, Envelope("frame", conn, text=text or ""))
         finally:
             self.relays.pop(conn, None)
-            watch.cancel()
             writer.cancel()
             self.bus.send(elsewhere.owner, Envelope("gone", conn))
 
-    async def _watch(self, relay: Relay, table_id: str, store) -> None:
-        """Close the relayed socket (1012: the page reconnects) once its owner no longer holds
-        the table's lease: it died, or let the table go."""
-        while True:
-            await asyncio.sleep(min(1.0, self.lease / 4))
-            try:
-                owner = store.lease_owner(table_id)
-            except Exception:
-                continue  # the database away a moment: the owner may be fine
-            if owner != relay.owner:
-                log.info("table %s: its owner %s is gone; the page reconnects", table_id, relay.owner)
+    def watch_relays(self) -> None:
+        """Close the relayed sockets (1012: their pages reconnect) whose table's owner no
+        longer holds its lease: it died, or let the table go. One query for all of them."""
+        if not self.relays:
+            return
+        owners = self.hub.store.lease_owners({r.table_id for r in self.relays.values()})
+        for relay in list(self.relays.values()):
+            if owners.get(relay.table_id) != relay.owner:
+                log.info("table %s: its owner %s is gone; the page reconnects", relay.table_id, relay.owner)
                 relay.outbox.put_nowait(Envelope("close", "", code=CLOSE_MOVED, reason=MOVED))
-                return

@@ -104,6 +104,9 @@ class Store(Protocol):
     def lease_owner(self, table_id: str) -> str | None:
         """Who holds the table's lease now (None: nobody, or it expired)."""
 
+    def lease_owners(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """``lease_owner`` of many tables in one query: table -> owner, for the held ones."""
+
     def orphans(self) -> list[str]:
         """Unfinished tables that no live lease holds (their process died): to take over."""
 
@@ -292,6 +295,12 @@ class SqliteStore:
         row = self.db.execute("SELECT owner FROM leases WHERE table_id = ? AND expires >= ?",
                               (table_id, time.time())).fetchone()
         return row[0] if row else None
+
+    def lease_owners(self, table_ids: Iterable[str]) -> dict[str, str]:
+        wanted = list(table_ids)
+        marks = ",".join("?" * len(wanted))
+        return dict(self.db.execute(f"SELECT table_id, owner FROM leases WHERE expires >= ? AND table_id IN ({marks})",
+                                    (time.time(), *wanted))) if wanted else {}
 
     def orphans(self) -> list[str]:
         return [r[0] for r in self.db.execute(

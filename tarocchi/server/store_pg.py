@@ -210,6 +210,14 @@ class PostgresStore:
                                (table_id,)).fetchone()
         return row[0] if row else None
 
+    def lease_owners(self, table_ids: Iterable[str]) -> dict[str, str]:
+        wanted = list(table_ids)
+        if not wanted:
+            return {}
+        with self._connection() as conn:
+            return dict(conn.execute(f"SELECT table_id, owner FROM leases WHERE expires >= {NOW} "
+                                     f"AND table_id = ANY(%s)", (wanted,)).fetchall())
+
     def orphans(self) -> list[str]:
         with self._connection() as conn:
             return [r[0] for r in conn.execute(

@@ -227,6 +227,7 @@ def test_one_lease_per_table_until_it_runs_out_and_then_another_process_may_take
     assert b.acquire("t1", "host:2:20", 5.0) == "host:1:10"  # held: the other keeps it
     assert a.acquire("t1", "host:1:10", 0.5) == "host:1:10"  # its own: renewed
     assert b.lease_owner("t1") == "host:1:10" and b.lease_owner("t2") is None
+    assert b.lease_owners(["t1", "t2", "zz"]) == {"t1": "host:1:10"} and b.lease_owners([]) == {}
     assert b.orphans() == ["t2"]
     assert b.renew("host:2:20", 5.0, ["t1"]) == set()  # not its lease
     assert a.renew("host:1:10", 0.5, ["t1", "t2"]) == {"t1"}
