@@ -200,6 +200,10 @@ class TrickPlay(Playable):
     def reason(self, seat: int, action: object) -> str | None:
         """``refusal`` as the game gives it (a Reason, whose ``id`` is stable for a client's
         catalogue, in a game with ids)."""
+        return self._why(seat, action)
+
+    def _why(self, seat: int, action: object) -> str | None:
+        """``reason``, as ``apply`` asks it (a game may word ``reason`` its own way)."""
         if isinstance(action, str):
             try:
                 action = self._parse(action)
@@ -239,9 +243,9 @@ class TrickPlay(Playable):
                 self.history.append((seat, action))
                 self._play_card(seat, action)
                 return
-        why = self.reason(seat, action)
-        if why is not None:
-            raise IllegalAction(why, seat, None)
+        why = self._why(seat, action)
+        if why is not None:  # in the game's own words (``reason``)
+            raise IllegalAction(self.reason(seat, action) or why, seat, None)
         self.history.append((seat, action))
         self._take(seat, action)
 
