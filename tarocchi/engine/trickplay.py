@@ -68,6 +68,7 @@ class TrickPlay(Playable):
     fool_to: int  # the winner of the Fool's trick, -1 before it is closed
     last_trick: tuple[int, list[int], int] | None  # (leader, cards, winner)
     watched: int  # a card whose play the game hears of (``_heard``), -1 for none
+    fool: int  # the Fool (the rules'), at hand for the hot path
     word: bool  # the deck fits a machine word: masks are i64 on the hot paths (compiled)
     discard_rule: DiscardRule  # the discard of the seat to act, in a discard phase
     discard_flag: int  # the flag of a discard action: ``discard_flag | cards``
@@ -149,6 +150,7 @@ class TrickPlay(Playable):
         self.fool_to = -1
         self.last_trick = None
         self.watched = -1
+        self.fool = rules.fool
         self.word = len(codes) <= 63
         self.listed, self.listed_hand, self.listed_at = 0, 0, -1
         self.notation = None
@@ -175,7 +177,7 @@ class TrickPlay(Playable):
         d.rules, d.codes, d.trick, d.leader = self.rules, self.codes, self.trick[:], self.leader
         d.tricks_left, d.won, d.played = self.tricks_left, self.won[:], self.played[:]
         d.tricks_won, d.fool_by, d.fool_to = self.tricks_won[:], self.fool_by, self.fool_to
-        d.last_trick, d.watched, d.word = self.last_trick, self.watched, self.word
+        d.last_trick, d.watched, d.word, d.fool = self.last_trick, self.watched, self.word, self.fool
         d.listed, d.listed_hand, d.listed_at, d.notation = 0, 0, -1, self.notation
 
     # --- the state API ------------------------------------------------------------------
@@ -198,6 +200,10 @@ class TrickPlay(Playable):
     def reason(self, seat: int, action: object) -> str | None:
         """``refusal`` as the game gives it (a Reason, whose ``id`` is stable for a client's
         catalogue, in a game with ids)."""
+        return self._why(seat, action)
+
+    def _why(self, seat: int, action: object) -> str | None:
+        """``reason``, as ``apply`` asks it (a game may word ``reason`` its own way)."""
         if isinstance(action, str):
             try:
                 action = self._parse(action)
@@ -230,17 +236,16 @@ class TrickPlay(Playable):
         # The hot path: a legal card in play needs one mask test (of the cards just listed, if
         # they were listed for this hand at this moment).
         if self.phase == PLAY and seat == actor and 0 <= action < len(self.codes):
-            if self.listed_at == len(self.history) and self.listed_hand == self.hands[seat]:
-                legal = self.listed
-            else:
-                legal = self.legal_cards()
+            hand = self.hands[seat]
+            legal = self.listed if self.listed_at == len(self.history) and self.listed_hand == hand \
+                else self.rules.legal(hand, self.trick)
             if legal >> action & 1:
                 self.history.append((seat, action))
                 self._play_card(seat, action)
                 return
-        why = self.reason(seat, action)
-        if why is not None:
-            raise IllegalAction(why, seat, None)
+        why = self._why(seat, action)
+        if why is not None:  # in the game's own words (``reason``)
+            raise IllegalAction(self.reason(seat, action) or why, seat, None)
         self.history.append((seat, action))
         self._take(seat, action)
 
@@ -338,10 +343,11 @@ class TrickPlay(Playable):
             self._log_play(seat, c)
         if c == self.watched:
             self._heard(seat, c)
-        elif c == self.rules.fool:
+        elif c == self.fool:
             self.fool_by = seat
-        if len(trick) < self.seats:
-            self.to_act = seat + 1 if seat + 1 < self.seats else 0
+        n = self.seats
+        if len(trick) < n:
+            self.to_act = seat + 1 if seat + 1 < n else 0
         else:
             m = 0
             for x in trick:

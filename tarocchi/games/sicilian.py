@@ -682,7 +682,7 @@ class Deal(TrickPlay):
 
     def reason(self, seat: int, action: object) -> str | None:
         """``refusal``: Sicilian's refusals are plain texts (a client finds their ids by text, REASONS)."""
-        return plain(super().reason(seat, action))
+        return plain(self._why(seat, action))
 
     def _refusal(self, seat: int, action: int) -> str | None:
         phase = self.phase
