@@ -31,6 +31,19 @@ def server():
         yield s
 
 
+@pytest.fixture(scope="module", params=["embedded", "site"])
+def any_server(request):
+    """The embedded server, and a site of two processes (PostgreSQL, Redis, every other seat
+    relayed, issue 20): a token opens the same seat and nothing more either way."""
+    with running(seed=8, site=request.param == "site") as s:
+        yield s
+
+
+def relayed(server) -> str:
+    """The address of a process that does not drive the server's new tables (a site's second)."""
+    return server.ws_url if isinstance(server.ws_url, str) else server.ws_url[-1]
+
+
 async def closed_with_4404(ws_url: str, token: str) -> None:
     async with websockets.connect(f"{ws_url}/ws/{token}") as ws:
         assert json.loads(await asyncio.wait_for(ws.recv(), 5)) == UNKNOWN
@@ -81,12 +94,12 @@ def test_rooms_cannot_be_listed(server):
     assert "/t/" not in games and '"table"' not in games
 
 
-def test_a_token_opens_its_own_table_and_seat_only(server):
+def test_a_token_opens_its_own_table_and_seat_only(any_server):
     async def body():
-        a_id, a_tokens = new_room_ids(server.url, 3)
-        b_id, b_tokens = new_room_ids(server.url, 3)
-        a = await open_all(server.ws_url, a_tokens)
-        b = await open_all(server.ws_url, b_tokens)
+        a_id, a_tokens = new_room_ids(any_server.url, 3)
+        b_id, b_tokens = new_room_ids(any_server.url, 3)
+        a = await open_all(any_server.ws_url, a_tokens)
+        b = await open_all(any_server.ws_url, b_tokens)
         for seat, s in enumerate(a):
             assert s.state["table"]["id"] == a_id and s.you == seat
         for seat, s in enumerate(b):
@@ -102,20 +115,20 @@ def test_a_token_opens_its_own_table_and_seat_only(server):
             assert await s.quiet(0.2) == []
             assert s.state["version"] == b_version
         # A second socket on the same link is the same seat, never another one.
-        again = await Seat.open(server.ws_url, a_tokens[2])
+        again = await Seat.open(relayed(any_server), a_tokens[2])
         assert again.you == 2 and again.view["hand"] == a[2].view["hand"]
         for s in a + b + [again]:
             await s.close()
     asyncio.run(body())
 
 
-def test_no_message_acts_for_another_seat(server):
+def test_no_message_acts_for_another_seat(any_server):
     """The act has no seat field (an extra field is refused); acting out of turn is refused
     with the engine's reason; handing a present seat, or one's own, to the computer is
     refused. None of it changes the table or reaches the other seats."""
     async def body():
-        _, tokens = new_room_ids(server.url, 3)
-        seats = await open_all(server.ws_url, tokens)
+        _, tokens = new_room_ids(any_server.url, 3)
+        seats = await open_all(any_server.ws_url, tokens)
         actor = next(s for s in seats if s.my_turn())
         idle = [s for s in seats if s is not actor]
         version = actor.state["version"]
