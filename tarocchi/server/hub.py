@@ -31,8 +31,8 @@ from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
 from .messages import (
-    CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, HELLO_BURST, HELLO_TIMEOUT,
-    HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, Act, Budget, Chat,
+    CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
+    HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
     Hello, History, Message, Name, Next, Rematch, Start, Takeover,
 )
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
@@ -49,8 +49,6 @@ UNKNOWN_LINK = "unknown link: this seat does not exist"
 LEFT_OUT = "the room started with three seats without this one"  # R17 (rule ids are for developers)
 SAY_HELLO = "say hello first"
 CLOSE_UNKNOWN = 4404
-CLOSE_TOO_SLOW = 4408
-TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 CLOSE_NOT_STORED = 1011
 NOT_STORED = "the server could not store the last change: reconnect to carry on"
 SERVER_ERROR = "the server could not send this seat its state: reconnect to carry on"

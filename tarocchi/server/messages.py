@@ -14,6 +14,8 @@ MAX_FRAME = 4096  # bytes; no valid message comes near it
 # second. A socket over it gets an error and is closed with CLOSE_TOO_MANY (docs/protocol.md).
 BURST, PER_SECOND = 100, 30.0
 CLOSE_TOO_MANY = 4429
+CLOSE_TOO_SLOW = 4408
+TOO_SLOW = "the connection fell too far behind: reconnect to carry on"
 TOO_MANY = f"too many messages: at most {BURST} at once, then {PER_SECOND:g} a second"
 
 

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from .messages import CLOSE_TOO_SLOW, TOO_SLOW
+
 if TYPE_CHECKING:
     from .hub import Hub
 
@@ -39,6 +41,7 @@ log = logging.getLogger("tarocchi.server")
 CLOSE_MOVED = 1012  # "service restart": the page reconnects by itself
 MOVED = "this table moved to another server process: reconnect to carry on"
 LEASE_SECONDS = 5.0
+RELAY_BACKLOG = 500  # frames waiting for a relayed page that does not read: then it is closed
 
 
 class Envelope(msgspec.Struct, omit_defaults=True):
@@ -269,8 +272,13 @@ class Site:
                                         else {"type": "websocket.disconnect", "code": 1001})
         elif envelope.op in ("text", "close"):
             relay = self.relays.get(envelope.conn)
-            if relay is not None:
-                relay.outbox.put_nowait(envelope)
+            if relay is None:
+                return
+            if relay.outbox.qsize() >= RELAY_BACKLOG:  # a page that does not read: as Connection.MAX_QUEUED
+                while not relay.outbox.empty():  # what it has not read is dropped: it reconnects
+                    relay.outbox.get_nowait()
+                envelope = Envelope("close", envelope.conn, code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
+            relay.outbox.put_nowait(envelope)
 
     # --- the relay's side -------------------------------------------------------------------
 

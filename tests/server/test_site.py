@@ -202,3 +202,18 @@ def test_the_new_table_budget_of_an_address_is_the_sites_not_each_processes(redi
             running_server(db, bus=redis.url, process="B", new_tables=(3, 0.001)) as b:
         codes = [httpx.post(f"{server.url}/api/rooms", json={"seats": 3}).status_code for server in (a, b, a, b, a, b)]
     assert codes == [200, 200, 200, 429, 429, 429]
+
+
+def test_a_relayed_page_that_does_not_read_is_closed_not_buffered_for_ever():
+    """The relay's side of Connection.MAX_QUEUED: past RELAY_BACKLOG frames waiting for a page,
+    what it has not read is dropped and its socket closed (4408), so one reader that never reads
+    cannot make a relaying process's memory grow."""
+    from tarocchi.server.messages import CLOSE_TOO_SLOW
+    from tarocchi.server.site import RELAY_BACKLOG, Envelope, Relay, Site
+
+    site = Site(bus=None, process="B")
+    relay = site.relays["c1"] = Relay(websocket=None, table_id="t1", owner="A")
+    for n in range(RELAY_BACKLOG + 1):
+        site._on_message(Envelope("text", "c1", text=f"frame {n}"))
+    left = [relay.outbox.get_nowait() for _ in range(relay.outbox.qsize())]
+    assert [e.op for e in left] == ["close"] and left[0].code == CLOSE_TOO_SLOW
