@@ -114,7 +114,9 @@ def server_loop(request):
     relayed, issue 20): every bad frame below is refused the same way through a relay."""
     loop = Loop()
     # The budget is tested in test_chat; here one socket sends far more than a person would.
-    with running(seed=21, budget=(10**6, 10**6), site=request.param == "site") as server:
+    # The ungreeted socket must outlive the module's tests (the hello timeout is tested in
+    # tests/faults/test_connections.py).
+    with running(seed=21, budget=(10**6, 10**6), hello_timeout=600.0, site=request.param == "site") as server:
         yield server, loop
     loop.close()
 
