@@ -79,7 +79,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     async def lifespan(app):
         executor = make_executor(bot_processes)
         store = open_store(db)
-        site = Site(Bus(bus), process or process_name(0), lease) if bus else None
+        site = Site(Bus(bus), process or process_name(0), lease, budget) if bus else None
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
                            chance=chance, hello_timeout=hello_timeout, games=games, site=site)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from .messages import CLOSE_TOO_SLOW, TOO_SLOW
+from .messages import CLOSE_TOO_SLOW, TOO_SLOW, Budget
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -211,8 +211,9 @@ class Relay:
 class Site:
     """This process's part of a site of several: its name, the bus, its leases."""
 
-    def __init__(self, bus: Bus, process: str, lease: float = LEASE_SECONDS):
+    def __init__(self, bus: Bus, process: str, lease: float = LEASE_SECONDS, budget: tuple[int, float] | None = None):
         self.bus, self.process, self.lease = bus, process, lease
+        self.budget = budget  # each relayed socket's message budget, as a local one's (app.create_app)
         self.remote: dict[str, RemoteSocket] = {}  # conn -> a page on another process, served here
         self.relays: dict[str, Relay] = {}  # conn -> a page here, for a table driven elsewhere
         self.tasks: list[asyncio.Task] = []
@@ -263,7 +264,8 @@ class Site:
             from .app import serve_socket  # (the app imports this module)
 
             remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn)
-            task = asyncio.get_running_loop().create_task(serve_socket(self.hub, remote, envelope.token or ""))
+            budget = Budget(*self.budget) if self.budget else None
+            task = asyncio.get_running_loop().create_task(serve_socket(self.hub, remote, envelope.token or "", budget))
             task.add_done_callback(lambda _: self.remote.pop(envelope.conn, None))
         elif envelope.op in ("frame", "gone"):
             remote = self.remote.get(envelope.conn)
