@@ -225,9 +225,9 @@ class Site:
         process of the site. If Redis cannot be asked, the table is allowed (the budget is a
         brake on floods, not a rule)."""
         try:
-            loop = asyncio.get_running_loop()
-            return bool(await self.bus.redis.eval(SPEND, 1, f"tarocchi:new-tables:{burst}:{per_second}:{address}", burst, per_second,
-                                                  f"{loop.time() + self.clock_offset:.3f}"))
+            now = asyncio.get_running_loop().time() + self.clock_offset
+            key = f"tarocchi:new-tables:{burst}:{per_second}:{address}"  # (new settings: new buckets)
+            return bool(await self.bus.redis.eval(SPEND, 1, key, burst, per_second, f"{now:.3f}"))
         except Exception:
             log.exception("could not spend a new table's budget on the bus")
             return True
