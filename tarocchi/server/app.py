@@ -34,6 +34,8 @@ from .messages import (
 )
 from .site import LEASE_SECONDS, Bus, Elsewhere, Site, process_name
 from .store import open_store, redacted
+from .watch import WATCH_SEAT
+from .watch import routes as watch_routes
 
 log = logging.getLogger("tarocchi.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -157,6 +159,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/levels", levels),
         Route("/api/games", list_games),
         WebSocketRoute("/ws/{token}", table_socket),
+        *watch_routes(hub, index),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
@@ -194,7 +197,9 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     loop = asyncio.get_running_loop()
     try:
         found = hub.find(token)
-        reason = UNKNOWN_LINK if found is None else (LEFT_OUT if found[0].seat_map[found[1]] is None else None)
+        watching = found is not None and found[1] == WATCH_SEAT  # a spectator (watch.py)
+        reason = (UNKNOWN_LINK if found is None else
+                  None if watching else LEFT_OUT if found[0].seat_map[found[1]] is None else None)
         code = CLOSE_UNKNOWN
     except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
         found, reason, code = None, BROKEN, CLOSE_BROKEN
@@ -205,8 +210,10 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
             await websocket.send_json({"type": "error", "reason": reason})
             await websocket.close(code, reason)
         return
-    conn = Connection(websocket, *found)
-    hub.attach(conn)
+    # A spectator's socket runs the same loop; the watchers attach and answer it (watch.py).
+    side = hub.watch if watching else hub
+    conn = hub.watch.connection(websocket, found[0]) if watching else Connection(websocket, *found)
+    side.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
     hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long
     try:
@@ -237,14 +244,14 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
                 conn.send({"type": "error", "reason": str(e)})
                 continue
             try:
-                hub.handle(conn, message)
+                side.handle(conn, message)
             except Exception:
                 log.exception("could not handle %r", message)
                 conn.send({"type": "error", "reason": SERVER_FAILED})
     except WebSocketDisconnect:
         pass
     finally:
-        hub.detach(conn)
+        side.detach(conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer

@@ -37,6 +37,7 @@ from .messages import (
 )
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
+from .watch import WATCH_SEAT, Watchers, ensure_watch, new_watch_token
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
     Table, chat_line, plain_name, replay, shuffled_deck,
@@ -80,6 +81,7 @@ class Connection:
 
     STATE = object()
     MAX_QUEUED = 500  # frames waiting for a socket that does not read: past this it is closed
+    watching = False  # a spectator's socket (watch.py): no seat, the spectator's projection
 
     def __init__(self, websocket, table: Table, room_seat: int):
         self.websocket = websocket
@@ -97,8 +99,9 @@ class Connection:
 
     @property
     def seat(self) -> int | None:
-        """The playing seat (a room started with three renumbers its seats, R17)."""
-        return self.table.seat_map[self.room_seat]
+        """The playing seat (a room started with three renumbers its seats, R17); None for a
+        spectator."""
+        return None if self.watching else self.table.seat_map[self.room_seat]
 
     def send(self, message: dict | bytes) -> None:
         """Queue a message, or a frame already encoded (bytes) when many sockets get it."""
@@ -164,9 +167,12 @@ class Connection:
                 continue
             if item is Connection.STATE:
                 self.state_pending = False
-                if self.seat is None:
+                if self.watching:
+                    version, frame = self.table.version, hub.watch.state_frame(self)
+                elif self.seat is None:
                     continue  # left out when the room started with three (R17): closing
-                version, frame = self.table.version, hub.state_frame(self)
+                else:
+                    version, frame = self.table.version, hub.state_frame(self)
                 self.sent_version = version
                 await self.websocket.send_text(frame.decode())
             elif isinstance(item, bytes):
@@ -252,6 +258,7 @@ class Hub:
         self.committing: list[tuple[str, int, str, dict]] = []
         self.store_thread = (ThreadPoolExecutor(1, thread_name_prefix="commit")
                              if getattr(store, "commits_off_loop", False) else None)
+        self.watch = Watchers(self)  # the spectators (watch.py)
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -378,9 +385,10 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
         tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
+        watch = new_watch_token()  # the spectators' link (watch.py)
         created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
-                   "options": game.options().to_json()}
-        self.store.create_table(table_id, kind, tokens, created)
+                   "options": game.options().to_json(), "watch": watch}
+        self.store.create_table(table_id, kind, tokens, created, more=[(WATCH_SEAT, watch)])
         if self.site is not None:
             self.store.acquire(table_id, self.site.process, self.site.lease)  # a new id: nobody else has it
         self.tables[table_id] = Table(table_id, created)
@@ -398,7 +406,7 @@ class Hub:
         table = self._load(table_id)
         if table is None:
             raise BrokenTable(table_id)
-        if table.kind == "computer" and room_seat != 0:
+        if table.kind == "computer" and room_seat not in (0, WATCH_SEAT):
             return None  # a bot's token from an older database: it opens nothing
         return table, room_seat
 
@@ -461,6 +469,7 @@ class Hub:
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
+        self.watch.tell(table)
         self._arm_away_timer(table, connected)
 
     # --- away seats ---------------------------------------------------------------------------------
@@ -535,6 +544,7 @@ class Hub:
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:
                     c.send(line)
+            self.watch.send(table.id, line)  # spectators read the chat
             return
         if isinstance(message, History):
             return self._history(conn, message.before)
@@ -593,6 +603,7 @@ class Hub:
             self._write(table, "return", {"seat": seat})  # back: the human plays again
         if hello.name is not None and table.check_name(hello.name) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
+        ensure_watch(self, table)  # a table from before watch links gets one
         # The state first (with the events it missed), then the latest chat lines it missed
         # in one frame: however long the chat, a reload always gets its state.
         self._changed(table)
@@ -726,7 +737,8 @@ class Hub:
     def _unload_if_idle(self, table: Table) -> None:
         """A finished match that nobody has open leaves memory: the store keeps it, and a
         link opened again reloads it. (A server that kept every match grew without bound.)"""
-        if self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id):
+        if (self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id)
+                and not self.watch.watching(table.id)):
             self._unload(table.id)
 
     def _unload(self, table_id: str, release: bool = True) -> None:
@@ -737,6 +749,7 @@ class Hub:
             with contextlib.suppress(Exception):  # (it runs out by itself otherwise)
                 self.store.release(table_id, self.site.process)
         self.connections.pop(table_id, None)
+        self.watch.drop(table_id, CLOSE_MOVED, MOVED)  # spectators reconnect, as after a move
         for seat in range(table.seats if table else 0):
             self.fallback.pop((table_id, seat), None)
         self.presence.pop(table_id, None)

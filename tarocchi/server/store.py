@@ -69,9 +69,14 @@ def check_schema(found: int, where: str) -> None:
 
 
 class Store(Protocol):
-    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
-        """A new table with its seat tokens (None: a seat without a link, a bot's) and its
-        first event (version 1, ``created``)."""
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
+                     more: Iterable[tuple[int, str]] = ()) -> None:
+        """A new table with its seat tokens (None: a seat without a link, a bot's), ``more``
+        tokens as (seat number, token) (its watch link: server/watch.py) and its first event
+        (version 1, ``created``)."""
+
+    def add_token(self, table_id: str, seat: int, token: str) -> None:
+        """One more token for a table (an older table's watch link)."""
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         """Commit one event; raise VersionConflict if ``version`` is taken."""
@@ -238,15 +243,21 @@ class SqliteStore:
             steps = (SCHEMA if found < 1 else "") + LEASES
             self.db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
-    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
+                     more: Iterable[tuple[int, str]] = ()) -> None:
         now = time.time()
         with self._transaction():
             self.db.execute("INSERT INTO tables (id, kind, created_at) VALUES (?, ?, ?)",
                             (table_id, kind, now))
             self.db.executemany("INSERT INTO seats (token, table_id, seat) VALUES (?, ?, ?)",
-                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None])
+                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None]
+                                + [(t, table_id, s) for s, t in more])
             self.db.execute("INSERT INTO events VALUES (?, 1, 'created', ?, ?)",
                             (table_id, json.dumps(created), now))
+
+    def add_token(self, table_id: str, seat: int, token: str) -> None:
+        with self._transaction():
+            self.db.execute("INSERT INTO seats (token, table_id, seat) VALUES (?, ?, ?)", (token, table_id, seat))
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         self.append_many([(table_id, version, kind, data)])

@@ -141,15 +141,21 @@ class PostgresStore:
             elif found < SCHEMA_VERSION:
                 conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
 
-    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict) -> None:
+    def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
+                     more: Iterable[tuple[int, str]] = ()) -> None:
         now = time.time()
         with self._connection() as conn, conn.transaction():
             conn.execute("INSERT INTO tables (id, kind, created_at) VALUES (%s, %s, %s)", (table_id, kind, now))
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO seats (token, table_id, seat) VALUES (%s, %s, %s)",
-                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None])
+                                [(t, table_id, s) for s, t in enumerate(tokens) if t is not None]
+                                + [(t, table_id, s) for s, t in more])
             conn.execute("INSERT INTO events VALUES (%s, 1, 'created', %s, %s)",
                          (table_id, _encode(created).decode(), now))
+
+    def add_token(self, table_id: str, seat: int, token: str) -> None:
+        with self._connection() as conn:
+            conn.execute("INSERT INTO seats (token, table_id, seat) VALUES (%s, %s, %s)", (token, table_id, seat))
 
     def append(self, table_id: str, version: int, kind: str, data: dict) -> None:
         self.append_many([(table_id, version, kind, data)])

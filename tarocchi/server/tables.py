@@ -101,6 +101,9 @@ class Table:
         if self.seats not in self.game.seats:  # a stream the code can no longer play (a broken table)
             raise ValueError(f"{self.game.title} is not played at {self.seats} seats")
         self.options = self.game.options.from_json(created.get("options"))
+        # The table's watch token (server/watch.py): in ``created`` since there are watch links,
+        # else from a ``watch`` event; None for an older table until a seat says hello.
+        self.watch_token: str | None = created.get("watch")
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -181,6 +184,7 @@ class Table:
             "rematch": [self.rematch[s] or self.bots[s] is not None for s in range(self.seats)],
             # The host may start with three of four (R17), where the game is played at three.
             "early_start": self.status == WAITING and self.may_start_early(),
+            "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
             "you": seat,
         }
 
@@ -418,6 +422,10 @@ class Table:
         """A computer plays for the away human of ``seat`` (pressed by seat ``by``)."""
         self.bots[data["seat"]] = data["level"]
         self.standin[data["seat"]] = True
+
+    def _on_watch(self, data: dict) -> None:
+        """A table from before watch links gets its watch token (server/watch.py)."""
+        self.watch_token = data["token"]
 
     def _on_return(self, data: dict) -> None:
         """The human of ``seat`` is back and plays it again."""
