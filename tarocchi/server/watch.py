@@ -1,0 +1,410 @@
+"""Spectators and looking back (issue 22): watch links, the spectator's projection, replays of
+finished deals and a table's records to download.
+
+**The watch link.** Each table has one watch token (192 bits, like a seat's), in the store's
+``seats`` rows under the seat number ``WATCH_SEAT`` (a number no older code can take for a
+playing seat: it indexes no seat list) and in the table's stream, so that every seat's state
+can carry the link: a new table has it in its ``created`` event (``watch``), a table created
+before there were watch links gets a ``watch`` event the first time a seat says hello (its older
+events replay unchanged; older code, which did not know the key, ignores it in ``created``).
+
+**What a spectator sees** is what every seat of the table may know, and nothing more: the
+common part of all the seats' projections (``common_view``). A value that is not the same in
+every seat's view (a hand, a seat's own discard, the monte the dealer looked at, the choices)
+is left out: ``null``, or an empty hand and no choices. So a spectator never gets a card face
+down to any player before the deal ends, and the engine's own views stay the one source of
+what is public. A spectator's socket runs the seats' protocol (``hello``, ``history``; the
+frames are the same ``state``, ``chat`` and ``history``) but may not act: any request that would
+change the table is refused with ``WATCH_ONLY`` and nothing changes.
+
+**Looking back** reads the table's stored stream (any process of a site can: only committed
+events are there), replays it with the server's own ``Table`` and keeps every deal that
+reached its end. A replay steps through one such deal with the engine's replay of its record
+(``engine.records``); the records to download are those deals and each finished match, as
+``docs/records.md`` writes them. A deal not finished yet has no replay and is in no download:
+its record holds the deck order, every hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import secrets
+from typing import TYPE_CHECKING
+
+from dataclasses import dataclass
+
+from tarocchi.engine.records import dumps, match_record, new_deal
+
+from .messages import CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, Act, Budget, Hello, History
+from .tables import CHAT_KEPT, Table, chat_line, replay
+from .tables import encode_json as _encode
+
+if TYPE_CHECKING:
+    from .hub import Connection, Hub
+
+WATCH_SEAT = 255  # the seat number of a watch token in the store's seats rows
+WATCH_ONLY = "a watch link only watches: a spectator cannot play, chat or speak for a seat"
+SPECTATORS_PER_TABLE = 200
+TOO_MANY_SPECTATORS = f"this table has {SPECTATORS_PER_TABLE} spectators already: try again later"
+NOT_FINISHED = "that deal is not finished: its replay opens at the count"
+NO_SUCH_DEAL = "this table has no such deal"
+BROKEN_PAST = "this table could not be restored after a problem on the server"
+# Fields of a seat's view that are its own by nature: a spectator has no hand and no choices.
+OWN_EMPTY = {"hand": [], "choices": []}
+
+
+def new_watch_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def watch_link(token: str) -> str:
+    return f"/w/{token}"
+
+
+# --- what every seat may know ----------------------------------------------------------------
+
+def common(values: list):
+    """The part of ``values`` (one JSON value per seat) that every seat has alike: the value
+    itself if all are equal; for objects, key by key (the keys all of them have); for lists of
+    objects of one length, item by item; anything else: None (not known to all)."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in first if all(k in v for v in values[1:])]
+        return {k: common([v[k] for v in values]) for k in keys}
+    if (all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1
+            and all(isinstance(x, dict) for v in values for x in v)):
+        return [common(list(items)) for items in zip(*values)]
+    return None
+
+
+def common_view(deal) -> dict:
+    """A spectator's view of ``deal``: what every seat's projection has alike (``common``),
+    with an empty hand and no choices; no ``actions`` list (as a seat's frame)."""
+    views = [deal.view(s) for s in range(deal.seats)]
+    for v in views:
+        v.pop("actions", None)
+    keys = list(views[0])
+    out = {k: common([v.get(k) for v in views]) if all(k in v for v in views) else None for k in keys}
+    out["monte"] = views[0].get("monte")
+    out.update({k: list(v) for k, v in OWN_EMPTY.items()})
+    if "automatic" in out:
+        out["automatic"] = None
+    return out
+
+
+# --- spectators' sockets -------------------------------------------------------------------
+
+def _connection_class():
+    from .hub import Connection  # (the hub imports this module)
+
+    return Connection
+
+
+class Watchers:
+    """The spectators of every table this process drives: their sockets, their state frames
+    (one spectator projection per table and version, encoded once for all of them)."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.sockets: dict[str, list[Connection]] = {}  # table id -> its spectators' sockets
+        self.views: dict[str, tuple[int, dict | None]] = {}  # table id -> (version, spectator view)
+        self.frames: dict[tuple[str, int, int], bytes] = {}  # (table, version, since) -> frame
+
+    def connection(self, websocket, table: Table) -> Connection:
+        conn = _connection_class()(websocket, table, WATCH_SEAT)
+        conn.watching = True
+        conn.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # per socket: one link, many spectators
+        return conn
+
+    def attach(self, conn: Connection) -> None:
+        sockets = self.sockets.setdefault(conn.table.id, [])
+        if len(sockets) >= SPECTATORS_PER_TABLE:
+            conn.send({"type": "error", "reason": TOO_MANY_SPECTATORS})
+            conn.close(CLOSE_TOO_MANY, TOO_MANY_SPECTATORS)
+        sockets.append(conn)
+
+    def detach(self, conn: Connection) -> None:
+        sockets = self.sockets.get(conn.table.id, [])
+        if conn in sockets:
+            sockets.remove(conn)
+        if not sockets:
+            self.sockets.pop(conn.table.id, None)
+            self.views.pop(conn.table.id, None)
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_soon(self.hub._unload_if_idle, conn.table)
+
+    def watching(self, table_id: str) -> bool:
+        return bool(self.sockets.get(table_id))
+
+    def tell(self, table: Table) -> None:
+        """A new state for every spectator of ``table`` (its seats were just told)."""
+        for conn in self.sockets.get(table.id, []):
+            if conn.greeted:
+                conn.push_state()
+
+    def send(self, table_id: str, frame: bytes) -> None:
+        """A frame every spectator gets as it is (a chat line)."""
+        for conn in self.sockets.get(table_id, []):
+            if conn.greeted:
+                conn.send(frame)
+
+    def drop(self, table_id: str, code: int, reason: str) -> None:
+        """The table leaves this process's memory: its spectators reconnect (to whichever
+        process drives it now), with nothing more sent."""
+        for conn in self.sockets.pop(table_id, []):
+            conn.abort(code, reason)
+        self.views.pop(table_id, None)
+
+    def view(self, table: Table) -> dict | None:
+        kept = self.views.get(table.id)
+        if kept is None or kept[0] != table.version:
+            kept = self.views[table.id] = (table.version, common_view(table.deal) if table.deal is not None else None)
+        return kept[1]
+
+    def state_frame(self, conn: Connection) -> bytes:
+        """The spectator's state: the table as every seat's summary has it (``you`` null, no
+        seat to hand over), the spectator view, and the public events it has not had."""
+        table = conn.table
+        key = (table.id, table.version, conn.sent_version)
+        frame = self.frames.get(key)
+        if frame is not None:
+            return frame
+        if len(self.frames) > 1000:
+            self.frames.clear()
+        connected = self.hub._connected(table)
+        summary = table.summary(None, connected)
+        summary["takeover"] = [False] * table.seats
+        frame = self.frames[key] = _encode({
+            "type": "state", "version": table.version, "acted": table.acted, "table": summary,
+            "view": self.view(table), "events": table._events_since(conn.sent_version),
+        })
+        return frame
+
+    def handle(self, conn: Connection, message) -> None:
+        """A spectator's message: a hello (the state, then the chat it missed), a request for
+        older chat lines; anything else is refused, and nothing changes."""
+        table = conn.table
+        loop = asyncio.get_running_loop()
+        if isinstance(message, Hello):
+            if not conn.hellos.spend(loop.time()):
+                conn.send({"type": "error", "reason": TOO_MANY_HELLOS})
+                return conn.close(CLOSE_TOO_MANY, TOO_MANY_HELLOS)
+            conn.sent_version = min(message.since, table.version)
+            conn.greeted = True
+            conn.push_state()
+            conn.send(table.history_frame(conn.sent_version))
+            return
+        if not conn.greeted:
+            return conn.send({"type": "error", "reason": "say hello first"})
+        if isinstance(message, History):
+            if not conn.hellos.spend(loop.time()):
+                return self._refuse(conn, None, TOO_MANY_HELLOS)
+            rows = self.hub.store.chat_before(table.id, message.before, CHAT_KEPT + 1)
+            lines = [chat_line(table.name_at(data["seat"], version), data, version)
+                     for version, data in reversed(rows[:CHAT_KEPT])]
+            return conn.send({"type": "history", "before": message.before, "lines": lines,
+                              "more": len(rows) > CHAT_KEPT})
+        self._refuse(conn, message.id if isinstance(message, Act) else None, WATCH_ONLY)
+
+    @staticmethod
+    def _refuse(conn: Connection, client_id, reason: str) -> None:
+        conn.send({"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version})
+
+
+def ensure_watch(hub: Hub, table: Table) -> None:
+    """Give a table from before watch links its token: a seats row, then a ``watch`` event
+    (staged with the request that asked, like any event of the table)."""
+    if table.watch_token is not None:
+        return
+    token = new_watch_token()
+    hub.store.add_token(table.id, WATCH_SEAT, token)
+    hub._write(table, "watch", {"token": token})
+
+
+# --- looking back -----------------------------------------------------------------------------
+
+@dataclass
+class Past:
+    """A table's finished deals, in the order they were dealt, and its matches."""
+    table: Table
+    deals: list  # (match index, deal index in the match, the engine's deal), finished only
+    matches: list  # every Match of the table, in order
+
+
+def past_of(table_id: str, events: list[tuple[int, str, dict]]) -> Past:
+    """Replay the stream with the server's own ``Table`` and keep each match as it ends or is
+    replaced by the next (a rematch)."""
+    first, rest = events[:1], events[1:]
+    table = replay(table_id, first)
+    matches: list = []
+    for version, kind, data in rest:
+        table.apply_event(version, kind, data)
+        if table.match is not None and (not matches or matches[-1] is not table.match):
+            matches.append(table.match)
+    deals = [(m, k, d) for m, match in enumerate(matches) for k, d in enumerate(match.deals) if d.done]
+    return Past(table, deals, matches)
+
+
+class Looking:
+    """The past of the tables asked about lately, kept by (table, stream length): a replay or
+    a download asks again without replaying the stream again."""
+
+    def __init__(self, hub: Hub, kept: int = 32):
+        self.hub, self.kept = hub, kept
+        self.cache: collections.OrderedDict[str, tuple[int, Past]] = collections.OrderedDict()
+
+    def table_of(self, token: str) -> str | None:
+        """The table a seat or watch token opens (a bot's token from an older database opens
+        nothing, as for a socket)."""
+        found = self.hub.store.seat_of(token)
+        if found is None:
+            return None
+        return found[0]
+
+    def past(self, table_id: str) -> Past:
+        events = self.hub.store.events(table_id)
+        kept = self.cache.get(table_id)
+        if kept is not None and kept[0] == len(events):
+            self.cache.move_to_end(table_id)
+            return kept[1]
+        past = past_of(table_id, events)
+        self.cache[table_id] = (len(events), past)
+        while len(self.cache) > self.kept:
+            self.cache.popitem(last=False)
+        return past
+
+
+def deal_list(past: Past) -> dict:
+    """The finished deals as the table page lists them for replay."""
+    table = past.table
+    return {
+        "table": table.id, "game": table.game.name, "names": table.names,
+        "watch": watch_link(table.watch_token) if table.watch_token else None,
+        "deals": [{"number": n + 1, "match": m + 1, "deal": k + 1, "dealer": d.dealer, "payments": d.returns()}
+                  for n, (m, k, d) in enumerate(past.deals)],
+    }
+
+
+def _card_lists(view: dict, codes: frozenset) -> dict:
+    """The fields of a view that are lists of card codes (a discard, a monte, extra cards)."""
+    return {k: v for k, v in view.items()
+            if k not in OWN_EMPTY and isinstance(v, list) and v and all(isinstance(c, str) and c in codes for c in v)}
+
+
+def replay_of(past: Past, number: int) -> dict:
+    """Finished deal ``number`` (from 1, in the order dealt) step by step, every hand face up:
+    after each action, each seat's hand, the cards only some seats saw (each seat's own card
+    lists that are not common: a discard, the monte looked at, extra cards), the common view
+    (the trick, the auction, declarations...) and the public events the action made. ValueError
+    when there is no such finished deal."""
+    if not 1 <= number <= len(past.deals):
+        raise LookupError(NO_SUCH_DEAL)
+    m, k, done = past.deals[number - 1]
+    record = done.record()
+    deal = new_deal(record)
+    codes = frozenset(deal.codes) if hasattr(deal, "codes") else frozenset(past.table.game.deck.codes)
+
+    def step(seat, action, events_from):
+        views = [deal.view(s) for s in range(deal.seats)]
+        shared = common_view(deal)
+        public = _card_lists(shared, codes)
+        seen = [{key: cards for key, cards in _card_lists(v, codes).items() if public.get(key) != cards} for v in views]
+        return {"seat": seat, "action": action, "phase": shared.get("phase"), "turn": shared.get("turn"),
+                "hands": [v.get("hand", []) for v in views], "seen": seen, "shown": public,
+                "trick": shared.get("trick") or [], "last_trick": shared.get("last_trick"),
+                "events": list((deal.events or [])[events_from:])}
+
+    steps = [step(None, None, 0)]
+    for item in record["actions"]:
+        before = len(deal.events or [])
+        deal.apply(item["action"], item["seat"])
+        steps.append(step(item["seat"], item["action"], before))
+    final = common_view(deal)
+    return {
+        "table": past.table.id, "game": past.table.game.name, "seats": deal.seats, "names": past.table.names,
+        "number": number, "of": len(past.deals), "match": m + 1, "deal": k + 1, "dealer": record["dealer"],
+        "steps": steps, "count": final.get("count"), "payments": deal.returns(),
+    }
+
+
+def records_of(past: Past) -> str:
+    """The table's records as JSON lines (docs/records.md): each finished deal's record, then
+    each finished match's record. An unfinished deal is left out (its deck order is every hand),
+    and so is the match it belongs to until it is over."""
+    table = past.table
+    lines = []
+    for n, (m, k, deal) in enumerate(past.deals):
+        record = deal.record()
+        record["meta"] = {"table": table.id, "deal": n + 1, "match": m + 1, "names": table.names}
+        lines.append(dumps(record))
+    for m, match in enumerate(past.matches):
+        if match.over:
+            record = match_record(match)
+            record["meta"] = {"table": table.id, "match": m + 1, "names": table.names}
+            lines.append(dumps(record))
+    return "".join(line + "\n" for line in lines)
+
+
+# --- HTTP: the watch link, replays, downloads ----------------------------------------------------
+
+def routes(hub_of, page) -> list:
+    """The routes of watching and looking back (docs/protocol.md): the pages (``page``: the
+    client's one page) and the JSON a page reads. Any seat or watch token opens them: what they
+    give is public once a deal is over."""
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    def looking(hub) -> Looking:
+        if not hasattr(hub, "looking"):
+            hub.looking = Looking(hub)
+        return hub.looking
+
+    def past_for(request):
+        hub = hub_of()
+        table_id = looking(hub).table_of(request.path_params["token"])
+        if table_id is None:
+            return JSONResponse({"error": "unknown link: this table does not exist"}, status_code=404)
+        if table_id in hub.broken:
+            return JSONResponse({"error": BROKEN_PAST}, status_code=410)
+        try:
+            return looking(hub).past(table_id)
+        except ValueError:  # a stream that does not replay (tarocchi check-db says why)
+            return JSONResponse({"error": BROKEN_PAST}, status_code=410)
+
+    async def deals(request):
+        past = past_for(request)
+        return past if isinstance(past, Response) else JSONResponse(deal_list(past))
+
+    async def replay_deal(request):
+        past = past_for(request)
+        if isinstance(past, Response):
+            return past
+        number = request.path_params["number"]
+        if number > len(past.deals):
+            table = past.table
+            unfinished = table.deal is not None and not table.deal.done and number == len(past.deals) + 1
+            return JSONResponse({"error": NOT_FINISHED if unfinished else NO_SUCH_DEAL}, status_code=404)
+        try:
+            return JSONResponse(replay_of(past, number))
+        except LookupError as e:
+            return JSONResponse({"error": str(e)}, status_code=404)
+
+    async def records(request):
+        past = past_for(request)
+        if isinstance(past, Response):
+            return past
+        name = f"tarocchi-{past.table.game.name}-{past.table.id}.jsonl"
+        return Response(records_of(past), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+    return [
+        Route("/w/{token}", page),
+        Route("/r/{token}/{number:int}", page),
+        Route("/api/deals/{token}", deals),
+        Route("/api/replay/{token}/{number:int}", replay_deal),
+        Route("/api/records/{token}", records),
+    ]
