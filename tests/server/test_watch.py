@@ -1,0 +1,128 @@
+"""Watch links, replays and downloads on the server (issue 22, server/watch.py): the records a
+table's page downloads replay with ``tarocchi replay`` for every game (deals and the match); a
+replay steps through a finished deal with every hand face up, ending at its count; a table made
+before there were watch links gets one without its stored events changing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from tarocchi.bots import make_player
+from tarocchi.engine.game import game_names, get_game
+from tarocchi.engine.records import replay as replay_record
+from tarocchi.server.tables import replay as replay_table
+from tarocchi.server.watch import WATCH_SEAT, common
+from tests.server.live import running_server
+from tests.server.seat import Seat
+from tests.trust.harness import new_room_ids, next_deal, open_all, play_deal, run_async, running, stream
+
+EVERY_GAME = tuple(game_names())
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_a_downloaded_match_replays_with_the_command_line_and_each_replay_ends_at_its_count(game, tmp_path):
+    async def body(server):
+        seats = get_game(game).seats[0]
+        table_id, tokens = new_room_ids(server.url, seats, game)
+        room = await open_all(server.ws_url, tokens)
+        player = make_player("random", 5, game)
+        while True:
+            await play_deal(room, player)
+            if not await next_deal(room):
+                break
+        sheet = room[0].state["table"]["sheet"]
+        watch = room[0].state["table"]["watch"].removeprefix("/w/")
+        return table_id, tokens, watch, sheet
+
+    with running(seed=51, games=EVERY_GAME) as server:
+        table_id, tokens, watch, sheet = run_async(body(server))
+        listed = httpx.get(f"{server.url}/api/deals/{watch}").json()
+        assert [d["payments"] for d in listed["deals"]] == sheet and listed["game"] == game
+        download = httpx.get(f"{server.url}/api/records/{tokens[0]}")
+        assert download.headers["content-disposition"] == f'attachment; filename="tarocchi-{game}-{table_id}.jsonl"'
+        assert download.text == httpx.get(f"{server.url}/api/records/{watch}").text  # a seat's link or the watch link
+        lines = [json.loads(x) for x in download.text.splitlines()]
+        assert len(lines) == len(sheet) + 1 and "deals" in lines[-1] and lines[-1]["result"]["over"]
+        for number, record in enumerate(lines[:-1], 1):
+            assert replay_record(record).returns() == sheet[number - 1]
+            shown = httpx.get(f"{server.url}/api/replay/{watch}/{number}").json()
+            steps = shown["steps"]
+            assert len(steps) == len(record["actions"]) + 1
+            assert [(s["seat"], s["action"]) for s in steps[1:]] == [(a["seat"], a["action"]) for a in record["actions"]]
+            assert shown["payments"] == sheet[number - 1] and shown["count"] is not None
+            # Face up: the hands at the start are the deal's, each seat's alone.
+            dealt = [set(h) for h in steps[0]["hands"]]
+            assert all(not (a & b) for i, a in enumerate(dealt) for b in dealt[i + 1:])
+            assert set().union(*dealt) <= set(record["deck"])
+        assert httpx.get(f"{server.url}/api/replay/{watch}/{len(sheet) + 1}").status_code == 404
+        file = tmp_path / "records.jsonl"
+        file.write_text(download.text)
+        done = subprocess.run([sys.executable, "-m", "tarocchi.cli", "replay", str(file)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        printed = [json.loads(x) for x in done.stdout.splitlines()]
+        assert [{k: v for k, v in p.items() if k != "record"} for p in printed[:-1]] == \
+            [replay_record(r).count.to_json() for r in lines[:-1]]
+        assert printed[-1]["deals"] == len(sheet) and printed[-1]["winners"] == lines[-1]["result"]["winners"]
+
+
+def test_a_table_from_before_watch_links_gets_one_and_its_stored_events_stay_as_they_were(tmp_path):
+    db = str(tmp_path / "old.sqlite3")
+
+    async def start(server):
+        _, tokens = new_room_ids(server.url, 3, "sicilian")
+        room = await open_all(server.ws_url, tokens)
+        for s in room:
+            await s.close()
+        return tokens
+
+    with running_server(db) as server:
+        tokens = run_async(start(server))
+    # As an older Tarocchi left it: no watch token in the created event, no watch row.
+    with sqlite3.connect(db) as conn:
+        (table_id, data), = conn.execute("SELECT table_id, data FROM events WHERE kind = 'created'").fetchall()
+        created = json.loads(data)
+        del created["watch"]
+        conn.execute("UPDATE events SET data = ? WHERE kind = 'created'", (json.dumps(created),))
+        conn.execute("DELETE FROM seats WHERE seat = ?", (WATCH_SEAT,))
+    before = stream(db, table_id)
+    assert replay_table(table_id, before).watch_token is None
+
+    async def again(server):
+        seat = await Seat.open(server.ws_url, tokens[1])
+        link = seat.state["table"]["watch"]
+        assert link.startswith("/w/")
+        spectator = await Seat.open(server.ws_url, link.removeprefix("/w/"))
+        assert spectator.state["version"] == seat.state["version"] and spectator.view["hand"] == []
+        await seat.close()
+        await spectator.close()
+        return link
+
+    with running_server(db) as server:
+        link = run_async(again(server))
+    after = stream(db, table_id)
+    assert after[:len(before)] == before
+    assert [(kind, data) for _, kind, data in after[len(before):]] == [("watch", {"token": link.removeprefix("/w/")})]
+    assert replay_table(table_id, after).watch_token == link.removeprefix("/w/")
+    with running_server(db) as server:  # one link for good: the next hello adds nothing
+        run_async(again(server))
+    assert len(stream(db, table_id)) == len(after)
+
+
+def test_what_every_seat_has_alike_is_all_a_spectator_gets():
+    views = [{"hand": ["1", "2"], "trick": [{"seat": 0, "card": "5"}], "bids": [{"seat": 1, "bid": "passo", "possible": True}],
+              "discard": ["3"], "count": None},
+             {"hand": ["4", "6"], "trick": [{"seat": 0, "card": "5"}], "bids": [{"seat": 1, "bid": "passo", "possible": False}],
+              "discard": None, "count": None}]
+    assert common(views) == {"hand": None, "trick": [{"seat": 0, "card": "5"}],
+                             "bids": [{"seat": 1, "bid": "passo", "possible": None}], "discard": None, "count": None}
+    # A key one seat has and another lacks is left out: its very name may be news.
+    assert common([{"a": 1, "mine": 2}, {"a": 1}]) == {"a": 1}
+    # Lists of cards are all or nothing, never item by item.
+    assert common([["1", "2"], ["1", "3"]]) is None
