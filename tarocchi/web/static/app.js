@@ -52,9 +52,15 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
+import { watchRow, lookBack, replayPage } from "./replay.js";
 
 const root = document.getElementById("app");
-const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
+// A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
+// chat read-only), a finished deal's replay /r/<token>/<deal> (replay.js).
+const pathMatch = /^\/([tw])\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+const replayMatch = /^\/r\/([A-Za-z0-9_-]+)\/(\d+)\/?$/.exec(location.pathname);
+const token = pathMatch?.[2] || null;
+const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
 const CLOSE_REPLACED = 4409;  // this seat was opened in another window: do not take it back by itself
@@ -103,6 +109,7 @@ function me() { return state.table?.you ?? 0; }
 
 function nameOf(seat) {
   const raw = state.table?.names?.[seat] ?? `#${seat}`;
+  if (watching && raw === "you") return seatName("host");  // (a computer table's human is not the spectator)
   return seatName(raw);
 }
 
@@ -406,7 +413,7 @@ function connect() {
   socket = ws;
   ws.onopen = () => {
     const hello = { type: "hello", since: state.version, lang: lang() };
-    if (myName()) hello.name = myName();
+    if (myName() && !watching) hello.name = myName();
     ws.send(JSON.stringify(hello));
     if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
   };
@@ -683,7 +690,7 @@ function discardControl({ size = 3, word = "discard", fallbackKey = "discard.fal
 function actionsArea() {
   const v = state.view;
   const T = state.table;
-  if (!v || !T) return null;
+  if (!v || !T || watching) return null;  // (a spectator only watches)
   if (v.phase === "done" || T.status === "between" || T.status === "over") {
     if (holding() || !v.count) return null;
     return nextControls();
@@ -858,13 +865,15 @@ function sheetPanel() {
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }), columns.map((col, j) => h("td", { class: "num" }, h("b", { text: signed(T.totals?.[col.seat] ?? run[j]) }))))))
       : h("p", { class: "quiet", text: t("sheet.empty") }),
     T.target ? h("p", { class: "note", text: t("sheet.target", { n: T.target }) }) : null,
+    lookBack(T, token, render),
   ];
 }
 
 function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
-  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body];
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
+    watching ? null : watchRow(state.table, copyLink)];
 }
 
 function logPanelContent() {
@@ -1014,6 +1023,7 @@ function topbar() {
       T ? h("span", { class: "game-name" }, h("span", { class: "long", text: tableGameTitle() }),
         h("span", { class: "short", text: tableGameTitle(true) })) : null),
     dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
+    watching && T ? h("span", { class: "tag watching", text: t("watch.badge") }) : null,
     state.badLink ? null : h("span", { class: `conn ${state.conn}` },
       h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${state.conn}`) })),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
@@ -1081,7 +1091,7 @@ function render() {
   patch(s.ask, playing && askName() ? tableNameForm() : []);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
-  patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
+  patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" && !watching ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
   patch(s.tools, playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
     "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : []);
   const handChanged = patch(s.hand, playing ? handCards() : []);
@@ -1108,7 +1118,8 @@ function render() {
     el.classList.toggle("open", state.panel === name);
     attr(el, "aria-label", gt(`tab.${name}`));
   }
-  patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null]);
+  patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null,
+    T && !watching ? watchRow(T, copyLink) : null]);
   const logBody = playing ? logPanelContent() : null;
   s.panels.log.classList.toggle("log", !!logBody);
   patch(s.panels.log, logBody || []);
@@ -1125,7 +1136,8 @@ function render() {
   attr(s.chatInput, "placeholder", t("chat.placeholder"));
   attr(s.chatInput, "aria-label", t("chat.label"));
   text(s.chatSend, t("chat.send"));
-  patch(s.chatName, T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
+  s.chatForm.hidden = watching;  // a spectator reads the chat
+  patch(s.chatName, watching ? h("p", { class: "note", text: t("watch.chat") }) : T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
   // Close buttons for the drawers.
   for (const name of ["info", "log", "played", "sheet"]) {
     const el = s.panels[name];
@@ -1143,7 +1155,7 @@ function render() {
 // at once): while his seat still has the name the room gave it, the table asks for one.
 function askName() {
   const T = state.table;
-  return T.kind === "room" && !state.nameDone && /^(host|guest \d)$/.test(T.names?.[T.you] || "");
+  return !watching && T.kind === "room" && !state.nameDone && /^(host|guest \d)$/.test(T.names?.[T.you] || "");
 }
 
 function tableNameForm() {
@@ -1159,7 +1171,7 @@ function sendName(name) {
 // The tab's title and an optional sound say when it is your turn.
 function turnAlert() {
   const mine = myTurn();
-  document.title = mine ? `● ${t("title.turn")} · ${t("app.title")}` : t("app.title");
+  document.title = mine ? `● ${t("title.turn")} · ${t("app.title")}` : watching ? `${t("watch.badge")} · ${t("app.title")}` : t("app.title");
   const key = mine ? `${state.table.deal_number}:${state.view.trick?.length}:${state.version}` : null;
   if (mine && lastTurnAlert === null && state.sound) beep();
   lastTurnAlert = key;
@@ -1222,7 +1234,9 @@ function onKey(e) {
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
-if (token) {
+if (replayMatch) {
+  replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames);
+} else if (token) {
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => { if (shell) { fitHand(); render(); } });
   render();
