@@ -11,7 +11,8 @@ events of one turn of its event loop together (``append_many``, one transaction:
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
 ``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
 (the human is back), ``name`` (a seat's player named), ``rematch`` (a seat's yes to another
-match; a ``match`` follows once every seat has said it).
+match; a ``match`` follows once every seat has said it), ``watch`` (an older table's watch
+token, server/watch.py). A watch token is a ``seats`` row too, under seat number 255.
 """
 
 from __future__ import annotations

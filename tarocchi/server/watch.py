@@ -51,6 +51,7 @@ TOO_MANY_SPECTATORS = f"this table has {SPECTATORS_PER_TABLE} spectators already
 NOT_FINISHED = "that deal is not finished: its replay opens at the count"
 NO_SUCH_DEAL = "this table has no such deal"
 BROKEN_PAST = "this table could not be restored after a problem on the server"
+UNKNOWN_TABLE = "unknown link: this table does not exist"
 # Fields of a seat's view that are its own by nature: a spectator has no hand and no choices.
 OWN_EMPTY = {"hand": [], "choices": []}
 
@@ -112,7 +113,7 @@ class Watchers:
         self.hub = hub
         self.sockets: dict[str, list[Connection]] = {}  # table id -> its spectators' sockets
         self.views: dict[str, tuple[int, dict | None]] = {}  # table id -> (version, spectator view)
-        self.frames: dict[tuple[str, int, int], bytes] = {}  # (table, version, since) -> frame
+        self.frames: dict[tuple, bytes] = {}  # (table, version, since, *connected) -> frame
 
     def connection(self, websocket, table: Table) -> Connection:
         conn = _connection_class()(websocket, table, WATCH_SEAT)
@@ -169,13 +170,14 @@ class Watchers:
         """The spectator's state: the table as every seat's summary has it (``you`` null, no
         seat to hand over), the spectator view, and the public events it has not had."""
         table = conn.table
-        key = (table.id, table.version, conn.sent_version)
+        connected = self.hub._connected(table)
+        # (a seat coming or going changes the frame, not the version)
+        key = (table.id, table.version, conn.sent_version, *connected)
         frame = self.frames.get(key)
         if frame is not None:
             return frame
         if len(self.frames) > 1000:
             self.frames.clear()
-        connected = self.hub._connected(table)
         summary = table.summary(None, connected)
         summary["takeover"] = [False] * table.seats
         frame = self.frames[key] = _encode({
@@ -367,7 +369,7 @@ def routes(hub_of, page) -> list:
         hub = hub_of()
         table_id = looking(hub).table_of(request.path_params["token"])
         if table_id is None:
-            return JSONResponse({"error": "unknown link: this table does not exist"}, status_code=404)
+            return JSONResponse({"error": UNKNOWN_TABLE}, status_code=404)
         if table_id in hub.broken:
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
         try:

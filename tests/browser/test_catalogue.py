@@ -10,7 +10,7 @@ from pathlib import Path
 from tarocchi.engine import tricks
 from tarocchi.games import sicilian
 from tarocchi.server import app as server_app
-from tarocchi.server import hub, messages, tables
+from tarocchi.server import hub, messages, tables, watch
 
 STATIC = Path(__file__).resolve().parents[2] / "tarocchi" / "web" / "static"
 SOURCE = (STATIC / "i18n.js").read_text(encoding="utf-8")
@@ -62,7 +62,7 @@ def test_every_game_module_has_the_same_keys_in_both_languages():
 
 
 def test_every_key_the_page_asks_for_exists():
-    en = dict(block("en"))
+    en = dict(block("en")) | replay_block("en")
     for name in GAME_MODULES:
         en.update(game_block(name, "en"))
     used = set()
@@ -73,12 +73,26 @@ def test_every_key_the_page_asks_for_exists():
     assert sorted(used - set(en)) == []
 
 
+def replay_block(lang: str) -> dict[str, str]:
+    """replay.js's own keys (watching, looking back), merged into the catalogue when it loads."""
+    source = (STATIC / "replay.js").read_text(encoding="utf-8")
+    start = source.index(f"const {lang} = {{")
+    return dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', source[start:source.index("\n};", start)]))
+
+
+def test_the_replay_module_has_its_keys_in_both_languages_and_asks_for_no_other():
+    en, it = replay_block("en"), replay_block("it")
+    assert en and set(en) == set(it) and all(v.strip() for v in it.values())
+    used = set(re.findall(r'\bt\("([a-z_.]+)"', (STATIC / "replay.js").read_text(encoding="utf-8")))
+    assert sorted(used - set(en) - set(block("en"))) == []
+
+
 def test_every_engine_and_server_reason_is_translated():
     italian = block("REASONS_IT")
     reasons = reason_constants(sicilian) | reason_constants(tricks)
     source = Path(sicilian.__file__).with_name("sicilian.py")  # the source, also when compiled
     reasons |= set(re.findall(r'_abandon\("([^"]+)"', source.read_text()))  # R6, R10
-    reasons |= reason_constants(tables) | reason_constants(hub) | reason_constants(messages)
+    reasons |= reason_constants(tables) | reason_constants(hub) | reason_constants(messages) | reason_constants(watch)
     reasons |= set(re.findall(r'"reason": "([^"]+)"', Path(server_app.__file__).read_text()))
     for must in ("follow the suit", "play a trump", "the Fool cannot lead", "nobody said altre cinque"):
         assert must in reasons

@@ -19,6 +19,7 @@ import pytest
 import websockets
 
 from tarocchi.games.sicilian import NOT_YOUR_TURN
+from tarocchi.server.watch import WATCH_SEAT
 from tests.server.seat import Seat, new_computer
 from tests.trust.harness import new_room_ids, open_all, running
 
@@ -88,8 +89,13 @@ def test_rooms_cannot_be_listed(server):
     # The HTTP routes are the documented ones; none of them answers a list.
     from tarocchi.server.app import create_app
     paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
+    # (Watching and looking back, issue 22: each needs a table's token, and answers for that table.)
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
-                     "/static"}
+                     "/static", "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
+                     "/api/replay/{token}/{number:int}", "/api/records/{token}"}
+    for path in ("/api/deals", "/api/deals/", "/api/records/", "/api/replay/", "/w/", "/r/"):
+        r = httpx.get(f"{server.url}{path}")
+        assert r.status_code in (404, 405) and "/t/" not in r.text and "/w/" not in r.text, (path, r.status_code)
     games = httpx.get(f"{server.url}/api/games").text  # the games' static facts, no table in them
     assert "/t/" not in games and '"table"' not in games
 
@@ -168,7 +174,9 @@ def test_the_bots_of_a_computer_table_have_no_token(server):
     token = new_computer(server.url, 4)
     with contextlib.closing(sqlite3.connect(server.db)) as conn:
         (table_id,) = conn.execute("SELECT table_id FROM seats WHERE token = ?", (token,)).fetchone()
-    assert seat_tokens(server.db, table_id) == {0: token}
+    tokens = seat_tokens(server.db, table_id)
+    # Besides the human's, the table's watch token (issue 22): it opens no seat, it only watches.
+    assert {s: t for s, t in tokens.items() if s != WATCH_SEAT} == {0: token} and WATCH_SEAT in tokens
 
 
 def test_a_stray_bot_token_from_an_old_database_opens_nothing(server):

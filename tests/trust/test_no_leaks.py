@@ -239,7 +239,7 @@ def swap(deck: list[str], a: str, b: str) -> list[str]:
 def strip_id(frame: dict) -> dict:
     out = dict(frame)
     if out.get("type") == "state":
-        out["table"] = {k: v for k, v in out["table"].items() if k != "id"}
+        out["table"] = {k: v for k, v in out["table"].items() if k not in ("id", "watch")}  # (each table's own)
     return out
 
 

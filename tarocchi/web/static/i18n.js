@@ -621,6 +621,13 @@ const it = {
 // translated by that exact text (tarocchi/games/sicilian.py and tricks.py).
 const REASONS_IT = {
   "it is not your turn": "non è il tuo turno",
+  // Watching and looking back (server/watch.py)
+  "a watch link only watches: a spectator cannot play, chat or speak for a seat": "il link per gli spettatori serve solo a guardare: uno spettatore non gioca, non scrive e non parla per un posto",
+  "this table has 200 spectators already: try again later": "questo tavolo ha già 200 spettatori: riprova più tardi",
+  "that deal is not finished: its replay opens at the count": "quella smazzata non è finita: il replay si apre al conto",
+  "this table has no such deal": "questo tavolo non ha questa smazzata",
+  "this table could not be restored after a problem on the server": "questo tavolo non si è potuto ripristinare dopo un problema del server",
+  "unknown link: this table does not exist": "link sconosciuto: questo tavolo non esiste",
   "the deal is over": "la smazzata è finita",
   "only the first two seats may say pago": "solo i primi due posti possono dire pago",
   "only the second seat or the dealer may say prendo": "solo il secondo posto o il mazziere possono dire prendo",

@@ -6,7 +6,7 @@
 // (GET /api/replay/<token>/<deal>), and builds every step from the engine's replay of the
 // deal's record.
 
-import { t, lang, setLang, seatName, addMessages } from "./i18n.js";
+import { t, lang, setLang, seatName, addMessages, reason } from "./i18n.js";
 import { cardSvg, cardName, cardLabel, miniCard, useDeck, deck } from "./cards.js";
 import { h, patch, text, signed } from "./dom.js";
 
@@ -252,7 +252,7 @@ function renderReplay() {
   s.page.dataset.step = String(R.step);
   if (!D) {
     patch(s.seats, []);
-    patch(s.center, R.error ? h("p", { class: "error", role: "alert", text: t("replay.error", { reason: R.error }) }) : []);
+    patch(s.center, R.error ? h("p", { class: "error", role: "alert", text: t("replay.error", { reason: reason(R.error) }) }) : []);
     text(s.status, R.error ? "" : t("replay.loading"));
     s.nav.hidden = true;
     return;
