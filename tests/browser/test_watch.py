@@ -156,6 +156,8 @@ def test_the_spectator_and_the_replay_fit_every_screen_without_an_accessibility_
     spectator.locator(".center.count").wait_for(timeout=30_000)
     look(spectator, "watch", "spectator-count", size)
     open_panel(spectator, "sheet")
+    spectator.locator(".look-back .replays a").first.wait_for()
+    look(spectator, "watch", "spectator-look-back", size, inside=size == "desktop")
     spectator.locator(".look-back .replays a").first.click()
     spectator.wait_for_url("**/r/**")
     spectator.locator(".replay-hand .mini").first.wait_for()

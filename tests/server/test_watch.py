@@ -126,3 +126,19 @@ def test_what_every_seat_has_alike_is_all_a_spectator_gets():
     assert common([{"a": 1, "mine": 2}, {"a": 1}]) == {"a": 1}
     # Lists of cards are all or nothing, never item by item.
     assert common([["1", "2"], ["1", "3"]]) is None
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_both_stores_keep_a_watch_token_beside_the_seats(kind, tmp_path, request):
+    from tarocchi.server.store import open_store
+
+    url = str(tmp_path / "s.sqlite3") if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    store = open_store(url)
+    try:
+        store.create_table("t1", "room", ["a", "b", None], {"kind": "room"}, more=[(WATCH_SEAT, "w1")])
+        assert [store.seat_of(t) for t in ("a", "b", "w1")] == [("t1", 0), ("t1", 1), ("t1", WATCH_SEAT)]
+        store.add_token("t1", WATCH_SEAT, "w2")  # an older table's, added later
+        assert store.seat_of("w2") == ("t1", WATCH_SEAT) and store.seat_of("zz") is None
+        assert [kind for _, kind, _ in store.events("t1")] == ["created"]  # a token is no event
+    finally:
+        store.close()

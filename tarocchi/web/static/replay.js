@@ -191,7 +191,7 @@ function centerBox() {
   const shown = Object.entries(s.shown || {}).filter(([key]) => key !== "trick");
   if (R.step === D.steps.length - 1) {  // the count: the payments, and what the count turned up (a discard)
     const pays = D.payments || [];
-    return h("section", { class: "center count replay-count", "aria-labelledby": "replay-count-title" },
+    return h("section", { class: "center count replay-count", tabindex: "0", "aria-labelledby": "replay-count-title" },
       h("h2", { id: "replay-count-title", text: t("replay.payments") }),
       h("ul", { class: "payments" }, pays.map((p, seat) => h("li", { class: p > 0 ? "plus" : p < 0 ? "minus" : "" },
         h("span", { text: nameOf(seat) }), h("b", { text: signed(p) })))),
