@@ -129,6 +129,13 @@ def test_a_spectator_watches_the_host_replays_and_downloads(live_server, new_pag
     assert status.inner_text().startswith(f"Step 0 of {steps}")
     assert host.locator("#replay-prev").is_disabled()
     check_axe(host, f"{game} replay")
+    # The step whose card completes a trick shows the whole trick and who takes it.
+    shown = httpx.get(f"{live_server.url}/api/replay/{token}/1").json()
+    k = next(i for i, st in enumerate(shown["steps"]) if any(e["type"] == "trick" for e in st["events"]))
+    for _ in range(k):
+        host.keyboard.press("ArrowRight")
+    assert status.inner_text().startswith(f"Step {k} of {steps}") and "takes the trick" in status.inner_text()
+    assert host.locator(".replay-trick .played").count() == seats and host.locator(".replay-trick .played.winner").count() == 1
     # The replay's link can be shared: it opens as it is in a new context, at the step in its address.
     shared = new_page(PHONE)
     shared.goto(host.url.split("#")[0] + "#3")

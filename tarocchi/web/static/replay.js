@@ -35,6 +35,7 @@ const en = {
   "replay.hand": "Hand of {name}",
   "replay.hands": "The hands",
   "replay.trick": "The trick",
+  "replay.took": "{name} takes the trick",
   "replay.payments": "Payments",
   "replay.table": "Back to the table",
   "replay.prevdeal": "Previous deal",
@@ -75,6 +76,7 @@ const it = {
   "replay.hand": "Mano di {name}",
   "replay.hands": "Le mani",
   "replay.trick": "La presa",
+  "replay.took": "{name} prende la presa",
   "replay.payments": "Pagamenti",
   "replay.table": "Torna al tavolo",
   "replay.prevdeal": "Smazzata precedente",
@@ -162,7 +164,13 @@ function stepLine() {
   const s = D.steps[R.step];
   const where = t("replay.step", { i: R.step, n: D.steps.length - 1 });
   if (s.seat === null) return `${where}: ${t("replay.dealt", { name: nameOf(D.dealer) })}`;
-  return `${where}: ${nameOf(s.seat)}: ${actionWords(s.action)}`;
+  const took = gathered(s);
+  return `${where}: ${nameOf(s.seat)}: ${actionWords(s.action)}` + (took ? `. ${t("replay.took", { name: nameOf(took.winner) })}` : "");
+}
+
+// The trick this step's card completed (it is gathered at once: the step shows it whole).
+function gathered(s) {
+  return (s.events || []).some((e) => e.type === "trick") && !(s.trick || []).length ? s.last_trick : null;
 }
 
 function pile(key, cards, seat) {
@@ -197,8 +205,10 @@ function centerBox() {
         h("span", { text: nameOf(seat) }), h("b", { text: signed(p) })))),
       shown.map(([key, cards]) => pile(key, cards, null)));
   }
+  const took = gathered(s);
+  const cards = took ? took.cards : s.trick || [];
   return h("section", { class: "center trick replay-trick", "aria-label": t("replay.trick") },
-    h("div", { class: "trick-cards" }, (s.trick || []).map((p) => h("figure", { class: "played", "data-seat": p.seat, "data-card": p.card },
+    h("div", { class: "trick-cards" }, cards.map((p) => h("figure", { class: "played" + (took && p.seat === took.winner ? " winner" : ""), "data-seat": p.seat, "data-card": p.card },
       h("div", { class: "card-box", role: "img", "aria-label": cardLabel(p.card) }, cardSvg(p.card)),
       h("figcaption", { text: nameOf(p.seat) })))),
     shown.map(([key, cards]) => pile(key, cards, null)));
