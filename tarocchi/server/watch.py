@@ -260,8 +260,8 @@ class Looking:
         self.cache: collections.OrderedDict[str, tuple[int, Past]] = collections.OrderedDict()
 
     def table_of(self, token: str) -> str | None:
-        """The table a seat or watch token opens (a bot's token from an older database opens
-        nothing, as for a socket)."""
+        """The table a seat's or the watch token names. (What it opens here is public: deals
+        that reached their count, the names; any token of the table may ask.)"""
         found = self.hub.store.seat_of(token)
         if found is None:
             return None
@@ -301,7 +301,7 @@ def replay_of(past: Past, number: int) -> dict:
     """Finished deal ``number`` (from 1, in the order dealt) step by step, every hand face up:
     after each action, each seat's hand, the cards only some seats saw (each seat's own card
     lists that are not common: a discard, the monte looked at, extra cards), the common view
-    (the trick, the auction, declarations...) and the public events the action made. ValueError
+    (the trick, the auction, declarations...) and the public events the action made. LookupError
     when there is no such finished deal."""
     if not 1 <= number <= len(past.deals):
         raise LookupError(NO_SUCH_DEAL)

@@ -131,6 +131,10 @@ def test_a_spectator_cannot_act_and_no_replay_or_download_shows_a_deal_before_it
         assert set().union(*hands) <= set(first_deck) and sum(map(len, hands)) >= 5 * seats
         lines = [json.loads(x) for x in httpx.get(f"{server.url}/api/records/{token}").text.splitlines()]
         assert [x["deck"] for x in lines] == [first_deck]
+        # Any process of a site answers from the stored stream, the table's owner or not.
+        other = urls[-1].replace("ws://", "http://")
+        assert httpx.get(f"{other}/api/replay/{token}/1").json() == replay
+        assert httpx.get(f"{other}/api/records/{token}").text == httpx.get(f"{server.url}/api/records/{token}").text
         if not await next_deal(room):
             return
         # The next deal is in play: still nothing of it.
