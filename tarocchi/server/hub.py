@@ -37,12 +37,12 @@ from .messages import (
 )
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
-from .watch import WATCH_SEAT, Watchers, ensure_watch, new_watch_token
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
     Table, chat_line, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
+from .watch import WATCH_SEAT, Watchers, ensure_watch, new_watch_token
 
 log = logging.getLogger("tarocchi.server")
 
