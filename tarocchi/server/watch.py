@@ -82,10 +82,11 @@ def common(values: list):
     return None
 
 
-def common_view(deal) -> dict:
+def common_view(deal, views: list[dict] | None = None) -> dict:
     """A spectator's view of ``deal``: what every seat's projection has alike (``common``),
-    with an empty hand and no choices; no ``actions`` list (as a seat's frame)."""
-    views = [deal.view(s) for s in range(deal.seats)]
+    with an empty hand and no choices; no ``actions`` list (as a seat's frame). ``views``: the
+    seats' views, if they are at hand."""
+    views = [dict(v) for v in views] if views is not None else [deal.view(s) for s in range(deal.seats)]
     for v in views:
         v.pop("actions", None)
     keys = list(views[0])
@@ -252,12 +253,15 @@ def past_of(table_id: str, events: list[tuple[int, str, dict]]) -> Past:
 
 
 class Looking:
-    """The past of the tables asked about lately, kept by (table, stream length): a replay or
-    a download asks again without replaying the stream again."""
+    """The past of the tables asked about lately, kept by (table, stream length), and the
+    replays made lately: asked again, neither is worked out again. The work itself (replaying a
+    stream, every seat's view at every step of a deal: tens to hundreds of milliseconds) runs
+    in a thread, not on the event loop every table shares."""
 
     def __init__(self, hub: Hub, kept: int = 32):
         self.hub, self.kept = hub, kept
         self.cache: collections.OrderedDict[str, tuple[int, Past]] = collections.OrderedDict()
+        self.replays: collections.OrderedDict[tuple, bytes] = collections.OrderedDict()
 
     def table_of(self, token: str) -> str | None:
         """The table a seat's or the watch token names. (What it opens here is public: deals
@@ -267,17 +271,27 @@ class Looking:
             return None
         return found[0]
 
-    def past(self, table_id: str) -> Past:
-        events = self.hub.store.events(table_id)
+    async def past(self, table_id: str) -> Past:
+        events = self.hub.store.events(table_id)  # (on the loop: the store is used from it)
         kept = self.cache.get(table_id)
         if kept is not None and kept[0] == len(events):
             self.cache.move_to_end(table_id)
             return kept[1]
-        past = past_of(table_id, events)
+        past = await asyncio.to_thread(past_of, table_id, events)
         self.cache[table_id] = (len(events), past)
         while len(self.cache) > self.kept:
             self.cache.popitem(last=False)
         return past
+
+    async def replay(self, past: Past, number: int) -> bytes:
+        """``replay_of`` as JSON; LookupError for no such finished deal."""
+        key = (past.table.id, past.table.version, number)  # (a replay of the same stream)
+        body = self.replays.get(key)
+        if body is None:
+            body = self.replays[key] = await asyncio.to_thread(lambda: _encode(replay_of(past, number)))
+            while len(self.replays) > self.kept:
+                self.replays.popitem(last=False)
+        return body
 
 
 def deal_list(past: Past) -> dict:
@@ -312,7 +326,7 @@ def replay_of(past: Past, number: int) -> dict:
 
     def step(seat, action, events_from):
         views = [deal.view(s) for s in range(deal.seats)]
-        shared = common_view(deal)
+        shared = common_view(deal, views)
         public = _card_lists(shared, codes)
         seen = [{key: cards for key, cards in _card_lists(v, codes).items() if public.get(key) != cards} for v in views]
         return {"seat": seat, "action": action, "phase": shared.get("phase"), "turn": shared.get("turn"),
@@ -365,7 +379,7 @@ def routes(hub_of, page) -> list:
             hub.looking = Looking(hub)
         return hub.looking
 
-    def past_for(request):
+    async def past_for(request):
         hub = hub_of()
         table_id = looking(hub).table_of(request.path_params["token"])
         if table_id is None:
@@ -373,16 +387,16 @@ def routes(hub_of, page) -> list:
         if table_id in hub.broken:
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
         try:
-            return looking(hub).past(table_id)
+            return await looking(hub).past(table_id)
         except ValueError:  # a stream that does not replay (tarocchi check-db says why)
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
 
     async def deals(request):
-        past = past_for(request)
+        past = await past_for(request)
         return past if isinstance(past, Response) else JSONResponse(deal_list(past))
 
     async def replay_deal(request):
-        past = past_for(request)
+        past = await past_for(request)
         if isinstance(past, Response):
             return past
         number = request.path_params["number"]
@@ -391,12 +405,12 @@ def routes(hub_of, page) -> list:
             unfinished = table.deal is not None and not table.deal.done and number == len(past.deals) + 1
             return JSONResponse({"error": NOT_FINISHED if unfinished else NO_SUCH_DEAL}, status_code=404)
         try:
-            return JSONResponse(replay_of(past, number))
+            return Response(await looking(hub_of()).replay(past, number), media_type="application/json")
         except LookupError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 
     async def records(request):
-        past = past_for(request)
+        past = await past_for(request)
         if isinstance(past, Response):
             return past
         name = f"tarocchi-{past.table.game.name}-{past.table.id}.jsonl"
