@@ -5,7 +5,9 @@ before there were watch links gets one without its stored events changing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import sqlite3
 import subprocess
 import sys
@@ -16,8 +18,11 @@ import pytest
 from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.records import replay as replay_record
+from tarocchi.server.app import serve_socket
+from tarocchi.server.messages import Budget
 from tarocchi.server.tables import replay as replay_table
 from tarocchi.server.watch import WATCH_SEAT, common
+from tests.server.fake import Socket, new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat
 from tests.trust.harness import new_room_ids, next_deal, open_all, play_deal, run_async, running, stream
@@ -142,3 +147,34 @@ def test_both_stores_keep_a_watch_token_beside_the_seats(kind, tmp_path, request
         assert [kind for _, kind, _ in store.events("t1")] == ["created"]  # a token is no event
     finally:
         store.close()
+
+
+def test_a_watched_finished_match_stays_in_memory_until_its_last_spectator_goes(tmp_path):
+    """A finished match leaves memory when its last page goes (test_unload): a spectator's page
+    counts, and the spectator is told the table as it ended."""
+    async def body():
+        hub, store = new_hub(str(tmp_path / "watched.sqlite3"))
+        hub.start()
+        rng = random.Random(6)
+        table_id, tokens, sockets, tasks = await open_room(hub, store, 3, rng)
+        await until(lambda: sockets[0].frames and sockets[0].state["table"]["status"] == "over", 60)
+        watch = sockets[0].state["table"]["watch"].removeprefix("/w/")
+        spectator = Socket(store, rng)
+        spectator.playing = False
+        task = asyncio.create_task(serve_socket(hub, spectator, watch, Budget()))
+        spectator.say({"type": "hello", "since": 0})
+        await until(lambda: spectator.frames and spectator.state["table"]["status"] == "over")
+        assert spectator.state["version"] == sockets[0].state["version"] and spectator.state["table"]["you"] is None
+        for s in sockets:
+            s.leave()
+        await asyncio.sleep(0.05)
+        assert table_id in hub.tables  # the spectator still has it open
+        spectator.leave()
+        await until(lambda: table_id not in hub.tables)
+        assert not hub.watch.watching(table_id)
+        await hub.stop()
+        for t in [*tasks, task]:
+            t.cancel()
+        store.close()
+
+    asyncio.run(body())
