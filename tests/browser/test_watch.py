@@ -91,7 +91,9 @@ def test_a_spectator_watches_the_host_replays_and_downloads(live_server, new_pag
     spectator.locator(".center.count").wait_for(timeout=30_000)
     host.locator(".center.count").wait_for(timeout=30_000)
     spectator_shows_no_hand(spectator)
-    # The host's score sheet: a replay link for the deal, and the download.
+    # Under the count, "Replay this deal"; the score sheet lists it too, with the download.
+    assert host.locator("#replay-this").get_attribute("href").endswith("/1")
+    assert spectator.locator("#replay-this").get_attribute("href") == host.locator("#replay-this").get_attribute("href")
     open_panel(host, "sheet")
     replay_link = host.locator(".look-back .replays a").first
     replay_link.wait_for()
@@ -136,6 +138,10 @@ def test_a_spectator_watches_the_host_replays_and_downloads(live_server, new_pag
         host.keyboard.press("ArrowRight")
     assert status.inner_text().startswith(f"Step {k} of {steps}") and "takes the trick" in status.inner_text()
     assert host.locator(".replay-trick .played").count() == seats and host.locator(".replay-trick .played.winner").count() == 1
+    # Before the first card, the latest actions in words (the auction, a discard...): step 1's first.
+    host.keyboard.press("Home")
+    host.keyboard.press("ArrowRight")
+    assert host.locator(".replay-recent li").count() == 1
     # The replay's link can be shared: it opens as it is in a new context, at the step in its address.
     shared = new_page(PHONE)
     shared.goto(host.url.split("#")[0] + "#3")

@@ -52,7 +52,7 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayPage } from "./replay.js";
+import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -910,6 +910,7 @@ function countPanel() {
     h("span", { text: label }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
+  parts.push(replayLast(T, token));  // (replay.js: once the finished deal is listed)
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 

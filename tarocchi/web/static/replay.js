@@ -23,6 +23,7 @@ const en = {
   "back.deal.match": "Match {m}, deal {n}",
   "back.replay.label": "Replay deal {n}",
   "back.download": "Download the records (JSON lines)",
+  "back.replay.this": "Replay this deal",
   "replay.title": "Replay: deal {n} of {m}",
   "replay.step": "Step {i} of {n}",
   "replay.dealt": "The cards are dealt; {name} deals.",
@@ -64,6 +65,7 @@ const it = {
   "back.deal.match": "Partita {m}, smazzata {n}",
   "back.replay.label": "Rivedi la smazzata {n}",
   "back.download": "Scarica le registrazioni (JSON lines)",
+  "back.replay.this": "Rivedi questa smazzata",
   "replay.title": "Replay: smazzata {n} di {m}",
   "replay.step": "Passo {i} di {n}",
   "replay.dealt": "Le carte sono distribuite; distribuisce {name}.",
@@ -96,16 +98,18 @@ addMessages({ en, it });
 
 // --- the table page: the watch link, the deals to replay, the download -----------------------
 
-const past = { key: null, token: null, deals: null };
+const past = { key: null, loaded: null, deals: null };
 
 // The finished deals, asked again whenever the table's sheet or deal changes.
+function keyOf(T, token) { return `${token}:${(T.sheet || []).length}:${T.deal_number}:${T.status}`; }
 function deals(T, token, rerender) {
-  const key = `${token}:${(T.sheet || []).length}:${T.deal_number}:${T.status}`;
+  const key = keyOf(T, token);
   if (past.key !== key) {
     past.key = key;
     fetch(`/api/deals/${token}`).then((r) => (r.ok ? r.json() : null)).then((body) => {
       if (past.key !== key || !body) return;
       past.deals = body.deals || [];
+      past.loaded = key;
       rerender();
     }).catch(() => { /* the next change asks again */ });
   }
@@ -141,6 +145,15 @@ export function lookBack(T, token, rerender) {
       : h("p", { class: "quiet", text: t("back.none") }),
     h("p", {}, h("a", { class: "button download", id: "download-records", href: `/api/records/${token}`, download: "", "data-focus": "download" },
       t("back.download"))));
+}
+
+// "Replay this deal" under a count: the latest finished deal, once the list has it.
+export function replayLast(T, token) {
+  // (only from the list asked for after this deal ended: an older one ends with the deal before)
+  const last = past.loaded === keyOf(T, token) ? past.deals?.[past.deals.length - 1] : null;
+  if (!last || (T.sheet || []).length === 0) return null;
+  return h("p", { class: "replay-last" }, h("a", { href: `/r/${watchToken(T) || token}/${last.number}`, id: "replay-this", "data-focus": "replay-this" },
+    t("back.replay.this")));
 }
 
 // --- the replay page ------------------------------------------------------------------------
@@ -207,7 +220,11 @@ function centerBox() {
   }
   const took = gathered(s);
   const cards = took ? took.cards : s.trick || [];
+  // No card on the table (the auction, a discard, declarations): the latest actions, in words.
+  const recent = cards.length ? [] : D.steps.slice(Math.max(1, R.step - 5), R.step + 1);
   return h("section", { class: "center trick replay-trick", "aria-label": t("replay.trick") },
+    recent.length ? h("ol", { class: "replay-recent", start: String(R.step - recent.length + 1) },
+      recent.map((r) => h("li", { text: `${nameOf(r.seat)}: ${actionWords(r.action)}` }))) : null,
     h("div", { class: "trick-cards" }, cards.map((p) => h("figure", { class: "played" + (took && p.seat === took.winner ? " winner" : ""), "data-seat": p.seat, "data-card": p.card },
       h("div", { class: "card-box", role: "img", "aria-label": cardLabel(p.card) }, cardSvg(p.card)),
       h("figcaption", { text: nameOf(p.seat) })))),
