@@ -321,7 +321,9 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         if not await may_browse(request):
             return too_many
         game = request.query_params.get("game") or None
-        return JSONResponse({"tables": hub().lobby.public_tables(game)}, headers={"Cache-Control": "no-store"})
+        lobby = hub().lobby
+        return JSONResponse({"tables": lobby.public_tables(game), "fill_seconds": lobby.fill_seconds,
+                             "clock": lobby.clock_seconds}, headers={"Cache-Control": "no-store"})
 
     async def take_seat(request: Request):
         if not await may_browse(request):

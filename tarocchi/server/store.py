@@ -11,7 +11,10 @@ events of one turn of its event loop together (``append_many``, one transaction:
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
 ``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
 (the human is back), ``name`` (a seat's player named), ``rematch`` (a seat's yes to another
-match; a ``match`` follows once every seat has said it).
+match; a ``match`` follows once every seat has said it), ``public`` (a room listed in the
+lobby, or taken off), ``fill`` (a computer takes a Play now table's empty seat), ``arrive`` (a
+person came for a seat a computer filled: theirs after the deal; lobby.py). At a table with a
+turn clock every event's data holds ``at``, the time it was stored (its deadlines).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tarocchi.server.hub import Hub
-from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, Lobby
+from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, Lobby
 from tarocchi.server.messages import Act, Hello, Next, Public
 from tarocchi.server.store import open_store
 from tarocchi.server.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
@@ -76,7 +76,8 @@ def test_a_public_room_is_listed_until_it_starts_and_a_private_one_never(store_d
     async def body():
         tables = Tables(store_db, Clock(asyncio.get_running_loop()))
         hub, lobby = tables.hub, tables.hub.lobby
-        hub.new_room(3, "sicilian")  # by link: never listed
+        private, _ = hub.new_room(3, "sicilian")  # by link: never listed, and no seat of it handed out
+        assert lobby.claim(private, 1) == NOT_LISTED
         table_id, tokens = lobby.new_room(3, "renaissance", public=True, clock=None)
         host = tables.page(tokens[0])
         await settle()
@@ -410,3 +411,42 @@ def test_play_now_over_http_opens_then_seats():
         joined = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}).json()
         assert joined["table"] == opened["table"] and joined["seat"] == 1 and not joined["new"]
         assert httpx.post(f"{base}/api/play-now", json={"game": "scopa"}).status_code == 400
+
+
+# --- a site of two processes ---------------------------------------------------------------------
+
+from tests.server.test_site import redis  # noqa: E402,F401  (the fixture: a Redis for the bus)
+
+
+def test_two_processes_list_alike_seat_across_and_share_the_lobby_budget(redis, tmp_path):  # noqa: F811
+    """A public room made on A (A drives it) is listed by B; a seat taken through B opens on
+    A's table; Play now on B seats the next person there; and an address's lobby budget is the
+    site's, not each process's."""
+    import asyncio as _asyncio
+
+    from tests.server.seat import Seat
+
+    db = str(tmp_path / "site.sqlite3")
+
+    async def body(a, b):
+        made = httpx.post(f"{a.url}/api/rooms", json={"game": "renaissance", "seats": 3, "public": True}).json()
+        host = await Seat.open(a.ws_url, made["links"][0].removeprefix("/t/"))
+        (listed,) = httpx.get(f"{b.url}/api/public").json()["tables"]
+        assert listed["table"] == made["table"] and listed["free"] == [1, 2]
+        taken = httpx.post(f"{b.url}/api/public/{made['table']}/seat", json={"seat": 2}).json()
+        guest = await Seat.open(b.ws_url, taken["link"].removeprefix("/t/"))  # relayed to A
+        await host.wait_state(lambda st: st["table"]["joined"] == [True, False, True])
+        now = httpx.post(f"{b.url}/api/play-now", json={"game": "renaissance"}).json()
+        assert (now["table"], now["seat"], now["new"]) == (made["table"], 1, False)
+        last = await Seat.open(b.ws_url, now["link"].removeprefix("/t/"))
+        for seat in (host, guest, last):
+            await seat.wait_state(lambda st: st["table"]["status"] == "playing")
+        assert httpx.get(f"{a.url}/api/public").json()["tables"] == []
+        for seat in (host, guest, last):
+            await seat.close()
+
+    with running_server(db, bus=redis.url, process="A", lease=2.0, lobby=(8, 0.001)) as a, \
+            running_server(db, bus=redis.url, process="B", lease=2.0, lobby=(8, 0.001)) as b:
+        _asyncio.run(body(a, b))  # 4 lobby requests of the 8
+        codes = [httpx.get(f"{server.url}/api/public").status_code for server in (a, b, a, b, a, b)]
+    assert codes == [200, 200, 200, 200, 429, 429]
