@@ -223,5 +223,9 @@ def test_the_play_now_waiting_room_fits_every_screen(new_page, size):
         both_languages(page, f"lobby-{size}", inside=False)
         page.click("#play-now-ottocento")
         page.locator(".waiting .fill-clock").wait_for()
+        seen = page.evaluate("""() => { const r = document.querySelector('.fill-clock').getBoundingClientRect();
+            const w = document.querySelector('.center.waiting').getBoundingClientRect();
+            return r.top >= w.top && r.bottom <= w.bottom && r.bottom <= innerHeight; }""")
+        assert seen, "the countdown is in sight without scrolling"
         both_languages(page, f"fill-wait-{size}")
         assert page.errors == []
