@@ -450,3 +450,67 @@ def test_two_processes_list_alike_seat_across_and_share_the_lobby_budget(redis, 
         _asyncio.run(body(a, b))  # 4 lobby requests of the 8
         codes = [httpx.get(f"{server.url}/api/public").status_code for server in (a, b, a, b, a, b)]
     assert codes == [200, 200, 200, 200, 429, 429]
+
+
+# --- invariants ------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+STEPS = st.lists(st.one_of(
+    st.tuples(st.just("wait"), st.integers(1, 60)),  # seconds pass (the fill, the clocks)
+    st.tuples(st.just("play"), st.integers(0, 3)),  # a person at the table acts in time, if it is their turn
+    st.tuples(st.just("come"), st.integers(0, 3)),  # Play now: someone comes (a seat a computer holds, or waits)
+    st.tuples(st.just("leave"), st.integers(0, 3)),  # a page goes away
+), min_size=3, max_size=20)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(GAMES), steps=STEPS)
+def test_whatever_happens_the_stream_replays_to_the_table_in_memory(tmp_path_factory, game, steps):
+    """Play now tables under any order of arrivals, departures, actions and time: after each
+    step the stored stream replays to the very table in memory (its clock's deadline, who fills
+    and who came for which seat, every seat's summary), no seat is handed to two, and a computer
+    never gives up a seat mid-deal."""
+    db = str(tmp_path_factory.mktemp("prop") / "t.sqlite3")
+
+    async def body():
+        clock = Clock(asyncio.get_running_loop())
+        tables = Tables(db, clock)
+        hub, store = tables.hub, tables.store
+        hub.lobby.clock_seconds = 2.0  # (short turns: deals end within the steps)
+        table_id, token, _, _ = hub.lobby.play_now(game)
+        pages = {0: tables.page(token)}
+        table = hub.tables[table_id]
+        for what, arg in steps:
+            deals_before, arrived_before = len(table.match.deals) if table.match else 0, list(table.arrived)
+            if what == "wait":
+                for _ in range(int(arg)):
+                    await settle(clock, clock.now + 1.0, rounds=2)
+            elif what == "play" and table.status == PLAYING and table.deal.to_act in pages \
+                    and table.bots[table.deal.to_act] is None:
+                seat = table.deal.to_act
+                choice = next(c["action"] for c in table.deal.view(seat)["choices"] if c["reason"] is None)
+                if table.deal.view(seat)["phase"] not in ("discard",) and " " not in choice:
+                    hub.handle(pages[seat].conn, Act(action=choice, id=f"p{table.version}"))
+            elif what == "come":
+                found = hub.lobby.play_now(game)
+                if found[0] == table_id and found[2] not in pages:
+                    pages[found[2]] = tables.page(found[1])
+            elif what == "leave" and arg in pages and len(pages) > 1:
+                pages.pop(arg).close()
+            await settle(rounds=2)
+            if table.match and len(table.match.deals) == deals_before and table.status == PLAYING:
+                # mid-deal, nobody took a computer's seat
+                assert all(table.bots[s] is not None for s in range(table.seats) if arrived_before[s])
+            again = replay(table_id, store.events(table_id))
+            connected = hub._connected(table)
+            for s in range(table.seats):
+                assert again.summary(s, connected) == table.summary(s, connected)
+            assert again.deadline() == table.deadline()
+            seats = [row[0] for row in store.db.execute("SELECT seat FROM seats WHERE table_id = ?", (table_id,))]
+            assert sorted(seats) == list(range(table.seats))  # one link per seat, never two
+        await hub.stop()
+        store.close()
+
+    asyncio.run(body())
