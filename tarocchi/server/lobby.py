@@ -12,7 +12,8 @@ claim not used within CLAIM_SECONDS lapses.
 **Play now.** One button per game: a seat at a listed table of that game that waits, else a
 seat a computer holds at a Play now table under way (it is the person's from the next deal:
 an ``arrive`` event, then ``return`` between deals, the stand-in machinery of the away
-seats), else a new public table (``quick``) whose empty seats go to computers at its
+seats; one who came and left again before that keeps the seat, played by the computer until
+they are back), else a new public table (``quick``) whose empty seats go to computers at its
 ``fill_at`` (FILL_SECONDS after it opened; ``fill`` events), which its page counts down.
 
 **The turn clock.** A table with a ``clock`` (public ones: PUBLIC_CLOCK seconds; a room by
@@ -94,10 +95,13 @@ class Lobby:
                     hub._write(table, "fill", {"seat": seat, "level": level})
             return True
         if table.status in (BETWEEN, OVER) and any(table.arrived):
-            for seat in range(table.seats):
-                if table.arrived[seat]:
-                    hub._write(table, "return", {"seat": seat})
-            return True
+            # (one who came and went again keeps the seat: theirs when they are back, the
+            # computer's meanwhile)
+            here = hub._connected(table)
+            coming = [s for s in range(table.seats) if table.arrived[s] and here[s]]
+            for seat in coming:
+                hub._write(table, "return", {"seat": seat})
+            return bool(coming)
         return False
 
     def waits_for_the_deal(self, table: Table, seat: int) -> bool:

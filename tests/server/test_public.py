@@ -514,3 +514,31 @@ def test_whatever_happens_the_stream_replays_to_the_table_in_memory(tmp_path_fac
         store.close()
 
     asyncio.run(body())
+
+
+def test_one_who_came_for_a_computers_seat_and_left_finds_it_kept(tmp_path):
+    async def body():
+        clock = Clock(asyncio.get_running_loop())
+        tables = Tables(str(tmp_path / "t.sqlite3"), clock)
+        hub = tables.hub
+        hub.lobby.clock_seconds = 2.0
+        table_id, token, _, _ = hub.lobby.play_now("sicilian")
+        tables.page(token)
+        await settle(clock, clock.now + FILL + 0.1)
+        table = hub.tables[table_id]
+        _, token2, seat, _ = hub.lobby.play_now("sicilian")
+        came = tables.page(token2)
+        await settle()
+        assert table.arrived[seat]
+        came.close()
+        await until_state(lambda: table.status != PLAYING, clock, step=1.0)
+        assert table.arrived[seat] and table.bots[seat] is not None  # kept for him, the computer plays it
+        other = hub.lobby.play_now("sicilian")
+        assert (other[0], other[2]) != (table_id, seat)  # not handed to another
+        again = tables.page(token2)
+        await settle()
+        assert table.bots[seat] is None or (table.status == PLAYING and table.arrived[seat])
+        assert again.conn.seat == seat
+        tables.store.close()
+
+    asyncio.run(body())
