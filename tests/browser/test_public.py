@@ -59,28 +59,32 @@ def test_a_host_lists_a_room_and_strangers_take_its_seats_from_the_lobby(live_se
     table_id = listed["table"]
     assert listed["free"] == [1, 2, 3] and listed["clock"] == 30
 
-    stranger = new_page(PHONE)
-    stranger.goto(base + "/")
-    row = lobby_lists(stranger, table_id)
-    assert "Sicilian" in row.inner_text() and "3 of 4 seats free" in row.inner_text()
-    assert "host" in row.inner_text()  # the names seated
-    both_languages(stranger, "public-list-phone", inside=False)  # (the lobby is a page: it may scroll)
-    row.locator(".take-seat[data-seat='1']").click()  # one click
-    stranger.wait_for_url("**/t/**")
-    stranger.locator(".waiting").wait_for()
-    host.wait_for_function("() => document.querySelectorAll('.waiting .joined li.in').length === 2")
-
-    # Two more strangers see seat 2 free and click it at the same moment.
+    # Two strangers see seat 1 free and click it at the same moment.
     late = [new_page(SMALL), new_page(DESKTOP)]
     for page in late:
         page.goto(base + "/")
-        lobby_lists(page, table_id).locator(".take-seat[data-seat='2']").wait_for()
+        lobby_lists(page, table_id).locator(".take-seat[data-seat='1']").wait_for()
     for page in late:  # (both clicks go before either answer comes back)
-        page.evaluate("() => document.querySelector(\".take-seat[data-seat='2']\").click()")
+        page.evaluate("() => document.querySelector(\".take-seat[data-seat='1']\").click()")
     for page in late:
         page.wait_for_url("**/t/**")
-    taken = [p for p in late if p.locator(".taken-note").count() or "taken=1" in p.url]
-    assert len(taken) == 1, [p.url for p in late]  # one got seat 2, the other the next free seat, and is told
+        page.locator(".waiting").wait_for()
+    told = [p for p in late if p.locator(".waiting .taken-note").count()]
+    assert len(told) == 1, [p.url for p in late]  # one got seat 1, the other the next free seat, and is told so
+    check_axe(told[0], "the seat taken first")
+    seats = sorted(int(p.locator(".seats.mine .seat").get_attribute("data-seat")) for p in late)
+    assert seats == [1, 2]
+    host.wait_for_function("() => document.querySelectorAll('.waiting .joined li.in').length === 3")
+
+    # One more from the lobby, on a phone: the last free seat with one click.
+    stranger = new_page(PHONE)
+    stranger.goto(base + "/")
+    row = lobby_lists(stranger, table_id)
+    assert "Sicilian" in row.inner_text() and "1 of 4 seats free" in row.inner_text()
+    assert "host" in row.inner_text()  # the names seated
+    both_languages(stranger, "public-list-phone", inside=False)  # (the lobby is a page: it may scroll)
+    row.locator(".take-seat[data-seat='3']").click()  # one click
+    stranger.wait_for_url("**/t/**")
     for page in [host, stranger] + late:
         page.locator(".hand .card").first.wait_for()  # all four seats taken: the match starts
     assert host.locator(".seats .seat").count() == 4
