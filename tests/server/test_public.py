@@ -542,3 +542,36 @@ def test_one_who_came_for_a_computers_seat_and_left_finds_it_kept(tmp_path):
         tables.store.close()
 
     asyncio.run(body())
+
+
+def test_on_a_site_the_clock_runs_out_on_the_process_that_takes_the_table(redis, tmp_path):  # noqa: F811
+    """A room with a clock driven by A, its seats relayed by B; A stops (its leases go): B takes
+    the table from the store, the pages reconnect to B, and the clock runs out there at the
+    deadline the stream says."""
+    from tests.server.seat import Seat
+
+    db = str(tmp_path / "site.sqlite3")
+
+    async def body():
+        with running_server(db, bus=redis.url, process="B", lease=1.0) as b:
+            with running_server(db, bus=redis.url, process="A", lease=1.0) as a:
+                made = httpx.post(f"{a.url}/api/rooms", json={"game": "sicilian", "seats": 3, "clock": 6}).json()
+                tokens = [link.removeprefix("/t/") for link in made["links"]]
+                seats = [await Seat.open(b.ws_url, t) for t in tokens]
+                state = await seats[0].wait_state(lambda st: st["table"]["status"] == "playing")
+                deadline = state["table"]["clock"]["deadline"]
+                (late,) = state["table"]["clock"]["seats"]
+                acted = state["acted"][late]
+            assert time.time() < deadline - 1, "A stopped before the deadline"
+            again = [await Seat.open(b.ws_url, t) for t in tokens]  # B drives it now
+            moved = await again[0].wait_state(lambda st: st["acted"][late] > acted, timeout=15)
+            assert time.time() >= deadline - 0.1  # not before its time
+            assert moved["table"]["clock"]["seats"] != [late] or moved["table"]["clock"]["deadline"] != deadline
+            store = open_store(db)
+            events = store.events(made["table"])
+            store.close()
+            assert [d["seat"] for _, k, d in events if k == "act" and d.get("clock")][:1] == [late]
+            for s in seats + again:
+                await s.close()
+
+    asyncio.run(body())
