@@ -89,7 +89,10 @@ def test_rooms_cannot_be_listed(server):
     from tarocchi.server.app import create_app
     paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
-                     "/static"}
+                     "/static", "/api/public", "/api/public/{table}/seat", "/api/play-now"}
+    # The lobby's listing (issue 22) lists public rooms only, and never a link.
+    public = httpx.get(f"{server.url}/api/public")
+    assert public.json()["tables"] == [] and "/t/" not in public.text
     games = httpx.get(f"{server.url}/api/games").text  # the games' static facts, no table in them
     assert "/t/" not in games and '"table"' not in games
 
