@@ -33,9 +33,20 @@ def remove_compiled() -> None:
         path.unlink()
 
 
+def remove_stale() -> None:
+    """A module compiled once and since moved or no longer compiled would still be imported
+    from its leftover .so (``tarocchi.engine.sicilian`` after Sicilian moved to the games)."""
+    for folder, names in COMPILED.items():
+        for path in [*folder.glob("*.so"), *folder.glob("*.pyd")]:
+            if path.name.split(".")[0] + ".py" not in names:
+                path.unlink()
+
+
 ext_modules = []
 if os.environ.get("TAROCCHI_PURE", "") in ("", "0"):
     from mypyc.build import mypycify
+
+    remove_stale()
 
     ext_modules = mypycify([str(folder / name) for folder, names in COMPILED.items() for name in names],
                            opt_level="3", group_name="tarocchi_engine")

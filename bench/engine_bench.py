@@ -12,6 +12,10 @@ Lines, per game and table size (every deal played to its end, every card played 
   apply(str)    the same through the text notation (the wire path)
   rollout       the same up to the first card, then the tricks by ``Deal.rollout`` (search)
   replay        re-checking the records of the apply(int) deals (``tarocchi replay``'s path)
+  floor         what no engine can go below on the public path: shuffle+Deal, then the public
+                loop itself as many times as the public deals took actions, with the two calls
+                answered by C built-ins (a list's ``copy`` for ``legal_actions()``, a list's
+                ``append`` for ``apply``): the interpreter's own cost of a call per action
 
 Sicilian's deals are stata deals: the seat after the dealer says vado solo on five cards and the
 others pass (the bidder discards from 23 cards), then every action is random; ``random speak``
@@ -115,6 +119,31 @@ def deals(engine: Engine, name: str, seats: int, what: str, n: int, seed: int) -
     return time.process_time() - start, acts, kept
 
 
+class Nothing:
+    """A deal whose two calls cost nothing beyond the interpreter's call (``floor``)."""
+    __slots__ = ("to_act", "legal_actions", "apply")
+
+
+def floor(engine: Engine, name: str, seats: int, n: int, seed: int, actions_per_deal: int) -> tuple[float, int]:
+    """``n`` times: the shuffle and Deal of the public path, then its loop ``actions_per_deal``
+    times over a deal that does nothing (``Nothing``): CPU seconds and actions."""
+    game = engine.get(name)
+    rng = random.Random(seed)
+    rand = rng.random
+    legal = list(range(8))
+    start = time.process_time()
+    for _ in range(n):
+        game.shuffled(seats, rng.randrange(seats), rng, log=False)
+        deal = Nothing()
+        deal.to_act, deal.legal_actions, deal.apply = 0, legal.copy, [].append
+        for _ in range(actions_per_deal):
+            if deal.to_act is None:
+                break
+            listed = deal.legal_actions()
+            deal.apply(listed[int(rand() * len(listed))])
+    return time.process_time() - start, n * actions_per_deal
+
+
 def replay(engine: Engine, records: list) -> tuple[float, int]:
     start = time.process_time()
     acts = sum(len(engine.records.replay(r).history) for r in records)
@@ -131,6 +160,9 @@ def measure(engine: Engine, n: int, seed: int, games=GAMES) -> list[dict]:
         for what in whats:
             t, acts, records = deals(engine, name, seats, what, n, seed)
             out.append({"game": name, "seats": seats, "what": what, "deals": n, "seconds": t, "actions": acts})
+            if what == "public":
+                t, acts = floor(engine, name, seats, n, seed, round(acts / n))
+                out.append({"game": name, "seats": seats, "what": "floor", "deals": n, "seconds": t, "actions": acts})
             if records:
                 t, acts = replay(engine, records)
                 out.append({"game": name, "seats": seats, "what": "replay", "deals": len(records),
@@ -233,6 +265,11 @@ def main() -> None:
     if full:
         print(f"Sicilian at three seats, public API, full deals: {rate(public):,.0f}/s; OpenSpiel tarok (3 players) "
               f"full deals: {rate(full):,.0f}/s; ratio {rate(public) / rate(full):.2f}x (goal 3x)")
+        low = next(m for m in mine if m["game"] == "sicilian" and m["seats"] == 3 and m["what"] == "floor")
+        goal = full["seconds"] / full["deals"] / 3
+        print(f"3x needs {goal * 1e6:.1f} us a deal; the floor (shuffle+Deal and the loop of a call per action, "
+              f"engine work none) is {low['seconds'] / low['deals'] * 1e6:.1f} us: the highest ratio any engine "
+              f"reaches through this API from Python is {rate(low) / rate(full):.2f}x")
 
 
 if __name__ == "__main__":

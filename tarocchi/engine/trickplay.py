@@ -305,12 +305,15 @@ class TrickPlay(Playable):
         """The mask of cards the seat to act may play."""
         seat = self.to_act
         assert seat is not None, "the deal is over"
-        return self.rules.legal(self.hands[seat], self.trick)
+        hand = self.hands[seat]
+        legal = self.rules.legal(hand, self.trick)
+        # Kept for ``apply``, which then needs no second look at the trick for one of these cards.
+        self.listed, self.listed_hand, self.listed_at = legal, hand, len(self.history)
+        return legal
 
     def legal_card_list(self) -> list[int]:
         """The cards the seat to act may play, lowest first: ``legal_actions()`` in play."""
         legal = self.legal_cards()
-        self.listed, self.listed_hand, self.listed_at = legal, self.hands[self.to_act or 0], len(self.history)
         out: list[int] = []
         if self.word:
             m: i64 = legal  # compiled: a machine word, no int object per card

@@ -28,10 +28,11 @@ from .hub import (
     Connection, Hub,
 )
 from .messages import (
-    BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, MAX_BODY, MAX_FRAME,
-    NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
+    BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY,
+    MAX_FRAME, NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
     Budget, NewComputer, NewRoom, decode,
 )
+from .lobby import FILL_SECONDS, PUBLIC_CLOCK, lobby_routes
 from .site import LEASE_SECONDS, Bus, Elsewhere, Site, process_name
 from .store import open_store, redacted
 from .watch import WATCH_SEAT
@@ -48,7 +49,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                new_tables: tuple[int, float] = (NEW_TABLES_BURST, NEW_TABLES_PER_SECOND),
                hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
                chance: Chance | None = None, bus: str | None = None, process: str | None = None,
-               lease: float = LEASE_SECONDS) -> Starlette:
+               lease: float = LEASE_SECONDS, lobby: tuple[int, float] = (LOBBY_BURST, LOBBY_PER_SECOND),
+               fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
@@ -60,22 +62,31 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     the first dealers and deck orders (tests only; the server draws them from SystemRandom).
     ``bus``: a Redis URL, for one site of several processes on one shared database (site.py;
     ``process`` names this one in its leases, ``lease`` is their length in seconds); None: this
-    process alone drives every table."""
+    process alone drives every table. ``lobby``: the lobby's budget per client address (its
+    listing, seats and Play now, lobby.py), as ``new_tables``; ``fill_seconds``: how long a Play
+    now table waits before computers fill it; ``public_clock``: a public table's turn clock."""
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
+    browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
 
     def hub() -> Hub:
         return state["hub"]
 
-    async def may_create(request: Request) -> bool:
+    async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
         address = request.client.host if request.client else "?"
         site = hub().site
         if site is not None:  # one budget per address for the whole site, not one per process
-            return await site.spend_new_table(address, *new_tables)
-        if address not in creators and len(creators) >= 10_000:
-            creators.clear()  # bounded: forgetting old addresses only gives them a fresh burst
-        budget = creators.setdefault(address, Budget(*new_tables))
+            return await site.spend_new_table(address, *limits, kind=kind)
+        if address not in budgets and len(budgets) >= 10_000:
+            budgets.clear()  # bounded: forgetting old addresses only gives them a fresh burst
+        budget = budgets.setdefault(address, Budget(*limits))
         return budget.spend(asyncio.get_running_loop().time())
+
+    async def may_create(request: Request) -> bool:
+        return await may_spend(request, "new-tables", new_tables, creators)
+
+    async def may_browse(request: Request) -> bool:
+        return await may_spend(request, "lobby", lobby, browsers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -85,6 +96,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
                            chance=chance, hello_timeout=hello_timeout, games=games, site=site)
+        state["hub"].lobby.fill_seconds, state["hub"].lobby.clock_seconds = fill_seconds, public_clock
         state["hub"].start()
         if site is not None:
             await site.start(state["hub"])
@@ -121,7 +133,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         if isinstance(body, JSONResponse):
             return body
         try:
-            table_id, tokens = hub().new_room(body.seats, body.game)
+            table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
@@ -158,6 +170,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
         Route("/api/games", list_games),
+        *lobby_routes(hub, may_browse, may_create, read_body),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(hub, index),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -33,8 +33,9 @@ from tarocchi.engine.playout import random_action
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
-    Hello, History, Message, Name, Next, Rematch, Start, Takeover,
+    Hello, History, Message, Name, Next, Public, Rematch, Start, Takeover,
 )
+from .lobby import Lobby
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
 from .tables import (
@@ -259,6 +260,7 @@ class Hub:
         self.store_thread = (ThreadPoolExecutor(1, thread_name_prefix="commit")
                              if getattr(store, "commits_off_loop", False) else None)
         self.watch = Watchers(self)  # the spectators (watch.py)
+        self.lobby = Lobby(self)  # public tables, Play now, the turn clock (lobby.py)
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -285,6 +287,7 @@ class Hub:
             self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
             return
         self._wake_bots(table)
+        self.lobby.changed(table)
 
     # --- a site of several processes (site.py) ------------------------------------------------
 
@@ -309,6 +312,7 @@ class Hub:
     async def stop(self) -> None:
         for timer in self.away_timers.values():
             timer.cancel()
+        await self.lobby.stop()
         tasks = [t for t in self.bot_tasks.values() if not t.done()]
         for task in tasks:
             task.cancel()
@@ -369,9 +373,10 @@ class Hub:
         table_id, tokens = self._create(rules, "computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
         return table_id, tokens[0]
 
-    def new_room(self, seats: int, game: str = DEFAULT) -> tuple[str, list[str]]:
-        """A room: every seat human, one link each. (table id, tokens by seat)."""
-        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats)
+    def new_room(self, seats: int, game: str = DEFAULT, settings: dict | None = None) -> tuple[str, list[str]]:
+        """A room: every seat human, one link each. (table id, tokens by seat). ``settings``:
+        the lobby's (public, clock, ...: lobby.Lobby.new_room), stored in its creation."""
+        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats, settings)
 
     def _game(self, name: str, seats: int) -> Game:
         if name not in self.games:
@@ -381,13 +386,14 @@ class Hub:
             raise ValueError(f"{game.title} is played at {' or '.join(map(str, game.seats))} seats")
         return game
 
-    def _create(self, game: Game, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str | None]]:
+    def _create(self, game: Game, kind: str, names: list[str], bots: list[str | None],
+                settings: dict | None = None) -> tuple[str, list[str | None]]:
         table_id = secrets.token_urlsafe(9)
         # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
         tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
         watch = new_watch_token()  # the spectators' link (watch.py)
         created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
-                   "options": game.options().to_json(), "watch": watch}
+                   "options": game.options().to_json(), "watch": watch, **(settings or {})}
         self.store.create_table(table_id, kind, tokens, created, more=[(WATCH_SEAT, watch)])
         if self.site is not None:
             self.store.acquire(table_id, self.site.process, self.site.lease)  # a new id: nobody else has it
@@ -575,6 +581,8 @@ class Hub:
                 return self._refuse(conn, None, reason)
             self._write(table, "takeover", {"seat": message.seat, "level": self.standin_level(table.game), "by": seat})
             return self._changed(table)
+        if isinstance(message, Public):
+            return self.lobby.on_public(conn, message)
         if isinstance(message, Start):
             reason = table.check_start(conn.room_seat)
             if reason:
@@ -599,7 +607,7 @@ class Hub:
         # (Not only at the first hello: a hello whose join was undone may come again.)
         if not table.joined[seat]:
             self._write(table, "join", {"seat": seat})
-        if table.standin[seat]:
+        if table.standin[seat] and not self.lobby.waits_for_the_deal(table, seat):
             self._write(table, "return", {"seat": seat})  # back: the human plays again
         if hello.name is not None and table.check_name(hello.name) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
@@ -651,6 +659,7 @@ class Hub:
         """Apply the event and stage it for the commit at the end of this loop turn. The
         sockets' writers send nothing while it is staged (Connection.write_loop)."""
         version = table.version + 1
+        data = self.lobby.stamp(table, data)
         table.apply_event(version, kind, data)
         self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
@@ -760,16 +769,20 @@ class Hub:
                 handle.cancel()
         for seat in range(table.seats if table else 0):
             self.away_since.pop((table_id, seat), None)
+        self.lobby.forget(table_id)
 
     def _changed(self, table: Table) -> None:
         self._advance(table)
         self._tell_all(table)
         self._wake_bots(table)
+        self.lobby.changed(table)
 
     def _advance(self, table: Table) -> None:
         """What follows by itself: the match starts once every seat has joined; the next deal
         once every seat pressed Next deal (bots are always ready)."""
         while True:
+            if self.lobby.step(table):  # a Play now table's computers come and go (lobby.py)
+                continue
             if table.status == WAITING and all(table.joined):
                 if table.match is None:
                     self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})  # R4

@@ -102,12 +102,17 @@ class Takeover(msgspec.Struct, tag="takeover", forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
+class Public(msgspec.Struct, tag="public", forbid_unknown_fields=True):
+    """The host lists the waiting room in the lobby (or takes it off): lobby.py."""
+    public: bool
+
+
 class History(msgspec.Struct, tag="history", forbid_unknown_fields=True):
     """The chat lines before version ``before`` (a hello sends only the latest ones)."""
     before: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch
+Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Public
 _decoder = msgspec.json.Decoder(Message)
 
 
@@ -140,3 +145,19 @@ class NewComputer(msgspec.Struct, forbid_unknown_fields=True):
 class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     seats: Literal[3, 4] = 3
     game: GameName = "sicilian"
+    public: bool = False  # listed in the lobby (lobby.py); a public room has a turn clock
+    clock: Annotated[int, msgspec.Meta(ge=5, le=600)] | None = None  # seconds a turn, None: no clock
+
+
+class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
+    game: GameName = "sicilian"
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: Annotated[int, msgspec.Meta(ge=0, le=3)] | None = None  # None: any free seat
+
+
+# The lobby's requests (the listing, a seat, Play now) per client address: a burst, then one a
+# second (the lobby page asks for the listing every few seconds).
+LOBBY_BURST, LOBBY_PER_SECOND = 60, 1.0
+TOO_MANY_LOBBY = "too many lobby requests from this address: wait a little and try again"

@@ -220,13 +220,13 @@ class Site:
         self.hub: Hub | None = None
         self.clock_offset = 0.0  # loop time -> the site's clock (Redis's), set at start
 
-    async def spend_new_table(self, address: str, burst: int, per_second: float) -> bool:
+    async def spend_new_table(self, address: str, burst: int, per_second: float, kind: str = "new-tables") -> bool:
         """The new-table budget of a client address (messages.NEW_TABLES_*), shared by every
         process of the site. If Redis cannot be asked, the table is allowed (the budget is a
         brake on floods, not a rule)."""
         try:
             now = asyncio.get_running_loop().time() + self.clock_offset
-            key = f"tarocchi:new-tables:{burst}:{per_second}:{address}"  # (new settings: new buckets)
+            key = f"tarocchi:{kind}:{burst}:{per_second}:{address}"  # (new settings: new buckets; ``kind``: the lobby's own)
             return bool(await self.bus.redis.eval(SPEND, 1, key, burst, per_second, f"{now:.3f}"))
         except Exception:
             log.exception("could not spend a new table's budget on the bus")

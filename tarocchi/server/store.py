@@ -11,8 +11,12 @@ events of one turn of its event loop together (``append_many``, one transaction:
 Kinds (see ``tables.Table.apply_event``): ``created``, ``join``, ``start``, ``match``, ``deal``,
 ``act``, ``chat``, ``next``, ``takeover`` (a computer plays for an away human), ``return``
 (the human is back), ``name`` (a seat's player named), ``rematch`` (a seat's yes to another
-match; a ``match`` follows once every seat has said it), ``watch`` (an older table's watch
-token, server/watch.py). A watch token is a ``seats`` row too, under seat number 255.
+match; a ``match`` follows once every seat has said it), ``public`` (a room listed in the
+lobby, or taken off), ``fill`` (a computer takes a Play now table's empty seat), ``arrive`` (a
+person came for a seat a computer filled: theirs after the deal; lobby.py), ``watch`` (an older
+table's watch token, server/watch.py). At a table with a turn clock every event's data holds
+``at``, the time it was stored (its deadlines). A watch token is a ``seats`` row too, under
+seat number 255.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ WAL_LIMIT = 64 * 1024 * 1024
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
 # user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
 # on opening, and refuses a newer one (written by a later Tarocchi).
-SCHEMA_VERSION = 2  # 2: leases (issue 20)
+SCHEMA_VERSION = 3  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22)
 
 
 class VersionConflict(RuntimeError):
@@ -119,6 +123,21 @@ class Store(Protocol):
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table id, seat) of a seat token, or None for an unknown token."""
 
+    # The lobby (issue 22, lobby.py): what the owner of each public table last wrote of it, and
+    # the seats handed out, so that every process of a site lists and seats alike.
+
+    def put_listing(self, table_id: str, listing: dict | None) -> None:
+        """Write the table's listing (``lobby.Listing.row``), or (None) drop it and its claims."""
+
+    def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
+        """The listed tables (of ``game``, or all), oldest first, each with ``claimed``: the
+        seats whose claim is younger than ``claim_seconds``."""
+
+    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
+        """Claim an open seat of a listed table, unless a claim younger than ``claim_seconds``
+        holds it; with ``token``, that seat's link becomes ``token`` (its old link opens
+        nothing). One transaction: of two claims at once, one wins. True if this one did."""
+
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
         """A table's last ``limit`` chat events before ``version``, newest first: (version, data)."""
 
@@ -173,6 +192,25 @@ CREATE TABLE IF NOT EXISTS leases (
     table_id TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
     expires REAL NOT NULL
+);
+"""
+
+# Version 3: the public tables the lobby lists, as their owner process last wrote them, and the
+# seats handed out from the lobby (one claim per seat: two strangers never get the same one).
+LISTINGS = """
+CREATE TABLE IF NOT EXISTS listings (
+    table_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    status TEXT NOT NULL,
+    since REAL NOT NULL,
+    open TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS claims (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
 );
 """
 
@@ -241,7 +279,7 @@ class SqliteStore:
             self.db.close()
             raise
         if found < SCHEMA_VERSION:
-            steps = (SCHEMA if found < 1 else "") + LEASES
+            steps = (SCHEMA if found < 1 else "") + LEASES + LISTINGS
             self.db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
@@ -333,6 +371,37 @@ class SqliteStore:
     def unfinished(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created_at")]
 
+    def put_listing(self, table_id: str, listing: dict | None) -> None:
+        with self._transaction():
+            if listing is None:
+                self.db.execute("DELETE FROM listings WHERE table_id = ?", (table_id,))
+                self.db.execute("DELETE FROM claims WHERE table_id = ?", (table_id,))
+            else:
+                # (``since`` stays as first listed: how long the table has waited, across restarts)
+                self.db.execute("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET "
+                                "game = excluded.game, status = excluded.status, open = excluded.open, "
+                                "data = excluded.data", (table_id, *listing_row(listing)))
+
+    def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT table_id, game, status, since, open, data, (SELECT json_group_array(seat) FROM claims "
+            "WHERE claims.table_id = listings.table_id AND at > ?) FROM listings JOIN tables ON tables.id = table_id "
+            "WHERE finished = 0 AND (? IS NULL OR game = ?) ORDER BY since", (time.time() - claim_seconds, game, game))
+        return [listing_of(*row) for row in rows]
+
+    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
+        now = time.time()
+        with self._transaction():  # (BEGIN IMMEDIATE: one writer at a time, across processes)
+            row = self.db.execute("SELECT open FROM listings WHERE table_id = ?", (table_id,)).fetchone()
+            if row is None or seat not in json.loads(row[0]):
+                return False
+            won = self.db.execute(
+                "INSERT INTO claims VALUES (?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET at = excluded.at "
+                "WHERE claims.at <= ?", (table_id, seat, now, now - claim_seconds)).rowcount
+            if won and token is not None:
+                self.db.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+            return bool(won)
+
     def finish(self, table_id: str) -> None:
         with self._transaction():
             self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
@@ -414,6 +483,19 @@ class Checkpoints:
     def close(self) -> None:
         self.stopping.set()
         self.thread.join()
+
+
+def listing_row(listing: dict) -> tuple:
+    """The columns after ``table_id`` of a listing (either store)."""
+    rest = {k: v for k, v in listing.items() if k not in ("game", "status", "since", "open")}
+    return (listing["game"], listing["status"], listing["since"], json.dumps(listing["open"]), json.dumps(rest))
+
+
+def listing_of(table_id: str, game: str, status: str, since: float, open_seats: str, data: str, claimed) -> dict:
+    """A listing as read back (either store), with its live claims."""
+    claimed = json.loads(claimed) if isinstance(claimed, str) else list(claimed or [])
+    return {"table": table_id, "game": game, "status": status, "since": since, "open": json.loads(open_seats),
+            **json.loads(data), "claimed": sorted(c for c in claimed if c is not None)}
 
 
 def decoded(table_id: str, version: int, kind: str, data: str) -> dict:

@@ -34,7 +34,9 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from .store import SCHEMA_VERSION, check_schema, decoded, event_rows, redacted, version_conflict
+from .store import (
+    SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
+)
 
 _encode = msgspec.json.Encoder().encode
 
@@ -69,6 +71,23 @@ MIGRATIONS = [
         table_id text PRIMARY KEY,
         owner text NOT NULL,
         expires double precision NOT NULL
+    );
+    """,
+    # 3: the lobby's listings and seat claims (issue 22, lobby.py).
+    """
+    CREATE TABLE listings (
+        table_id text PRIMARY KEY,
+        game text NOT NULL,
+        status text NOT NULL,
+        since double precision NOT NULL,
+        open text NOT NULL,
+        data text NOT NULL
+    );
+    CREATE TABLE claims (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (table_id, seat)
     );
     """,
 ]
@@ -249,6 +268,37 @@ class PostgresStore:
     def finish(self, table_id: str) -> None:
         with self._connection() as conn:
             conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+
+    def put_listing(self, table_id: str, listing: dict | None) -> None:
+        with self._connection() as conn, conn.transaction():
+            if listing is None:
+                conn.execute("DELETE FROM listings WHERE table_id = %s", (table_id,))
+                conn.execute("DELETE FROM claims WHERE table_id = %s", (table_id,))
+            else:
+                conn.execute("INSERT INTO listings VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE "
+                             "SET game = excluded.game, status = excluded.status, "
+                             "open = excluded.open, data = excluded.data", (table_id, *listing_row(listing)))
+
+    def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT table_id, game, status, since, open, data, ARRAY(SELECT seat FROM claims "
+                f"WHERE claims.table_id = listings.table_id AND at > {NOW} - %s) FROM listings JOIN tables "
+                f"ON tables.id = table_id WHERE NOT finished AND (%s::text IS NULL OR game = %s) ORDER BY since", (claim_seconds, game, game)).fetchall()
+        return [listing_of(*row) for row in rows]
+
+    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
+        with self._connection() as conn, conn.transaction():
+            # FOR UPDATE: the claims of one table wait for each other, on every host of the site.
+            row = conn.execute("SELECT open FROM listings WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
+            if row is None or seat not in json.loads(row[0]):
+                return False
+            won = conn.execute(
+                f"INSERT INTO claims VALUES (%s, %s, {NOW}) ON CONFLICT (table_id, seat) DO UPDATE SET at = excluded.at "
+                f"WHERE claims.at <= {NOW} - %s", (table_id, seat, claim_seconds)).rowcount
+            if won and token is not None:
+                conn.execute("UPDATE seats SET token = %s WHERE table_id = %s AND seat = %s", (token, table_id, seat))
+            return bool(won)
 
     def close(self) -> None:
         self.pool.close()

@@ -33,6 +33,7 @@ NOT_STARTED = "the deal has not started"
 NOT_BETWEEN = "there is no deal to wait for now"
 MATCH_OVER = "the match is over"
 ONLY_HOST_STARTS = "only the host may start the room"
+ONLY_HOST_PUBLIC = "only the host may list the room in the lobby"
 ALREADY_STARTED = "the room has already started"
 START_WITH_THREE = "a four-seat room starts early only with three seats joined"  # R17
 NEEDS_EVERY_SEAT = "this game is played by four: the match starts when all four have joined"  # B5
@@ -104,6 +105,17 @@ class Table:
         # The table's watch token (server/watch.py): in ``created`` since there are watch links,
         # else from a ``watch`` event; None for an older table until a seat says hello.
         self.watch_token: str | None = created.get("watch")
+        # The lobby (issue 22, lobby.py): listed in the lobby; opened by Play now (its empty
+        # seats go to computers at ``fill_at``, seconds since the epoch); the turn clock in
+        # seconds (None: none). A table from before has none of them.
+        self.public: bool = created.get("public", False)
+        self.quick: bool = created.get("quick", False)
+        self.fill_at: float | None = created.get("fill_at")
+        self.clock: float | None = created.get("clock")
+        self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
+        self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
+        self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
+        self._turn_key: tuple | None = None
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -158,6 +170,28 @@ class Table:
         found = forced() if forced is not None else None
         return None if found is None else (deal.to_act, found[0], found[1])
 
+    def clock_seats(self) -> list[int]:
+        """The seats the turn clock runs for now: the person the deal waits for (shown even
+        when the server will answer for them, R12: the others must not tell), or between deals
+        those who have not pressed Next deal."""
+        if self.status == PLAYING and self.deal.to_act is not None and self.bots[self.deal.to_act] is None:
+            return [self.deal.to_act]
+        if self.status == BETWEEN:
+            return [s for s in range(self.seats) if not self.ready[s] and self.bots[s] is None]
+        return []
+
+    def deadline(self) -> float | None:
+        """When the clock plays for the seats it runs for (seconds since the epoch), or None."""
+        if not self.clock or self.turn_since is None or not self.clock_seats():
+            return None
+        return self.turn_since + self.clock
+
+    def turn_key(self) -> tuple:
+        """What the clock's turn is: a new one restarts it."""
+        deal = self.deal
+        return (self.status, len(self.match.deals) if self.match else 0,
+                len(deal.history) if deal is not None else 0, deal.to_act if deal is not None else None)
+
     def trick_just_closed(self) -> bool:
         """A trick was just gathered and nobody has led since: it stays shown a moment."""
         deal = self.deal
@@ -185,6 +219,9 @@ class Table:
             # The host may start with three of four (R17), where the game is played at three.
             "early_start": self.status == WAITING and self.may_start_early(),
             "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
+            "public": self.public, "quick": self.quick, "fill_at": self.fill_at if self.status == WAITING else None,
+            "filled": self.filled, "arrived": self.arrived,
+            "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline()},
             "you": seat,
         }
 
@@ -319,6 +356,14 @@ class Table:
             return TAKEOVER_AWAY
         return None
 
+    def check_public(self, seat: int) -> str | None:
+        """Why room seat ``seat`` may not list the room in the lobby (or take it off)."""
+        if self.kind != "room" or seat != 0:
+            return ONLY_HOST_PUBLIC
+        if self.status != WAITING:
+            return ALREADY_STARTED
+        return None
+
     def check_rematch(self) -> str | None:
         return None if self.status == OVER else NOT_OVER
 
@@ -361,8 +406,10 @@ class Table:
         handler(data)
         self.version = version
         self._what_it_is()
-        if not (kind == "chat" or kind == "act" and self.status == PLAYING):
-            self._summary_at = version  # the summary changed (see summary: a card does not)
+        if not (kind == "chat" or kind == "act" and self.status == PLAYING and not self.clock):
+            self._summary_at = version  # the summary changed (see summary: a card does not, but for its clock)
+        if (key := self.turn_key()) != self._turn_key or self.turn_since is None:
+            self._turn_key, self.turn_since = key, data.get("at")  # (an older stream: no "at", no clock)
         self._collect_engine_events()
 
     def _on_join(self, data: dict) -> None:
@@ -378,6 +425,8 @@ class Table:
         self.names = [self.names[s] for s in keep]
         self.bots = [self.bots[s] for s in keep]
         self.standin = [self.standin[s] for s in keep]
+        self.filled = [self.filled[s] for s in keep]
+        self.arrived = [self.arrived[s] for s in keep]
         self.acted = [self.acted[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
@@ -428,9 +477,28 @@ class Table:
         self.watch_token = data["token"]
 
     def _on_return(self, data: dict) -> None:
-        """The human of ``seat`` is back and plays it again."""
+        """The human of ``seat`` is back and plays it again (or, a seat a computer filled, the
+        person who came for it plays it from this deal on)."""
         self.bots[data["seat"]] = None
         self.standin[data["seat"]] = False
+        self.filled[data["seat"]] = self.arrived[data["seat"]] = False
+
+    def _on_public(self, data: dict) -> None:
+        """The host lists the room in the lobby (or takes it off); a public table has a clock."""
+        self.public = data["public"]
+        if data.get("clock"):
+            self.clock = data["clock"]
+
+    def _on_fill(self, data: dict) -> None:
+        """A computer takes a seat of a Play now table that nobody took in time."""
+        seat = data["seat"]
+        self.bots[seat], self.standin[seat], self.filled[seat], self.joined[seat] = data["level"], True, True, True
+
+    def _on_arrive(self, data: dict) -> None:
+        """A person opened a seat a computer filled, mid-deal: it is theirs after this deal."""
+        if not self.filled[data["seat"]]:
+            raise ValueError(f"table {self.id}: seat {data['seat']} was not filled by a computer")
+        self.arrived[data["seat"]] = True
 
     def _collect_engine_events(self) -> None:
         deal = self.deal

@@ -8,6 +8,7 @@ action is there, every seat reconnects and finishes the deal."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -18,6 +19,7 @@ import websockets
 from tarocchi.server.site import CLOSE_MOVED
 from tarocchi.server.store import open_store
 from tests.faults.server import ServerProcess, run
+from tests.postgres import Cluster
 from tests.redis_server import RedisServer
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done, new_room, pick_action, play_room_deal
@@ -119,6 +121,72 @@ def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(re
     finally:
         b.stop()
         a.stop()
+
+
+def test_a_database_restart_under_a_site_of_two_loses_nothing_and_every_seat_plays_on(redis, tmp_path):
+    """PostgreSQL crashes (``pg_ctl stop -m immediate``) mid-deal under a site of two processes
+    and stays down longer than a lease; both processes live through it, and once it is back
+    every seat, the ones relayed by the other process too, reconnects by itself, finds every
+    acknowledged action stored and plays the deal to its count, the table driven by one process."""
+    import psycopg
+
+    with Cluster() as cluster:
+        db = cluster.new_database()
+        extra = ("--bus", redis.url, "--lease", "2")
+        a, b = (ServerProcess(db, extra=extra, log=str(tmp_path / f"{name}.log")).start() for name in "ab")
+
+        async def reopen(server: ServerProcess, token: str, since: int) -> Seat:
+            for _ in range(200):  # as the page does: again and again, until the table is served
+                try:
+                    return await Seat.open(server.ws_url, token, since=since)
+                except (OSError, websockets.WebSocketException, asyncio.TimeoutError, TimeoutError):
+                    await asyncio.sleep(0.1)
+            raise AssertionError("the seat never got its table back")
+
+        async def body():
+            rng = random.Random(11)
+            tokens = new_room(a.url, 3)
+            servers = [a, b, b]
+            seats = [await Seat.open(s.ws_url, t) for s, t in zip(servers, tokens)]
+            for s in seats:
+                await s.wait_state(lambda st: st["table"]["status"] == "playing")
+            table_id = seats[0].state["table"]["id"]
+            await play_room_deal(seats, rng, stop=lambda st: st["view"]["phase"] == "play" and len(st["view"]["trick"]) == 2)
+            acknowledged = max(s.state["version"] for s in seats)
+            (actor,) = [s for s in seats if s.my_turn()]
+            action = pick_action(actor.view, rng)
+
+            cluster.stop("immediate")
+            await actor.act(action, "in-the-outage")  # cannot be stored: never acknowledged
+            await asyncio.sleep(3.0)  # past the lease
+            cluster.start()
+            assert a.proc.poll() is None and b.proc.poll() is None  # both waited
+            for s in seats:
+                with contextlib.suppress(Exception):
+                    await s.close()
+            back = [await reopen(server, t, since=0) for server, t in zip(servers, tokens)]
+            assert all(s.state["version"] >= acknowledged for s in back)
+            assert {s.state["table"]["id"] for s in back} == {table_id}
+            assert len(back[0].state["view"]["trick"]) in (2, 3)  # the cards acknowledged are there
+            await play_room_deal(back, rng)
+            assert all(deal_done(s.state) for s in back)
+            assert len({json.dumps(s.state["view"]["count"], sort_keys=True) for s in back}) == 1
+            owner = lease_of(db, table_id)
+            assert owner is not None and owner.rsplit(":", 2)[1] in (str(a.port), str(b.port))
+            for s in back:
+                await s.close()
+
+        try:
+            run(body())
+            with psycopg.connect(db) as conn:
+                ids = [json.loads(d)["id"] for (d,) in conn.execute(
+                    "SELECT data FROM events WHERE table_id = (SELECT id FROM tables LIMIT 1) AND kind = 'act' "
+                    "ORDER BY version")]
+            assert "in-the-outage" not in ids  # it reached the owner while nothing could be stored
+            assert a.proc.poll() is None and b.proc.poll() is None
+        finally:
+            b.stop()
+            a.stop()
 
 
 def test_workers_share_one_port_and_a_dead_one_is_replaced(redis, site_db, tmp_path):

@@ -91,11 +91,15 @@ def test_rooms_cannot_be_listed(server):
     paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
     # (Watching and looking back, issue 22: each needs a table's token, and answers for that table.)
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
-                     "/static", "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
+                     "/static", "/api/public", "/api/public/{table}/seat", "/api/play-now",
+                     "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
                      "/api/replay/{token}/{number:int}", "/api/records/{token}"}
     for path in ("/api/deals", "/api/deals/", "/api/records/", "/api/replay/", "/w/", "/r/"):
         r = httpx.get(f"{server.url}{path}")
         assert r.status_code in (404, 405) and "/t/" not in r.text and "/w/" not in r.text, (path, r.status_code)
+    # The lobby's listing (issue 22) lists public rooms only, and never a link.
+    public = httpx.get(f"{server.url}/api/public")
+    assert public.json()["tables"] == [] and "/t/" not in public.text
     games = httpx.get(f"{server.url}/api/games").text  # the games' static facts, no table in them
     assert "/t/" not in games and '"table"' not in games
 

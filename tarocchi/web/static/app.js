@@ -53,6 +53,7 @@ import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
 import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
+import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -154,7 +155,9 @@ function choiceOf(action) { return (state.view?.choices || []).find((c) => c.act
 function myTurn() {
   const v = state.view;
   // (Not when the view says the table answers for this seat: it has no choice, Sicilian R12.)
-  return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing" && !v.automatic;
+  // (Nor while a computer plays the seat: a seat taken at a Play now table is yours after this deal.)
+  return !!v && v.turn === state.table?.you && v.phase !== "done" && state.table?.status === "playing" && !v.automatic
+    && !state.table?.bots?.[state.table.you];
 }
 
 // The table as the page shows it: while the deal's last trick is held, the totals before it.
@@ -233,16 +236,15 @@ async function loadLobby() {
   const first = L.games[0].name;
   pickGame("computer", first);
   pickGame("room", first);
+  lobbyUi.setup(L.games, gameTitle);
   renderLobby();
+  lobbyUi.startPolling();
 }
 
 async function post(path, body) {
   state.lobby.busy = true; state.lobby.error = ""; renderLobby();
   try {
-    const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const data = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(data.error || res.statusText);
-    return data;
+    return await lobbyUi.postJson(path, body);
   } catch (e) {
     state.lobby.error = t("lobby.error", { reason: reason(e.message) });
     return null;
@@ -367,9 +369,10 @@ function lobbyPage() {
     h("p", { text: t("lobby.room.help") }),
     gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; renderLobby(); }),
     seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; renderLobby(); }, rg ? rg.seats : [3, 4]),
+    lobbyUi.roomOptions(L, renderLobby),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
-        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats });
+        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats, ...lobbyUi.roomSettings(L) });
         if (data?.links) {
           L.room = data.links;
           store(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links));
@@ -382,7 +385,7 @@ function lobbyPage() {
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
-    h("div", { class: "lobby-grid" }, computer, room));
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room));
 }
 
 function renderLobby() {
@@ -940,6 +943,7 @@ function waitingRoom() {
   try { links = JSON.parse(store(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
   return h("section", { class: "center waiting" },
     h("h2", { text: t("table.waiting") }),
+    lobbyUi.waitingExtras(T, send),  // (first: Play now's countdown in sight on a phone)
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
@@ -984,9 +988,10 @@ function buildShell() {
   s.actions = h("div", { class: "actions-slot" });
   s.mine = h("div", { class: "seats mine" });
   s.tools = h("div", { class: "tools" });
+  s.clock = h("div", { class: "clock-slot" });
   s.hand = h("section", { class: "hand" });
   s.board = h("div", { class: "board" }, s.others, s.center, s.banner, s.ask, s.lines, s.status, s.actions,
-    h("div", { class: "me-row" }, s.mine, s.tools), s.hand);
+    h("div", { class: "me-row" }, s.mine, s.clock, s.tools), s.hand);
   s.tabs = h("nav", { class: "panel-tabs" });
   s.panels = {};
   for (const name of TABS) {
@@ -1077,7 +1082,7 @@ function render() {
       h("p", { class: "error", role: "alert", text: t(badLinkKind()) }),
       h("p", { class: "quiet-on-felt", text: t(`${badLinkKind()}.more`) }),
       h("a", { class: "button primary", href: "/" }, t("conn.lobby"))));
-    for (const el of [s.others, s.banner, s.ask, s.lines, s.actions, s.mine, s.tools, s.hand, s.tabs]) patch(el, []);
+    for (const el of [s.others, s.banner, s.ask, s.lines, s.actions, s.mine, s.clock, s.tools, s.hand, s.tabs]) patch(el, []);
     s.status.hidden = true;
     s.side.hidden = true;
     document.title = t("app.title");
@@ -1087,6 +1092,7 @@ function render() {
   const playing = ready && T.status !== "waiting" && v;
   patch(s.others, T ? otherSeats().map(seatPanel) : []);
   patch(s.mine, T ? [seatPanel(me())] : []);
+  patch(s.clock, playing ? lobbyUi.turnClock(T, whoLabel) : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
   patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
   patch(s.ask, playing && askName() ? tableNameForm() : []);

@@ -1,0 +1,364 @@
+"""The lobby (issue 22): public tables, Play now and the turn clock.
+
+**Public tables.** A room's host may list it (at creation, or from the waiting room: a
+``public`` event). The process that drives a listed table writes its *listing* to the store
+whenever it changes (game, open seats, the names seated, since when); the lobby reads the
+listings from the store, so every process of a site lists alike. A free seat is handed out by
+a *claim* in the store, one transaction: of two strangers who click the same seat at once,
+one gets it and the other the next free seat (or none). A claimed seat's link is made anew
+(its old link, if the host shared one, opens nothing): the stranger's link is his alone. A
+claim not used within CLAIM_SECONDS lapses.
+
+**Play now.** One button per game: a seat at a listed table of that game that waits, else a
+seat a computer holds at a Play now table under way (it is the person's from the next deal:
+an ``arrive`` event, then ``return`` between deals, the stand-in machinery of the away
+seats; one who came and left again before that keeps the seat, played by the computer until
+they are back), else a new public table (``quick``) whose empty seats go to computers at its
+``fill_at`` (FILL_SECONDS after it opened; ``fill`` events), which its page counts down.
+
+**The turn clock.** A table with a ``clock`` (public ones: PUBLIC_CLOCK seconds; a room by
+link only if its host set one) stamps every event it stores with ``at`` (seconds since the
+epoch); the turn that the clock runs for began at the event that started it
+(``Table.turn_since``), so the deadline comes from the stored stream and survives a restart
+or a move to another process. When it passes, the computer (the stand-in level) plays for the
+person to act, or presses Next deal for those who have not; an ``act`` or ``next`` event like
+any other, marked ``clock``. The clock runs only while someone is at the table: a table whose
+people are all away waits, as a room does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from tarocchi.engine.game import get_game
+from tarocchi.engine.playout import random_action
+
+from .tables import BETWEEN, OVER, PLAYING, WAITING, Table
+
+if TYPE_CHECKING:
+    from .hub import Connection, Hub
+    from .messages import Public
+
+log = logging.getLogger("tarocchi.server")
+
+PUBLIC_CLOCK = 30.0  # seconds a player of a public table has for a turn
+FILL_SECONDS = 20.0  # a Play now table waits this long for people, then computers sit down
+CLAIM_SECONDS = 60.0  # a seat handed out from the lobby is held this long for its page to open
+LISTED_FOR = 3600.0  # a public room waiting longer than this is no longer listed
+
+SEAT_TAKEN = "that seat was just taken"
+NO_FREE_SEAT = "this table has no free seat any more"
+NOT_LISTED = "this table is no longer in the lobby"
+
+
+class Lobby:
+    """The hub's side of the lobby: listings, Play now, the fill and the turn clock. ``now``
+    is the wall clock the deadlines are kept in (a test gives its own)."""
+
+    def __init__(self, hub: Hub, *, fill_seconds: float = FILL_SECONDS, clock_seconds: float = PUBLIC_CLOCK):
+        self.hub = hub
+        self.fill_seconds, self.clock_seconds = fill_seconds, clock_seconds
+        self.now = time.time
+        self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> its next fill or clock
+        self.tasks: dict[str, asyncio.Task] = {}  # table -> the computer playing a turn out of time
+
+    # --- what the hub calls -----------------------------------------------------------------
+
+    def changed(self, table: Table) -> None:
+        """After every change of a table (and when it is resumed): its listing, its timer."""
+        listing = self.listing(table)
+        if table.id in self.written or listing is not None:
+            if self.written.get(table.id, False) != listing:
+                try:  # (``since`` as first listed: the store keeps the first)
+                    self.hub.store.put_listing(table.id, listing and {**listing, "since": round(time.time(), 3)})
+                    self.written[table.id] = listing
+                except Exception:  # the lobby is an index: the next change writes it again
+                    log.exception("table %s: could not write its listing", table.id)
+        self.arm(table)
+
+    def step(self, table: Table) -> bool:
+        """What follows by itself in the lobby's tables (``Hub._advance``): computers fill the
+        seats nobody took by ``fill_at`` (while someone is there to play with them), and
+        between deals the people who came for a computer's seat get it. True if it wrote."""
+        hub = self.hub
+        if (table.status == WAITING and table.quick and table.fill_at is not None and not all(table.joined)
+                and self.now() >= table.fill_at and any(hub._connected(table))):
+            level = hub.standin_level(table.game)
+            for seat in range(table.seats):
+                if not table.joined[seat]:
+                    hub._write(table, "fill", {"seat": seat, "level": level})
+            return True
+        if table.status in (BETWEEN, OVER) and any(table.arrived):
+            # (one who came and went again keeps the seat: theirs when they are back, the
+            # computer's meanwhile)
+            here = hub._connected(table)
+            coming = [s for s in range(table.seats) if table.arrived[s] and here[s]]
+            for seat in coming:
+                hub._write(table, "return", {"seat": seat})
+            return bool(coming)
+        return False
+
+    def waits_for_the_deal(self, table: Table, seat: int) -> bool:
+        """A person opens a seat a computer filled: mid-deal it stays the computer's until
+        the deal ends (an ``arrive`` event); True then. False: it is theirs at once."""
+        if table.filled[seat] and table.status == PLAYING:
+            if not table.arrived[seat]:
+                self.hub._write(table, "arrive", {"seat": seat})
+            return True
+        return False
+
+    def stamp(self, table: Table, data: dict) -> dict:
+        """An event's data as stored: with ``at`` at a table with a clock (its deadlines)."""
+        return {**data, "at": round(self.now(), 3)} if table.clock else data
+
+    def on_public(self, conn: Connection, message: Public) -> None:
+        """The host lists the room in the lobby, or takes it off."""
+        table, hub = conn.table, self.hub
+        reason = table.check_public(conn.room_seat)
+        if reason:
+            return hub._refuse(conn, None, reason)
+        if table.public != message.public:
+            data = {"public": message.public, "at": round(self.now(), 3)}
+            if message.public and not table.clock:
+                data["clock"] = self.clock_seconds
+            hub._write(table, "public", data)
+        hub._changed(table)
+
+    def forget(self, table_id: str) -> None:
+        self.written.pop(table_id, None)
+        for handles in (self.timers, self.tasks):
+            handle = handles.pop(table_id, None)
+            if handle is not None:
+                handle.cancel()
+
+    async def stop(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        tasks = [t for t in self.tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # --- listings ------------------------------------------------------------------------------
+
+    @staticmethod
+    def listing(table: Table) -> dict | None:
+        """What the lobby knows of a table: a public room that waits (its seats not joined
+        are open), or a Play now table under way with seats a computer holds for whoever
+        comes (those are open); None for any other."""
+        if not table.public or table.kind != "room":
+            return None
+        if table.status == WAITING:
+            open_seats = [s for s in range(table.seats) if not table.joined[s]]
+        elif table.status in (PLAYING, BETWEEN) and table.quick:
+            open_seats = [s for s in range(table.seats) if table.filled[s] and not table.arrived[s]]
+        else:
+            return None
+        if not open_seats:
+            return None
+        return {"game": table.game.name, "status": table.status, "open": open_seats,
+                "seats": table.seats, "quick": table.quick, "clock": table.clock,
+                "names": [table.names[s] if table.joined[s] and not table.filled[s] else None
+                          for s in range(table.seats)]}
+
+    def public_tables(self, game: str | None = None) -> list[dict]:
+        """The public rooms still waiting, oldest first, as the lobby shows them."""
+        now, out = time.time(), []
+        for row in self.hub.store.listings(game, CLAIM_SECONDS):
+            free = [s for s in row["open"] if s not in row["claimed"]]
+            if row["status"] != WAITING or not free or now - row["since"] > LISTED_FOR:
+                continue
+            out.append({"table": row["table"], "game": row["game"], "seats": row["seats"], "free": free,
+                        "names": row["names"], "waiting": round(max(0.0, now - row["since"])),
+                        "quick": row["quick"], "clock": row["clock"]})
+        return out
+
+    def claim(self, table_id: str, seat: int | None) -> tuple[str, int] | str:
+        """A free seat of a listed table, ``seat`` if it is still free, else the next: (its
+        new token, the seat), or why there is none."""
+        rows = [r for r in self.hub.store.listings(None, CLAIM_SECONDS) if r["table"] == table_id]
+        if not rows:
+            return NOT_LISTED
+        row = rows[0]
+        free = [s for s in row["open"] if s not in row["claimed"]]
+        for s in ([seat] if seat in free else []) + [s for s in free if s != seat]:
+            token = secrets.token_urlsafe(24)
+            if self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS):
+                return token, s
+        return NO_FREE_SEAT
+
+    def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
+                 quick: bool = False) -> tuple[str, list[str]]:
+        """A room by link, or a public one (listed at once; the host's seat is held for
+        the host: a stranger is never handed it)."""
+        if public and not clock:
+            clock = self.clock_seconds
+        settings = {"public": public, "clock": clock}
+        if quick:
+            settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
+        table_id, tokens = self.hub.new_room(seats, game, settings={k: v for k, v in settings.items() if v})
+        table = self.hub.tables[table_id]
+        self.changed(table)
+        if public:
+            self.hub.store.claim_seat(table_id, 0, None, CLAIM_SECONDS)
+        return table_id, tokens
+
+    def _candidates(self, game: str) -> list[dict]:
+        """The listings Play now may seat a player at: people waiting first, oldest first,
+        then the seats computers hold at Play now tables under way."""
+        if game not in self.hub.games:
+            raise ValueError(f"unknown game {game!r}; the table offers {', '.join(self.hub.games)}")
+        rows = [r for r in self.hub.store.listings(game, CLAIM_SECONDS)
+                if any(s not in r["claimed"] for s in r["open"])
+                and not (r["status"] == WAITING and time.time() - r["since"] > LISTED_FOR)]
+        return sorted(rows, key=lambda r: (r["status"] != WAITING, r["since"]))
+
+    def has_seat_for(self, game: str) -> bool:
+        """Whether Play now would find a seat (else it opens a table: a new table's budget)."""
+        return bool(self._candidates(game))
+
+    def play_now(self, game: str) -> tuple[str, str, int, bool]:
+        """Play now: (table id, token, seat, whether the table is new)."""
+        for row in self._candidates(game):
+            claimed = self.claim(row["table"], None)
+            if isinstance(claimed, tuple):
+                return row["table"], claimed[0], claimed[1], False
+        rules = get_game(game)
+        table_id, tokens = self.new_room(rules.seats[0], rules.name, public=True, clock=None, quick=True)
+        return table_id, tokens[0], 0, True
+
+    # --- the fill and the clock ----------------------------------------------------------------
+
+    def _due(self, table: Table) -> float | None:
+        """When the table's next fill or clock is due (wall clock), or None."""
+        if table.status == WAITING and table.quick and table.fill_at is not None and not all(table.joined):
+            return table.fill_at
+        return table.deadline()
+
+    def arm(self, table: Table) -> None:
+        timer = self.timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        due = self._due(table)
+        if due is None:
+            return
+        delay = max(0.0, due - self.now()) + 0.01
+        self.timers[table.id] = asyncio.get_running_loop().call_later(delay, self._fire, table)
+
+    def _fire(self, table: Table) -> None:
+        self.timers.pop(table.id, None)
+        hub = self.hub
+        if hub.tables.get(table.id) is not table:
+            return
+        due = self._due(table)
+        if due is None:
+            return
+        if due > self.now():  # (a timer a little early)
+            return self.arm(table)
+        if not any(hub._connected(table)):
+            return  # nobody here: the next hello arms it again
+        if table.status == WAITING:
+            try:
+                with hub._atomic(table):
+                    hub._changed(table)  # step() fills the seats
+            except Exception:
+                log.exception("table %s: filling its seats raised; undone", table.id)
+            return
+        task = self.tasks.get(table.id)
+        if task is None or task.done():
+            self.tasks[table.id] = asyncio.get_running_loop().create_task(self._out_of_time(table, table.turn_key()))
+
+    async def _out_of_time(self, table: Table, key: tuple) -> None:
+        """The clock ran out: the computer plays this turn for the person to act (or presses
+        Next deal for those who have not)."""
+        hub = self.hub
+        seats = table.clock_seats()
+        if table.status == BETWEEN:
+            try:
+                with hub._atomic(table):
+                    for seat in seats:
+                        hub._write(table, "next", {"seat": seat, "clock": True})
+                    hub._changed(table)
+            except Exception:
+                log.exception("table %s: Next deal out of time raised; undone", table.id)
+            return
+        if not seats or table.automatic() is not None:
+            return  # the server answers for that seat itself (R12)
+        seat, deal = seats[0], table.deal
+        from .hub import decide  # (the hub imports this module)
+
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(
+                hub.executor, decide, table.game.name, hub.standin_level(table.game), deal.view(seat))
+        except Exception:
+            log.exception("table %s: the stand-in bot raised on a turn out of time", table.id)
+            action = None
+        if hub.tables.get(table.id) is not table or table.turn_key() != key:
+            return  # the person played meanwhile
+        if not isinstance(action, str) or table.check_act(seat, action) is not None:
+            action = table.game.action_text(random_action(deal.copy(), random.Random()))
+        hub._write_alone(table, "act", {"seat": seat, "action": action, "id": None, "clock": True})
+
+
+# --- the routes (app.create_app mounts them) ---------------------------------------------------
+
+
+def lobby_routes(hub, may_browse, may_create, read_body) -> list:
+    """``GET /api/public``, ``POST /api/public/{table}/seat``, ``POST /api/play-now``
+    (docs/protocol.md). ``hub()`` is the app's hub; ``may_browse``/``may_create`` spend the
+    client address's lobby and new-table budgets; ``read_body`` is app.read_body."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from .messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, PlayNow, TakeSeat
+
+    too_many = JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+
+    async def public_tables(request: Request):
+        if not await may_browse(request):
+            return too_many
+        game = request.query_params.get("game") or None
+        lobby = hub().lobby
+        return JSONResponse({"tables": lobby.public_tables(game), "fill_seconds": lobby.fill_seconds,
+                             "clock": lobby.clock_seconds}, headers={"Cache-Control": "no-store"})
+
+    async def take_seat(request: Request):
+        if not await may_browse(request):
+            return too_many
+        body = await read_body(request, TakeSeat)
+        if isinstance(body, JSONResponse):
+            return body
+        claimed = hub().lobby.claim(request.path_params["table"], body.seat)
+        if isinstance(claimed, str):
+            return JSONResponse({"error": claimed}, status_code=409)
+        token, seat = claimed
+        answer = {"table": request.path_params["table"], "link": f"/t/{token}", "seat": seat}
+        if body.seat is not None and seat != body.seat:
+            answer["taken"] = SEAT_TAKEN  # another was quicker: this is the next free seat
+        return JSONResponse(answer)
+
+    async def play_now(request: Request):
+        if not await may_browse(request):
+            return too_many
+        body = await read_body(request, PlayNow)
+        if isinstance(body, JSONResponse):
+            return body
+        lobby = hub().lobby
+        try:
+            if not lobby.has_seat_for(body.game) and not await may_create(request):
+                return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
+            table_id, token, seat, new = lobby.play_now(body.game)
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse({"table": table_id, "link": f"/t/{token}", "seat": seat, "new": new})
+
+    return [Route("/api/public", public_tables),
+            Route("/api/public/{table}/seat", take_seat, methods=["POST"]),
+            Route("/api/play-now", play_now, methods=["POST"])]

@@ -1,0 +1,224 @@
+// The lobby's public tables, Play now and the turn clock (issue 22; the server side is
+// tarocchi/server/lobby.py, the routes and fields docs/protocol.md).
+//
+// The lobby page (app.js lobbyPage) shows publicSection() and playNowSection(): they are
+// built once and patched in place when the listing comes (every few seconds), so that
+// polling never rebuilds the rest of the lobby (a name being typed stays). The table page
+// shows waitingExtras() in the waiting room and turnClock() beside the player's seat; one
+// ticker counts every [data-deadline] element down, without a render.
+
+import { t, tn, addMessages, reason, seatName } from "./i18n.js";
+import { h, patch } from "./dom.js";
+import messages from "./lobby.i18n.js";
+
+addMessages(messages);
+document.head.append(h("link", { rel: "stylesheet", href: "/static/lobby.css" }));
+
+const ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"];
+const POLL_MS = 5000;
+const CLOCKS = [15, 30, 60, 120];  // the turn clocks a host may pick (the server takes 5..600 s)
+const LOW = 5;  // seconds: the clock turns red
+
+const pub = {
+  tables: null,      // GET /api/public's tables, once loaded
+  fill: 20,          // seconds a Play now table waits for people (the server says)
+  error: "",
+  busy: false,
+  games: [],         // the lobby's games, in its order
+  gameTitle: (g) => g.title,
+  list: null,        // the sections, built once
+  now: null,
+};
+
+function gameOf(name) { return pub.games.find((g) => g.name === name) || { name, title: name }; }
+
+// --- the lobby page ----------------------------------------------------------------------
+
+export function setup(games, gameTitle) {
+  pub.games = games;
+  pub.gameTitle = gameTitle;
+}
+
+export function startPolling() {
+  const poll = async () => {
+    if (document.hidden) return;
+    try {
+      const res = await fetch("/api/public");
+      if (!res.ok) return;  // (over the budget: the next poll)
+      const body = await res.json();
+      pub.tables = Array.isArray(body.tables) ? body.tables : [];
+      if (typeof body.fill_seconds === "number") pub.fill = body.fill_seconds;
+      refresh();
+    } catch { /* the server is away a moment */ }
+  };
+  poll();
+  setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", poll);
+  return poll;
+}
+
+// POST a JSON body; the answer's JSON, or an Error with the server's words (the lobby's too).
+export async function postJson(path, body) {
+  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+async function post(path, body) {
+  pub.busy = true; pub.error = ""; refresh();
+  try {
+    return await postJson(path, body);
+  } catch (e) {
+    pub.error = t("lobby.error", { reason: reason(e.message) });
+    return null;
+  } finally {
+    pub.busy = false; refresh();
+  }
+}
+
+async function playNow(game) {
+  const data = await post("/api/play-now", { game });
+  if (data?.link) location.assign(data.link);
+}
+
+async function takeSeat(table, seat) {
+  const data = await post(`/api/public/${encodeURIComponent(table)}/seat`, { seat });
+  if (data?.link) { location.assign(data.link + (data.taken ? "?taken=1" : "")); return; }
+  // (none left: the list as it is now)
+  const res = await fetch("/api/public").catch(() => null);
+  if (res?.ok) { pub.tables = (await res.json()).tables || []; refresh(); }
+}
+
+function waited(seconds) {
+  return seconds < 60 ? t("pub.seconds", { n: seconds }) : t("pub.minutes", { n: Math.floor(seconds / 60) });
+}
+
+function tableRow(row) {
+  const g = gameOf(row.game);
+  const title = pub.gameTitle(g);
+  const seated = row.names.map((n) => (n === null ? null : seatName(n))).filter((n) => n !== null);
+  const facts = [
+    tn("pub.list.free", row.free.length, { m: row.seats }),
+    seated.length ? t("pub.list.names", { names: seated.join(", ") }) : t("pub.list.nobody"),
+    t("pub.list.waited", { time: waited(row.waiting) }),
+    row.clock ? t("pub.list.clock", { n: row.clock }) : null,
+  ].filter(Boolean);
+  return h("li", { class: "public-table", "data-table": row.table, "data-game": row.game },
+    h("div", { class: "public-head" }, h("strong", { text: title }), h("span", { class: "quiet", text: facts.join(" · ") })),
+    h("div", { class: "public-seats" }, row.free.map((seat) => {
+      const name = seatName(ROOM_NAMES[seat]);
+      return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
+        "aria-label": t("pub.take.label", { name, game: title }), disabled: pub.busy,
+        onclick: () => takeSeat(row.table, seat) }, t("pub.take", { name }));
+    })));
+}
+
+function listBody() {
+  return [
+    h("h2", { text: t("pub.list.title") }),
+    h("p", { text: t("pub.list.help") }),
+    pub.tables === null ? h("p", { class: "quiet", text: t("pub.list.loading") })
+      : pub.tables.length ? h("ul", { class: "public-tables" }, pub.tables.map(tableRow))
+        : h("p", { class: "quiet", id: "no-public", text: t("pub.list.none") }),
+  ];
+}
+
+function nowBody() {
+  return [
+    h("h2", { text: t("pub.now.title") }),
+    h("p", { text: t("pub.now.help", { n: pub.fill }) }),
+    pub.error ? h("p", { class: "error", role: "alert", text: pub.error }) : null,
+    h("div", { class: "play-now" }, pub.games.map((g) => h("button", {
+      type: "button", class: "primary", id: `play-now-${g.name}`, "data-focus": `play-now-${g.name}`, disabled: pub.busy,
+      onclick: () => playNow(g.name) }, t("pub.now.button", { game: pub.gameTitle(g) })))),
+  ];
+}
+
+function refresh() {
+  if (!pub.list) return;
+  patch(pub.now, nowBody());
+  patch(pub.list, listBody());
+}
+
+// The two sections, the same elements at every render of the lobby (their content patched).
+export function sections() {
+  if (!pub.list) {
+    pub.now = h("section", { class: "panel lobby-card lobby-now", id: "play-now" });
+    pub.list = h("section", { class: "panel lobby-card lobby-public", id: "public-tables" });
+  }
+  refresh();
+  return [pub.now, pub.list];
+}
+
+// The room card's two settings: listed in the lobby, and the turn clock.
+export function roomOptions(L, rerender) {
+  return [
+    h("label", { class: "pill room-public" },
+      h("input", { type: "checkbox", id: "room-public", "data-focus": "room-public", checked: !!L.roomPublic,
+        onchange: (e) => { L.roomPublic = e.target.checked; rerender(); } }),
+      h("span", { text: t("pub.room.public") })),
+    h("label", { class: "level room-clock" }, h("span", { text: t("pub.room.clock") }),
+      h("select", { id: "room-clock", "data-focus": "room-clock", onchange: (e) => { L.roomClock = Number(e.target.value) || null; } },
+        h("option", { value: "", selected: !L.roomClock }, t("pub.room.clock.none")),
+        CLOCKS.map((n) => h("option", { value: n, selected: L.roomClock === n }, t("pub.room.clock.n", { n })))))];
+}
+
+export function roomSettings(L) {
+  const out = {};
+  if (L.roomPublic) out.public = true;
+  if (L.roomClock) out.clock = L.roomClock;
+  return out;
+}
+
+// --- the table page ------------------------------------------------------------------------
+
+function left(deadline) { return Math.max(0, Math.ceil(deadline - Date.now() / 1000)); }
+
+function countdown(tag, cls, key, deadline, name = "") {
+  const n = left(deadline);
+  return h(tag, { class: cls + (n <= LOW ? " low" : ""), role: "timer", "data-deadline": deadline, "data-key": key,
+    "data-name": name, text: t(key, { n, name }) });
+}
+
+function tick() {
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const n = left(Number(el.dataset.deadline));
+    const want = t(el.dataset.key, { n, name: el.dataset.name });
+    if (el.textContent !== want) el.textContent = want;
+    el.classList.toggle("low", n <= LOW);
+  }
+}
+setInterval(tick, 250);
+
+// In the waiting room: a Play now table's countdown to its computers; the host's switch
+// that lists the room in the lobby; the word that another took the seat first.
+export function waitingExtras(T, send) {
+  const out = [];
+  if (new URLSearchParams(location.search).has("taken")) out.push(h("p", { class: "taken-note", role: "note", text: t("pub.taken") }));
+  if (T.quick && T.fill_at) {
+    out.push(left(T.fill_at) > 0 ? countdown("p", "fill-clock", "pub.wait.fill", T.fill_at)
+      : h("p", { class: "fill-clock", text: t("pub.wait.filling") }));
+  } else if (T.kind === "room" && T.you === 0) {
+    out.push(h("button", { type: "button", class: "make-public", id: "make-public", "data-focus": "make-public",
+      "aria-pressed": String(!!T.public), onclick: () => send({ type: "public", public: !T.public }) },
+    t(T.public ? "pub.wait.unlist" : "pub.wait.list")));
+  }
+  if (T.public && !T.quick) out.push(h("p", { class: "listed-note", text: t("pub.wait.listed") }));
+  return out;
+}
+
+// Beside the player's seat: whose turn the clock runs for and how long is left (every seat
+// of the table sees it), or that a computer keeps this seat until the deal ends.
+export function turnClock(T, whoLabel) {
+  if (T.arrived?.[T.you]) return h("span", { class: "turn-clock arrived", title: t("pub.arrived.title"), text: t("pub.arrived") });
+  const c = T.clock;
+  if (!c || !c.deadline || !c.seats?.length || (T.status !== "playing" && T.status !== "between")) return null;
+  if (T.status === "between") {
+    return c.seats.includes(T.you) ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
+  }
+  const seat = c.seats[0];
+  return h("span", { class: "clock-box", "aria-label": t("pub.clock.label"), role: "group" },
+    seat === T.you ? countdown("span", "turn-clock mine", "pub.clock.you", c.deadline)
+      : countdown("span", "turn-clock", "pub.clock.seat", c.deadline, whoLabel(seat)));
+}
