@@ -165,7 +165,8 @@ class Lobby:
         return {"game": table.game.name, "status": table.status, "open": open_seats,
                 "seats": table.seats, "quick": table.quick, "clock": table.clock,
                 "names": [table.names[s] if table.joined[s] and not table.filled[s] else None
-                          for s in range(table.seats)]}
+                          for s in range(table.seats)],
+                "watch": f"/w/{table.watch_token}" if table.watch_token else None}  # its spectators' link (watch.py)
 
     def public_tables(self, game: str | None = None) -> list[dict]:
         """The public rooms still waiting, oldest first, as the lobby shows them."""
@@ -176,7 +177,7 @@ class Lobby:
                 continue
             out.append({"table": row["table"], "game": row["game"], "seats": row["seats"], "free": free,
                         "names": row["names"], "waiting": round(max(0.0, now - row["since"])),
-                        "quick": row["quick"], "clock": row["clock"]})
+                        "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch")})
         return out
 
     def claim(self, table_id: str, seat: int | None) -> tuple[str, int] | str:

@@ -193,3 +193,28 @@ def test_a_replay_of_a_deal_not_finished_says_so_and_shows_no_card(live_server, 
     assert "not finished" in page.locator(".error").inner_text()
     assert page.locator(".mini, .card-box").count() == 0
     check_axe(page, "an unfinished deal's replay")
+
+
+def test_a_public_table_in_the_lobby_has_its_watch_link(live_server, new_page):
+    """The lobby lists a public room with a Watch link beside its free seats: a stranger
+    watches the waiting room as a spectator, without taking a seat."""
+    r = httpx.post(f"{live_server.url}/api/rooms", json={"game": "ottocento", "seats": 4, "public": True})
+    assert r.status_code == 200, r.text
+    host = new_page(DESKTOP)
+    host.goto(live_server.url + r.json()["links"][0])
+    host.locator(".waiting").wait_for()
+    (listed,) = httpx.get(f"{live_server.url}/api/public").json()["tables"]
+    assert listed["watch"] == host.locator("#watch-url").input_value().removeprefix(live_server.url)
+    stranger = new_page(PHONE)
+    stranger.goto(live_server.url + "/")
+    row = stranger.locator(f".public-table[data-table='{listed['table']}']")
+    row.wait_for(timeout=12_000)
+    check_axe(stranger, "the lobby with a watch link")
+    row.locator("a.watch-public").click()
+    stranger.wait_for_url("**/w/**")
+    stranger.locator(".waiting").wait_for()
+    assert stranger.locator(".tag.watching").count() == 1 and stranger.locator(".waiting-name").count() == 0
+    check_axe(stranger, "a spectator in the waiting room")
+    # Watching takes no seat: the room still waits for three.
+    assert httpx.get(f"{live_server.url}/api/public").json()["tables"][0]["free"] == [1, 2, 3]
+    assert stranger.errors == [] and host.errors == []

@@ -111,7 +111,8 @@ function tableRow(row) {
       return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
         "aria-label": t("pub.take.label", { name, game: title }), disabled: pub.busy,
         onclick: () => takeSeat(row.table, seat) }, t("pub.take", { name }));
-    })));
+    }), row.watch ? h("a", { class: "button watch-public", href: row.watch, "data-focus": `watch-${row.table}`,
+      "aria-label": t("pub.watch.label", { game: title }) }, t("pub.watch")) : null));
 }
 
 function listBody() {
