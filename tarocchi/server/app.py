@@ -119,7 +119,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         if isinstance(body, JSONResponse):
             return body
         try:
-            table_id, tokens = hub().new_room(body.seats, body.game)
+            table_id, tokens = hub().new_room(body.seats, body.game, body.hints)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})

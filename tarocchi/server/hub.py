@@ -30,10 +30,11 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
+from .advice import Advisor
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
-    Hello, History, Message, Name, Next, Rematch, Start, Takeover,
+    Hello, Hint, History, Message, Name, Next, Rematch, Review, Start, Takeover,
 )
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
@@ -252,6 +253,7 @@ class Hub:
         self.committing: list[tuple[str, int, str, dict]] = []
         self.store_thread = (ThreadPoolExecutor(1, thread_name_prefix="commit")
                              if getattr(store, "commits_off_loop", False) else None)
+        self.advisor = Advisor(self)  # hints and reviews (advice.py)
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -306,6 +308,7 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.advisor.stop()
         if self._commit_soon is not None:
             self._commit_soon.cancel()
             self._commit()
@@ -362,9 +365,10 @@ class Hub:
         table_id, tokens = self._create(rules, "computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
         return table_id, tokens[0]
 
-    def new_room(self, seats: int, game: str = DEFAULT) -> tuple[str, list[str]]:
-        """A room: every seat human, one link each. (table id, tokens by seat)."""
-        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats)
+    def new_room(self, seats: int, game: str = DEFAULT, hints: bool = False) -> tuple[str, list[str]]:
+        """A room: every seat human, one link each. (table id, tokens by seat). ``hints``: the
+        host lets the seats ask for hints (server/advice.py)."""
+        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats, {"hints": hints})
 
     def _game(self, name: str, seats: int) -> Game:
         if name not in self.games:
@@ -374,12 +378,13 @@ class Hub:
             raise ValueError(f"{game.title} is played at {' or '.join(map(str, game.seats))} seats")
         return game
 
-    def _create(self, game: Game, kind: str, names: list[str], bots: list[str | None]) -> tuple[str, list[str | None]]:
+    def _create(self, game: Game, kind: str, names: list[str], bots: list[str | None],
+                settings: dict | None = None) -> tuple[str, list[str | None]]:
         table_id = secrets.token_urlsafe(9)
         # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
         tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
         created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
-                   "options": game.options().to_json()}
+                   "options": game.options().to_json(), **(settings or {})}
         self.store.create_table(table_id, kind, tokens, created)
         if self.site is not None:
             self.store.acquire(table_id, self.site.process, self.site.lease)  # a new id: nobody else has it
@@ -538,6 +543,10 @@ class Hub:
             return
         if isinstance(message, History):
             return self._history(conn, message.before)
+        if isinstance(message, Hint):
+            return self.advisor.hint(conn)
+        if isinstance(message, Review):
+            return self.advisor.review(conn)
         if isinstance(message, Name):
             reason = table.check_name(message.name)
             if reason:
@@ -741,6 +750,7 @@ class Hub:
             self.fallback.pop((table_id, seat), None)
         self.presence.pop(table_id, None)
         self.links.pop(table_id, None)
+        self.advisor.forget(table_id)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:

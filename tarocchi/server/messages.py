@@ -107,7 +107,15 @@ class History(msgspec.Struct, tag="history", forbid_unknown_fields=True):
     before: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+    """The strongest computer player's best actions for this seat's turn (server/advice.py)."""
+
+
+class Review(msgspec.Struct, tag="review", forbid_unknown_fields=True):
+    """This seat's decisions in the deal just counted, against the strongest player's."""
+
+
+Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Hint | Review
 _decoder = msgspec.json.Decoder(Message)
 
 
@@ -140,3 +148,4 @@ class NewComputer(msgspec.Struct, forbid_unknown_fields=True):
 class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     seats: Literal[3, 4] = 3
     game: GameName = "sicilian"
+    hints: bool = False  # the host lets every seat ask for a hint (a computer table always does)

@@ -101,6 +101,9 @@ class Table:
         if self.seats not in self.game.seats:  # a stream the code can no longer play (a broken table)
             raise ValueError(f"{self.game.title} is not played at {self.seats} seats")
         self.options = self.game.options.from_json(created.get("options"))
+        # Whether a seat may ask for a hint (issue 21): at a computer table always, in a room
+        # if the host chose it at creation (shown to every seat in the summary).
+        self.hints: bool = bool(created.get("hints", self.kind == "computer"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -170,6 +173,7 @@ class Table:
             "names": self.names, "joined": self.joined, "connected": connected,
             "bots": [b is not None for b in self.bots],
             "standin": self.standin,
+            "hints": self.hints,
             "deal_number": len(match.deals) if match else 0,
             "deals_in_match": self.game.match_length(self.seats, self.options),  # None: to a score
             "target": self.game.target,

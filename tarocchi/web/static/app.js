@@ -52,6 +52,7 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
+import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 
 const root = document.getElementById("app");
 const token = (/^\/t\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname) || [])[1] || null;
@@ -360,9 +361,10 @@ function lobbyPage() {
     h("p", { text: t("lobby.room.help") }),
     gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; renderLobby(); }),
     seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; renderLobby(); }, rg ? rg.seats : [3, 4]),
+    roomHintsOption(!!L.roomHints, (on) => { L.roomHints = on; }),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
-        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats });
+        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats, hints: !!L.roomHints });
         if (data?.links) {
           L.room = data.links;
           store(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links));
@@ -440,6 +442,7 @@ function act(action) {
 }
 
 function onMessage(msg) {
+  if (onAdvice(msg, render)) return;  // a hint or a review (hint.js)
   if (msg.type === "state") {
     const before = state.view;
     const prevTotals = state.table?.totals;
@@ -864,7 +867,7 @@ function sheetPanel() {
 function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
-  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body];
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body, hintsNote(ctxFor())];
 }
 
 function logPanelContent() {
@@ -901,6 +904,7 @@ function countPanel() {
     h("span", { text: label }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
+  parts.push(reviewSection(ctxFor()));
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 
@@ -1078,12 +1082,13 @@ function render() {
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
   patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
-  patch(s.ask, playing && askName() ? tableNameForm() : []);
+  patch(s.ask, [playing && askName() ? tableNameForm() : null, playing ? hintBox(ctxFor()) : null]);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
   patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
-  patch(s.tools, playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
-    "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : []);
+  patch(s.tools, [playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
+    "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : null,
+  playing ? hintButton(ctxFor()) : null]);
   const handChanged = patch(s.hand, playing ? handCards() : []);
   attr(s.hand, "aria-label", t("hand.title"));
   s.hand.className = "hand" + (myTurn() && (v?.phase === "discard" || game().picks?.(v?.phase)) ? " discarding" : "");
@@ -1213,6 +1218,7 @@ function onKey(e) {
     }
     return;
   }
+  if (hintKey(ctxFor(), e.key)) return;
   if ((e.key === "l" || e.key === "L") && state.view?.phase === "play" && state.view.last_trick) {
     state.showLast = !state.showLast;
     render();
