@@ -937,6 +937,7 @@ function waitingRoom() {
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
+    T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
     T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,
     T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
