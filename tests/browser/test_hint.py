@@ -12,8 +12,9 @@ import re
 
 import pytest
 
-from .checks import SIZES, check_axe, check_inside, screen
+from .checks import SIZES, check_axe
 from .driver import TURN_OR_COUNT, deal_over, phase, take_turn
+from .test_screens import look, switch
 
 pytestmark = pytest.mark.browser
 
@@ -36,23 +37,6 @@ def turn_taker(game: str):
         from . import test_ottocento
         return lambda page: test_ottocento.take_turn(page, seen=Looked())
     return lambda page: take_turn(page, prefer="vado solo")
-
-
-def switch(page, code: str) -> None:
-    if page.get_attribute("html", "lang") != code:
-        page.click("button.lang")
-        page.wait_for_function("c => document.documentElement.lang === c", arg=code)
-
-
-def look(page, game: str, tag: str, size: str, inside: bool = True) -> None:
-    for code in ("en", "it"):
-        switch(page, code)
-        where = f"{game} {tag} {size} {code}"
-        if inside:
-            check_inside(page, where)
-        check_axe(page, where)
-        screen(page, game, tag, size, code)
-    switch(page, "en")
 
 
 def sit_down(page, base: str, game: str) -> None:
