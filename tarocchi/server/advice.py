@@ -113,8 +113,8 @@ class Advisor:
         except Exception:
             log.exception("table %s seat %s: the hint raised", table.id, seat)
             return self.hub._refuse(conn, None, NO_ADVICE)
-        if table.deal is not deal or len(deal.history) != moves or conn.seat != seat:
-            return  # the seat acted meanwhile (or the deal moved on): this hint is for the past
+        if table.deal is not deal or len(deal.history) != moves or conn.seat != seat or not self._open(conn):
+            return  # the seat acted meanwhile (or the deal moved on, or the socket went): for the past
         conn.send({"type": "hint", "deal": len(table.match.deals), "acted": sum(table.acted), "actions": actions})
 
     # --- reviews ------------------------------------------------------------------------------
@@ -149,7 +149,8 @@ class Advisor:
         if self._slot is None:
             self._slot = asyncio.Semaphore(1)
         try:
-            entry.decisions = await loop.run_in_executor(self.hub.executor, advice.decisions, record, seat)
+            async with self._slot:
+                entry.decisions = await loop.run_in_executor(self.hub.executor, advice.decisions, record, seat)
             self._tell(entry)
             for index in entry.decisions:
                 async with self._slot:
@@ -166,10 +167,14 @@ class Advisor:
     def _tell(self, entry: Reviewing) -> None:
         message = entry.message()
         for conn in list(entry.sockets):
-            if conn.closing:
-                entry.sockets.discard(conn)
-            else:
+            if self._open(conn):
                 conn.send(message)
+            else:
+                entry.sockets.discard(conn)
+
+    def _open(self, conn: Connection) -> bool:
+        """The socket is still attached to its table (a page that went away gets nothing)."""
+        return not conn.closing and conn in self.hub.connections.get(conn.table.id, ())
 
     # --- a table leaves memory, the server stops ----------------------------------------------------
 
