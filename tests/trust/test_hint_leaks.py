@@ -1,6 +1,6 @@
 """Hints and reviews tell no secrets (issue 21): a deal of every game in a room that allows
 hints, every seat a recorded test socket; the seat to act asks for a hint at most of its turns
-and every seat asks for the review after the count. The strongest level is the real one,
+and every seat asks for the review after the count. The player is the real strongest level,
 watched (``Watching``): each view it is given is recorded.
 
 - What the player is given is the seat's own view: for a hint, exactly the engine's
@@ -24,8 +24,7 @@ import threading
 import httpx
 import pytest
 
-from tarocchi import bots
-from tarocchi.bots import advice, levels_for, make_player
+from tarocchi.bots import advice, make_player
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.records import new_deal
 from tarocchi.server import advice as server_advice
@@ -35,21 +34,17 @@ TABLES = [(name, seats) for name in game_names() for seats in get_game(name).sea
 
 
 class Watching:
-    """The game's strongest player, each view it evaluates recorded (``WATCHED``)."""
+    """The game's strongest player (``advice.strongest_level``), each view it evaluates
+    recorded in ``WATCHED``."""
 
-    inner: type
-    game: str
-
-    def __init__(self, seed=None):
-        self.player = self.inner(seed=seed)
+    def __init__(self, game: str):
+        self.game = game
+        self.player = make_player(advice.strongest_level(game), game=game)
 
     def evaluate(self, view):
         with LOCK:
             WATCHED.append((self.game, view))
         return self.player.evaluate(view)
-
-    def __call__(self, view):
-        return self.evaluate(view)[0][0]
 
 
 WATCHED: list[tuple[str, dict]] = []
@@ -58,14 +53,10 @@ LOCK = threading.Lock()
 
 @pytest.fixture
 def watched(monkeypatch):
-    """Every game's strongest level watched: a level after the strongest that plays as it does."""
+    """The advice's player watched (a new one for each question: the pool's threads share none)."""
     WATCHED.clear()
     monkeypatch.setattr(server_advice, "ADVICE_BURST", 10_000)  # a hint at nearly every turn, at test speed
-    for name in game_names():
-        levels = levels_for(name)  # (the very dict: Sicilian's LEVELS, the others' GAME_LEVELS[name])
-        watch = type(f"Watching{name}", (Watching,), {"inner": list(levels.values())[-1], "game": name})
-        monkeypatch.setitem(levels, "zz-watched", watch)
-        assert advice.strongest_level(name) == "zz-watched", name
+    monkeypatch.setattr(advice, "_player", Watching)
     return WATCHED
 
 
