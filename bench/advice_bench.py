@@ -3,7 +3,7 @@ decisions, as the server's bot executor runs it (``tarocchi.bots.advice``), one 
 
     .venv/bin/python bench/advice_bench.py --deals 10
 
-For each game at its largest table, ``--deals`` deals played by random players, and seat 0's
+For each game at its largest table, ``--deals`` deals of random legal play (``play_out``), and seat 0's
 whole review of each (``advice.decisions``, then ``advice.review`` on each decision that had a
 choice: the view rebuilt from the record and evaluated, which is a hint's work plus the
 replay). Prints one decision's median, p95 and max seconds (what a hint costs), and a whole
@@ -17,22 +17,16 @@ import random
 import statistics
 import time
 
-from tarocchi.bots import advice, make_player
+from tarocchi.bots import advice
+from tarocchi.bots.duel import percentile
 from tarocchi.engine.game import game_names, get_game
+from tarocchi.engine.playout import play_out
 
 
 def played_deal(game: str, seed: int) -> dict:
     g = get_game(game)
     rng = random.Random(seed)
-    deal = g.shuffled(g.seats[-1], rng.randrange(g.seats[-1]), rng)
-    player = make_player("random", seed, game)
-    while not deal.done:
-        deal.apply(player(deal.view(deal.to_act)), deal.to_act)
-    return deal.record()
-
-
-def p95(xs: list[float]) -> float:
-    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
+    return play_out(g.shuffled(g.seats[-1], rng.randrange(g.seats[-1]), rng), rng).record()
 
 
 def main() -> None:
@@ -55,7 +49,7 @@ def main() -> None:
             reviews.append(time.perf_counter() - began)
             decisions.append(len(indices))
         print(f"{game:13} {advice.strongest_level(game):7} {len(hints):5} {statistics.median(hints):7.3f} "
-              f"{p95(hints):6.3f} {max(hints):6.3f}   {len(reviews):7} {statistics.mean(decisions):9.1f} "
+              f"{percentile(hints, 0.95):6.3f} {max(hints):6.3f}   {len(reviews):7} {statistics.mean(decisions):9.1f} "
               f"{statistics.median(reviews):7.2f} {max(reviews):6.2f}", flush=True)
 
 

@@ -9,19 +9,17 @@ import random
 
 import pytest
 
-from tarocchi.bots import advice, levels_for, make_player
+from tarocchi.bots import advice, levels_for
 from tarocchi.engine.game import game_names, get_game
+from tarocchi.engine.playout import play_out
 from tarocchi.engine.records import new_deal
 
 
 def played(game: str, seed: int) -> dict:
+    """A deal of random legal play, to the count: its record."""
     g = get_game(game)
     rng = random.Random(seed)
-    deal = g.shuffled(g.seats[-1], rng.randrange(g.seats[-1]), rng)
-    player = make_player("random", seed, game)
-    while not deal.done:
-        deal.apply(player(deal.view(deal.to_act)), deal.to_act)
-    return deal.record()
+    return play_out(g.shuffled(g.seats[-1], rng.randrange(g.seats[-1]), rng), rng).record()
 
 
 @pytest.mark.parametrize("game", game_names())
