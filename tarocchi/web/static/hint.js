@@ -19,6 +19,7 @@ const MESSAGES = {
     "advice.hint.scored": "{action}: {score} on average",
     "advice.hint.unscored": "{action} (by its rules, without an estimate)",
     "advice.hint.worlds": "Scores are the mean over the deals it imagined from what you can see.",
+    "advice.hint.unsure": "It keeps to its usual choice unless the search is sure another is better.",
     "advice.hints.on": "Hints are allowed at this table.",
     "advice.hints.off": "The host did not allow hints at this table.",
     "advice.room.hints": "Allow hints (every seat can ask the computer for its choice)",
@@ -63,6 +64,7 @@ const MESSAGES = {
     "advice.hint.scored": "{action}: {score} in media",
     "advice.hint.unscored": "{action} (secondo le sue regole, senza stima)",
     "advice.hint.worlds": "Le stime sono la media sulle smazzate che ha immaginato da ciò che vedi.",
+    "advice.hint.unsure": "Resta sulla sua scelta abituale se la ricerca non è sicura che un'altra sia migliore.",
     "advice.hints.on": "A questo tavolo i suggerimenti sono ammessi.",
     "advice.hints.off": "L'ospite non ha ammesso suggerimenti a questo tavolo.",
     "advice.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
@@ -196,10 +198,12 @@ export function hintBox(c) {
     ? t("advice.hint.unscored", { action: actionWords(a.action) })
     : t("advice.hint.scored", { action: actionWords(a.action), score: amount(c, a.score) }));
   const scored = actions.some((a) => a.score !== null && a.score !== undefined);
+  // (the Sicilian search keeps the rule bot's card without a sure gain: its mean may be lower)
+  const unsure = actions.some((a) => a.score > (actions[0].score ?? Infinity));
   return h("section", { class: "hint-box", "aria-label": t("advice.hint.title") },
     h("p", { class: "hint-best", text: t("advice.hint.best", { action: actionWords(actions[0].action) }) }),
     h("ol", { class: "hint-list" }, actions.map((a) => h("li", { "data-action": a.action, text: line(a) }))),
-    scored ? h("p", { class: "hint-note", text: t("advice.hint.worlds") }) : null);
+    scored ? h("p", { class: "hint-note", text: t(unsure ? "advice.hint.unsure" : "advice.hint.worlds") }) : null);
 }
 
 // Whether the table allows hints, for the deal panel (every seat sees the host's choice).
