@@ -66,11 +66,17 @@ def check_hint(page, game: str) -> None:
     assert all(names[c] in text for c, text in zip(cards, texts)), texts
     scores = [re.search(r"([+−]?\d+\.\d) ", text) for text in texts]
     assert all(scores) and UNITS[game][0] in texts[0] and "on average" in texts[0], texts
-    assert page.locator("#hint-button").is_disabled()  # the hint for this turn is shown
+    assert page.get_attribute("#hint-button", "aria-pressed") == "true"  # the hint for this turn is shown
     switch(page, "it")
     assert UNITS[game][1] in page.locator(".hint-box .hint-list li").first.inner_text()
     assert "in media" in page.locator(".hint-box").inner_text()
     switch(page, "en")
+    # Hidden and shown again from the page alone (the Hint button asks the server only once a turn).
+    page.click(".hint-box .hint-close")
+    page.locator(".hint-box").wait_for(state="detached")
+    assert page.get_attribute("#hint-button", "aria-pressed") == "false"
+    page.click("#hint-button")
+    page.locator(".hint-box .hint-list li").first.wait_for()
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone", "small"])
@@ -79,11 +85,18 @@ def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, 
     page = new_page(SIZES[size])
     sit_down(page, live_server.url, game)
     take = turn_taker(game)
-    hinted = False
+    hinted, elsewhere = False, None
     for _ in range(80):
         page.wait_for_function(TURN_OR_COUNT)
         if deal_over(page):
             break
+        now = phase(page)
+        if elsewhere is None and now != "play" and page.locator("#hint-button:not([disabled])").count():
+            # A hint in another phase (the auction, a discard, a monte): it fits there too.
+            page.click("#hint-button")
+            page.locator(".hint-box .hint-list li").first.wait_for()
+            look(page, game, f"hint-{now}", size)
+            elsewhere = now
         choices = page.locator(".hand .card:not([aria-disabled='true'])").count()
         if not hinted and phase(page) == "play" and choices >= 2:
             check_hint(page, game)

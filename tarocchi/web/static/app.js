@@ -1079,11 +1079,12 @@ function render() {
   }
   const ready = !!(T && state.game && hasDeck(gameName()));
   const playing = ready && T.status !== "waiting" && v;
-  patch(s.others, T ? otherSeats().map(seatPanel) : []);
+  // (the hint lies over the other seats while it shows: it never moves the hand or the buttons)
+  patch(s.others, T ? [otherSeats().map(seatPanel), playing ? hintBox(ctxFor()) : null] : []);
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
   patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
-  patch(s.ask, [playing && askName() ? tableNameForm() : null, playing ? hintBox(ctxFor()) : null]);
+  patch(s.ask, playing && askName() ? tableNameForm() : []);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
   patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);

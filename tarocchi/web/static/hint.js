@@ -3,7 +3,7 @@
 // this seat's view alone: a hint gives its best actions for the turn in front of the seat, with
 // each one's mean score over the worlds it sampled; a review, after the count, each of the
 // seat's decisions against its own. This module keeps what came and draws it; app.js places
-// it (the Hint button beside "Last trick", the hint above the lines, the review in the count).
+// it (the Hint button beside "Last trick", the hint over the other seats, the review in the count).
 
 import { t, tn, has, addMessages, REASON_IDS } from "./i18n.js";
 import { cardName, deck } from "./cards.js";
@@ -14,6 +14,7 @@ const MESSAGES = {
     "advice.hint": "Hint",
     "advice.hint.label": "Hint: the computer's best choices for your turn",
     "advice.thinking": "Thinking…",
+    "advice.hint.hide": "Hide the hint",
     "advice.hint.title": "The computer's choice",
     "advice.hint.best": "The computer would choose {action}.",
     "advice.hint.scored": "{action}: {score} on average",
@@ -56,9 +57,10 @@ const MESSAGES = {
     "advice.unit": "{n}",
   },
   it: {
-    "advice.hint": "Suggerimento",
-    "advice.hint.label": "Suggerimento: le scelte migliori del computer per il tuo turno",
+    "advice.hint": "Consiglio",
+    "advice.hint.label": "Consiglio: le scelte migliori del computer per il tuo turno",
     "advice.thinking": "Ci penso…",
+    "advice.hint.hide": "Nascondi il suggerimento",
     "advice.hint.title": "La scelta del computer",
     "advice.hint.best": "Il computer sceglierebbe {action}.",
     "advice.hint.scored": "{action}: {score} in media",
@@ -114,7 +116,7 @@ Object.assign(REASON_IDS.it, {
 const OURS = new Set(["hints_off", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice", "no_advice"]);
 
 // What came from the server: the latest hint, the latest review, and what is being asked.
-const advice = { hint: null, asking: false, review: null, reviewAsked: 0, acted: 0 };
+const advice = { hint: null, asking: false, hidden: false, review: null, reviewAsked: 0, acted: 0 };
 
 // A server message: true if it was one of ours (app.js reads the others).
 export function onAdvice(msg, render) {
@@ -130,6 +132,7 @@ export function onAdvice(msg, render) {
   if (msg.type === "hint") {
     advice.hint = msg;
     advice.asking = false;
+    advice.hidden = false;
     render();
     return true;
   }
@@ -162,22 +165,26 @@ function hintFits(c) {
   return !!H && H.deal === c.table?.deal_number && H.acted === advice.acted;
 }
 
-// The Hint button, for the seat's own turn where the table allows hints.
+// The Hint button, for the seat's own turn where the table allows hints: it asks, and once
+// this turn's hint is here it shows and hides it (no second question).
 export function hintButton(c) {
   if (!c.table?.hints || !c.myTurn || c.view?.phase === "done") return null;
-  const shown = hintFits(c);
+  const here = hintFits(c);
   return h("button", {
     type: "button", class: "hint-button", id: "hint-button", "data-focus": "hint", "aria-keyshortcuts": "H",
-    "aria-label": t("advice.hint.label"), title: t("advice.hint.label"), disabled: advice.asking || shown,
-    "aria-busy": advice.asking ? "true" : null,
+    "aria-label": t("advice.hint.label"), title: t("advice.hint.label"), disabled: advice.asking,
+    "aria-busy": advice.asking ? "true" : null, "aria-pressed": here ? String(!advice.hidden) : null,
     onclick: () => ask(c),
   }, advice.asking ? t("advice.thinking") : t("advice.hint"));
 }
 
 function ask(c) {
-  if (advice.asking || hintFits(c) || !c.myTurn || !c.table?.hints) return;
-  advice.asking = true;
-  c.send({ type: "hint" });
+  if (advice.asking || !c.myTurn || !c.table?.hints) return;
+  if (hintFits(c)) advice.hidden = !advice.hidden;
+  else {
+    advice.asking = true;
+    c.send({ type: "hint" });
+  }
   c.render();
 }
 
@@ -189,9 +196,10 @@ export function hintKey(c, key) {
   return true;
 }
 
-// The hint, while the turn it was asked for lasts.
+// The hint, while the turn it was asked for lasts (over the other seats: "Hide" or the Hint
+// button puts it away, the Hint button shows it again).
 export function hintBox(c) {
-  if (!hintFits(c) || !c.myTurn) return null;
+  if (!hintFits(c) || !c.myTurn || advice.hidden) return null;
   const actions = advice.hint.actions || [];
   if (!actions.length) return null;
   const line = (a) => (a.score === null || a.score === undefined
@@ -201,6 +209,8 @@ export function hintBox(c) {
   // (the Sicilian search keeps the rule bot's card without a sure gain: its mean may be lower)
   const unsure = actions.some((a) => a.score > (actions[0].score ?? Infinity));
   return h("section", { class: "hint-box", "aria-label": t("advice.hint.title") },
+    h("button", { type: "button", class: "hint-close", "data-focus": "hint-close", "aria-label": t("advice.hint.hide"),
+      title: t("advice.hint.hide"), onclick: () => { advice.hidden = true; c.render(); } }, "×"),
     h("p", { class: "hint-best", text: t("advice.hint.best", { action: actionWords(actions[0].action) }) }),
     h("ol", { class: "hint-list" }, actions.map((a) => h("li", { "data-action": a.action, text: line(a) }))),
     scored ? h("p", { class: "hint-note", text: t(unsure ? "advice.hint.unsure" : "advice.hint.worlds") }) : null);
