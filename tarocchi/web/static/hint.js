@@ -175,7 +175,9 @@ export function hintButton(c) {
     "aria-label": t("advice.hint.label"), title: t("advice.hint.label"), disabled: advice.asking,
     "aria-busy": advice.asking ? "true" : null, "aria-pressed": here ? String(!advice.hidden) : null,
     onclick: () => ask(c),
-  }, advice.asking ? t("advice.thinking") : t("advice.hint"));
+  }, h("span", { class: "hint-text", text: advice.asking ? t("advice.thinking") : t("advice.hint") }),
+  // (a phone shows a "?" alone: the row beside the seat has no width to spare)
+  h("span", { class: "hint-glyph", "aria-hidden": "true", text: advice.asking ? "…" : "?" }));
 }
 
 function ask(c) {
