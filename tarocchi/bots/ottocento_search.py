@@ -184,13 +184,16 @@ class OttocentoSearchBot(PIMC):
     def finish_world(self, deal: Deal) -> Margins:
         return Margins(finish(deal, self.rule))
 
-    def __call__(self, view: dict) -> str:
+    def evaluate(self, view: dict) -> list[tuple[str, float]]:
         if view["phase"] != "play" or view["trick"]:
-            return super().__call__(view)
-        # A lead: search the cards alone; the card chosen carries the rule bot's signal (B22).
+            return super().evaluate(view)
+        # A lead: search the cards alone; each card carries the rule bot's signal (B22).
         plain = dict(view, choices=[c for c in view["choices"] if " " not in c["action"]])
-        card = DECK.card(super().__call__(plain))
         seen = Seen(view)
         st = seen.state(DECK.mask_of(c["action"] for c in plain["choices"] if c["reason"] is None))
-        signal = self.rule.signal(st, card)
-        return DECK.codes[card] + (" " + SIGNAL_WORDS[signal] if signal else "")
+        out = []
+        for text, score in super().evaluate(plain):
+            card = DECK.card(text)
+            signal = self.rule.signal(st, card)
+            out.append((DECK.codes[card] + (" " + SIGNAL_WORDS[signal] if signal else ""), score))
+        return out

@@ -28,6 +28,7 @@ from tarocchi.engine.game import get_game
 
 WORLDS = 24  # worlds sampled per decision, at most
 TIME_LIMIT = 0.6  # seconds: stop sampling more worlds after this (a safety net under load)
+NO_SCORE = float("nan")  # the score of an action the search did not weigh (a fallback's, a forced one)
 
 
 class PIMC:
@@ -42,11 +43,17 @@ class PIMC:
         self.phases = phases  # the phases searched; the fallback decides the others
 
     def __call__(self, view: dict) -> str:
+        return self.evaluate(view)[0][0]
+
+    def evaluate(self, view: dict) -> list[tuple[str, float]]:
+        """The actions considered with this seat's mean score over the worlds sampled, the one
+        played first (best first); a decision not searched is the fallback's alone, with no
+        score (NaN)."""
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]
         if len(ok) == 1:
-            return ok[0]
+            return [(ok[0], NO_SCORE)]
         if view["phase"] not in self.phases:
-            return self.fallback(view)
+            return [(self.fallback(view), NO_SCORE)]
         seen = self.knowledge(view)
         rng = random.Random(f"{self.seed}:{seen.me}:{len(view['actions'])}")
         game = get_game(self.game)
@@ -66,7 +73,7 @@ class PIMC:
             if sampled == self.worlds or (self.time_limit and time.perf_counter() - start > self.time_limit):
                 break
         if not sampled:
-            return self.fallback(view)
+            return [(self.fallback(view), NO_SCORE)]
         preferred = game.parse_action(self.fallback(view))  # ties go to the fallback's choice
-        best = max(options, key=lambda a: (totals[a], a == preferred))
-        return game.action_text(best)
+        ranked = sorted(options, key=lambda a: (totals[a], a == preferred), reverse=True)
+        return [(game.action_text(a), totals[a] / sampled) for a in ranked]

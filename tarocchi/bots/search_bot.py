@@ -20,6 +20,7 @@ from tarocchi.engine.cards import CARD_OF, CODES, cards_in
 from tarocchi.games.sicilian import ANNOUNCE, DISCARD_PHASE, PLAY, SPEAK, Deal
 
 from .knowledge import read_view
+from .pimc import NO_SCORE
 from .policy import bid_by_strength, choose_card, choose_discard
 from .rule_bot import RuleBot, allowed
 from .sampler import parse_log, sample_world
@@ -105,10 +106,16 @@ class SearchBot:
         self.bid_worlds = bid_worlds
 
     def __call__(self, view: dict) -> str:
+        return self.evaluate(view)[0][0]
+
+    def evaluate(self, view: dict) -> list[tuple[str, float]]:
+        """The actions weighed with this seat's mean payment over the worlds sampled, the one
+        played first, then the others by their mean; the rule bot's decisions (the discard,
+        the announcements) and forced ones alone, with no score (NaN)."""
         phase = view["phase"]
         ok = allowed(view)
         if phase in (DISCARD_PHASE, ANNOUNCE) or (len(ok) == 1 and phase != DISCARD_PHASE):
-            return self.rule(view) if len(ok) != 1 else ok[0]
+            return [(self.rule(view) if len(ok) != 1 else ok[0], NO_SCORE)]
         seen = read_view(view)
         rng = random.Random(f"{self.seed}:{seen.me}:{len(seen.actions)}:{phase}")
         if phase == PLAY:
@@ -134,32 +141,39 @@ class SearchBot:
                 break
         return values
 
-    def play(self, view: dict, seen, ok: list[str], rng: random.Random) -> str:
+    def play(self, view: dict, seen, ok: list[str], rng: random.Random) -> list[tuple[str, float]]:
         options = [CARD_OF[c] for c in ok]
         cards_left = sum(seen.hand_counts)
         exact = cards_left <= EXACT_CARDS[seen.seats]
         worlds = EXACT_WORLDS if exact else max(MIN_WORLDS, self.rollouts // len(options))
         values = self._evaluate(seen, options, worlds, rng, exact)
-        preferred = self.rule(view)
+        preferred = CARD_OF[self.rule(view)]
         # Keep the rule bot's card unless the search is confident another is better: sampled
         # worlds and rollouts are noisy, an exact endgame less so.
         margin = EXACT_MARGIN if exact else PLAY_MARGIN
-        choice = better_than(values, CARD_OF[preferred], margin)
-        return preferred if choice is None else CODES[choice]
+        choice = better_than(values, preferred, margin)
+        return ranking(values, preferred if choice is None else choice, CODES.__getitem__)
 
-    def speak(self, view: dict, seen, ok: list[str], rng: random.Random) -> str:
+    def speak(self, view: dict, seen, ok: list[str], rng: random.Random) -> list[tuple[str, float]]:
         words = [w for w in ok if w != "pago"]  # a pago can only cost (R6)
         if len(words) == 1:
-            return words[0]
+            return [(words[0], NO_SCORE)]
         options = [parse_action(w) for w in words]
         values = self._evaluate(seen, options, self.bid_worlds, rng, exact=False)
         if not any(values.values()):
-            return self.rule(view)
+            return [(self.rule(view), NO_SCORE)]
         quiet = [a for a in options if a not in (VADO_SOLO, CHIAMO)]
         best_quiet = max(quiet, key=lambda a: mean(values[a]))
         # A contract only on a confident gain over staying quiet (R6-R8: passing costs nothing).
         choice = better_than(values, best_quiet, BID_MARGIN)
-        return WORDS[best_quiet if choice is None else choice]
+        return ranking(values, best_quiet if choice is None else choice, WORDS.__getitem__)
+
+
+def ranking(values: dict[int, list[float]], chosen: int, text) -> list[tuple[str, float]]:
+    """The chosen option first, then the others by their mean, each with its mean (NaN for
+    one no world was sampled for)."""
+    others = sorted((a for a in values if a != chosen), key=lambda a: mean(values[a]), reverse=True)
+    return [(text(a), mean(values[a]) if values[a] else NO_SCORE) for a in [chosen, *others]]
 
 
 def mean(xs: list[float]) -> float:

@@ -133,7 +133,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         if isinstance(body, JSONResponse):
             return body
         try:
-            table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock)
+            table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
+                                                    hints=body.hints)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})

@@ -30,10 +30,11 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
+from .advice import Advisor
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
-    Hello, History, Message, Name, Next, Public, Rematch, Start, Takeover,
+    Hello, Hint, History, Message, Name, Next, Public, Rematch, Review, Start, Takeover,
 )
 from .lobby import Lobby
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
@@ -261,6 +262,7 @@ class Hub:
                              if getattr(store, "commits_off_loop", False) else None)
         self.watch = Watchers(self)  # the spectators (watch.py)
         self.lobby = Lobby(self)  # public tables, Play now, the turn clock (lobby.py)
+        self.advisor = Advisor(self)  # hints and reviews (advice.py)
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -317,6 +319,7 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.advisor.stop()
         if self._commit_soon is not None:
             self._commit_soon.cancel()
             self._commit()
@@ -554,6 +557,10 @@ class Hub:
             return
         if isinstance(message, History):
             return self._history(conn, message.before)
+        if isinstance(message, Hint):
+            return self.advisor.hint(conn)
+        if isinstance(message, Review):
+            return self.advisor.review(conn)
         if isinstance(message, Name):
             reason = table.check_name(message.name)
             if reason:
@@ -763,6 +770,7 @@ class Hub:
             self.fallback.pop((table_id, seat), None)
         self.presence.pop(table_id, None)
         self.links.pop(table_id, None)
+        self.advisor.forget(table_id)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:

@@ -195,12 +195,13 @@ class Lobby:
         return NO_FREE_SEAT
 
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
-                 quick: bool = False) -> tuple[str, list[str]]:
+                 quick: bool = False, hints: bool = False) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is held for
-        the host: a stranger is never handed it)."""
+        the host: a stranger is never handed it). ``hints``: the host lets the seats ask for
+        hints (server/advice.py)."""
         if public and not clock:
             clock = self.clock_seconds
-        settings = {"public": public, "clock": clock}
+        settings = {"public": public, "clock": clock, "hints": hints}
         if quick:
             settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
         table_id, tokens = self.hub.new_room(seats, game, settings={k: v for k, v in settings.items() if v})

@@ -112,7 +112,15 @@ class History(msgspec.Struct, tag="history", forbid_unknown_fields=True):
     before: Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Public
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+    """The strongest computer player's best actions for this seat's turn (server/advice.py)."""
+
+
+class Review(msgspec.Struct, tag="review", forbid_unknown_fields=True):
+    """This seat's decisions in the deal just counted, against the strongest player's."""
+
+
+Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Public | Hint | Review
 _decoder = msgspec.json.Decoder(Message)
 
 
@@ -147,6 +155,7 @@ class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     game: GameName = "sicilian"
     public: bool = False  # listed in the lobby (lobby.py); a public room has a turn clock
     clock: Annotated[int, msgspec.Meta(ge=5, le=600)] | None = None  # seconds a turn, None: no clock
+    hints: bool = False  # the host lets every seat ask for a hint (a computer table always does)
 
 
 class PlayNow(msgspec.Struct, forbid_unknown_fields=True):

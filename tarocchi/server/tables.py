@@ -116,6 +116,9 @@ class Table:
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
         self._turn_key: tuple | None = None
+        # Whether a seat may ask for a hint (issue 21): at a computer table always, in a room
+        # if the host chose it at creation (shown to every seat in the summary).
+        self.hints: bool = bool(created.get("hints", self.kind == "computer"))
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -207,6 +210,7 @@ class Table:
             "names": self.names, "joined": self.joined, "connected": connected,
             "bots": [b is not None for b in self.bots],
             "standin": self.standin,
+            "hints": self.hints,
             "deal_number": len(match.deals) if match else 0,
             "deals_in_match": self.game.match_length(self.seats, self.options),  # None: to a score
             "target": self.game.target,

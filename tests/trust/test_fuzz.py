@@ -143,7 +143,7 @@ leaf = (st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2*
         | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30))
 junk = st.recursive(leaf, lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=15)
-TYPES = ["act", "chat", "hello", "next", "start", "takeover", "dance", "", "ACT", "state", "refused", "error"]
+TYPES = ["act", "chat", "hello", "next", "start", "takeover", "hint", "review", "dance", "", "ACT", "state", "refused", "error"]
 FIELDS = ["action", "id", "text", "since", "lang", "seat", "type", "version", "x"]
 shaped = st.builds(lambda t, rest: json.dumps({"type": t, **rest}),
                    st.sampled_from(TYPES) | junk, st.dictionaries(st.sampled_from(FIELDS), junk, max_size=4))

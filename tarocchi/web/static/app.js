@@ -54,6 +54,7 @@ import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, ha
 import { h, patch, attr, text, signed } from "./dom.js";
 import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
+import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -370,9 +371,10 @@ function lobbyPage() {
     gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; renderLobby(); }),
     seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; renderLobby(); }, rg ? rg.seats : [3, 4]),
     lobbyUi.roomOptions(L, renderLobby),
+    roomHintsOption(!!L.roomHints, (on) => { L.roomHints = on; }),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
-        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats, ...lobbyUi.roomSettings(L) });
+        const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats, ...lobbyUi.roomSettings(L), hints: !!L.roomHints });
         if (data?.links) {
           L.room = data.links;
           store(`tarocchi.links.${data.links[0]}`, JSON.stringify(data.links));
@@ -450,6 +452,7 @@ function act(action) {
 }
 
 function onMessage(msg) {
+  if (onAdvice(msg, render)) return;  // a hint or a review (hint.js)
   if (msg.type === "state") {
     const before = state.view;
     const prevTotals = state.table?.totals;
@@ -876,7 +879,7 @@ function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
   return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
-    watching ? null : watchRow(state.table, copyLink)];
+    watching ? null : hintsNote(ctxFor()), watching ? null : watchRow(state.table, copyLink)];
 }
 
 function logPanelContent() {
@@ -914,6 +917,7 @@ function countPanel() {
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
   parts.push(replayLast(T, token));  // (replay.js: once the finished deal is listed)
+  if (!watching) parts.push(reviewSection(ctxFor()));
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 
@@ -947,6 +951,7 @@ function waitingRoom() {
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
+    T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
     T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,
     T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
@@ -1090,7 +1095,8 @@ function render() {
   }
   const ready = !!(T && state.game && hasDeck(gameName()));
   const playing = ready && T.status !== "waiting" && v;
-  patch(s.others, T ? otherSeats().map(seatPanel) : []);
+  // (the hint lies over the other seats while it shows: it never moves the hand or the buttons)
+  patch(s.others, T ? [otherSeats().map(seatPanel), playing ? hintBox(ctxFor()) : null] : []);
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.clock, playing ? lobbyUi.turnClock(T, whoLabel) : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
@@ -1099,8 +1105,9 @@ function render() {
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
   patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" && !watching ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
-  patch(s.tools, playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
-    "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : []);
+  patch(s.tools, [playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
+    "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : null,
+  playing && !watching ? hintButton(ctxFor()) : null]);
   const handChanged = patch(s.hand, playing ? handCards() : []);
   attr(s.hand, "aria-label", t("hand.title"));
   s.hand.className = "hand" + (myTurn() && (v?.phase === "discard" || game().picks?.(v?.phase)) ? " discarding" : "");
@@ -1232,6 +1239,7 @@ function onKey(e) {
     }
     return;
   }
+  if (hintKey(ctxFor(), e.key)) return;
   if ((e.key === "l" || e.key === "L") && state.view?.phase === "play" && state.view.last_trick) {
     state.showLast = !state.showLast;
     render();
