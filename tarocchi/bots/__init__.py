@@ -6,31 +6,33 @@ for worker processes too (a player is picklable, and rebuilt from (level, seed) 
 same). Levels, weakest first:
 
 - ``random``: uniformly random legal actions, the floor;
-- ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``rule_bot``);
+- ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``sicilian/rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
-  simulated bidding (``search_bot``); at most about 0.6 s a decision.
+  simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision.
 
-Calabresella's (``calabresella_rule``, ``calabresella_search``): ``rule`` bids by calibrated
-hand strength per contract, calls the highest trump it lacks, gives back and lays the cheapest
-cards; ``search`` is the same off the cards and PIMC over worlds consistent with the view in play.
-Renaissance and Ottocento have their own rule and search bots (``renaissance_rule``,
-``renaissance_search``; ``ottocento_rule``, ``ottocento_search``: partnership play, declarations
-and signals, searched by the side's margin).
+The layout follows ``tarocchi/games/``: what every game's bots share is here (the search loop
+``pimc``, the worlds ``worlds``, the exact solver ``solver``, the duel, ``random_bot``); each
+game's own players are in ``tarocchi/bots/<game>/`` (``rule_bot``, ``search_bot``, its knowledge
+of a view). Calabresella's ``rule`` bids by calibrated hand strength per contract, calls the
+highest trump it lacks, gives back and lays the cheapest cards; ``search`` is the same off the
+cards and PIMC over worlds consistent with the view in play. Renaissance and Ottocento have their
+own rule and search bots (Ottocento: partnership play, declarations and signals, searched by the
+side's margin).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .calabresella_rule import CalabresellaRuleBot
-from .calabresella_search import CalabresellaSearchBot
+from .calabresella.rule_bot import CalabresellaRuleBot
+from .calabresella.search_bot import CalabresellaSearchBot
+from .ottocento.rule_bot import OttocentoRuleBot
+from .ottocento.search_bot import OttocentoSearchBot
 from .random_bot import RandomBot
-from .ottocento_rule import OttocentoRuleBot
-from .ottocento_search import OttocentoSearchBot
-from .renaissance_rule import RenaissanceRuleBot
-from .renaissance_search import RenaissanceSearchBot
-from .rule_bot import RuleBot
-from .search_bot import SearchBot
+from .renaissance.rule_bot import RenaissanceRuleBot
+from .renaissance.search_bot import RenaissanceSearchBot
+from .sicilian.rule_bot import RuleBot
+from .sicilian.search_bot import SearchBot
 
 Player = Callable[[dict], str]
 LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian's, the first game's

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tarocchi.bots import make_player
-from tarocchi.bots.search_bot import SearchBot
+from tarocchi.bots.sicilian.search_bot import SearchBot
 from tarocchi.engine.records import replay
 
 from .positions import deck_for, reach

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from tarocchi.bots import levels_for, make_player
-from tarocchi.bots.renaissance_rule import RenaissanceRuleBot
-from tarocchi.bots.renaissance_search import Knowledge, RenaissanceSearchBot
+from tarocchi.bots.renaissance.rule_bot import RenaissanceRuleBot
+from tarocchi.bots.renaissance.search_bot import Knowledge, RenaissanceSearchBot
 from tarocchi.games.renaissance import DECK, Deal
 
 from ..games.builders import dealt

@@ -29,10 +29,10 @@ from tarocchi.games.ottocento import (
     DECK, DISCARD, FIVES, FOOL, FOOL_BIT, LAST_TRICK, PACKET, RULES, Deal, Options, parse_action,
 )
 
-from .ottocento_common import FULL, PlayState, Seen, combo_points, matto_paid
-from .ottocento_rule import SIGNAL_WORDS, OttocentoRuleBot
-from .pimc import PIMC, TIME_LIMIT
-from .worlds import Slot, assign
+from .common import FULL, PlayState, Seen, combo_points, matto_paid
+from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
+from ..pimc import PIMC, TIME_LIMIT
+from ..worlds import Slot, assign
 
 WORLDS = 16  # worlds sampled per decision, at most (docs/benchmarks.md, Ottocento: the time it takes)
 
