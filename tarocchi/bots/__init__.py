@@ -24,23 +24,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .calabresella.expert import CalabresellaExpert
 from .calabresella.rule_bot import CalabresellaRuleBot
 from .calabresella.search_bot import CalabresellaSearchBot
+from .ottocento.expert import OttocentoExpert
 from .ottocento.rule_bot import OttocentoRuleBot
 from .ottocento.search_bot import OttocentoSearchBot
 from .random_bot import RandomBot
+from .renaissance.expert import RenaissanceExpert
 from .renaissance.rule_bot import RenaissanceRuleBot
 from .renaissance.search_bot import RenaissanceSearchBot
+from .sicilian.expert import SicilianExpert
 from .sicilian.rule_bot import RuleBot
 from .sicilian.search_bot import SearchBot
 
 Player = Callable[[dict], str]
-LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian's, the first game's
+LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "expert": SicilianExpert}  # Sicilian's, the first game's
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
-    "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
-    "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot},
-    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot},
+    "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot,
+                    "expert": RenaissanceExpert},
+    "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot,
+                     "expert": CalabresellaExpert},
+    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
+                  "expert": OttocentoExpert},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest, search,
