@@ -35,20 +35,24 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
+
+from tarocchi.engine.deck import cards_in
 
 from tarocchi.engine.game import get_game
 
 from .solver import OutOfNodes, Solver
 
 WORLDS = 24  # worlds per decision, at most
-TIME_LIMIT = 0.7  # seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)
+TIME_LIMIT = 0.6  # seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)
 SURPRISE = 0.3  # a world's weight, times this for each action the rule bot would not have taken there
 NODE_LIMIT = 12_000  # positions a solve of one world may visit before the world is played out instead
+SOLVE_DEADLINE = 1.2  # times the time limit: a solve still running then is abandoned for a playout
 MAX_CANDIDATES = 10  # options searched in a phase with more (a discard)
 # Standard errors (over the worlds, paired) by which an option must beat the rule bot's before
 # the expert leaves it: sampled worlds and played-out ones are noisy, a word of the auction most.
-CONFIDENCE = {"play": 1.0}
+CONFIDENCE = {"play": 1.64}
 CONFIDENCE_ELSE = 1.64
 
 
@@ -61,8 +65,10 @@ class Expert:
     plain = 0
     searched_phases: frozenset[str] | None = None  # None: every phase
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT):
+    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         self.seed = 0 if seed is None else seed
+        if worlds is not None:
+            self.worlds = worlds
         self.time_limit = time_limit  # None makes a decision a pure function of the view
         self.last: tuple | None = None  # (texts, [(weight, values)], the rule bot's choice) of the last evaluation
         self.stats = {"worlds": 0, "solved": 0, "played_out": 0, "solve_s": 0.0, "sample_s": 0.0, "weigh_s": 0.0}
@@ -130,18 +136,19 @@ class Expert:
         """The world at its deal, before any action."""
         return type(world)(world.seats, world.dealer, list(world.deck), world.options, log=False)
 
-    def solver(self, me: int) -> Solver:
+    def solver(self, me: int, deadline: float | None = None) -> Solver:
         last = self.last_trick
         return Solver(lambda d: self.score(d, me), lambda d, seat: self.maximising(d, seat, me),
                       self.key_extra, self.plain, NODE_LIMIT,
-                      None if last is None else lambda d: last(d, me))
+                      None if last is None else lambda d: last(d, me), deadline)
 
-    def values_in(self, world: Any, options: list[int], me: int) -> list[float]:
-        """``me``'s score after each option in this world: exact once few cards are left."""
+    def values_in(self, world: Any, options: list[int], me: int, deadline: float | None = None) -> list[float]:
+        """``me``'s score after each option in this world: exact once few cards are left (and
+        the solve ends before ``deadline``), else each option played out."""
         if world.phase == "play" and sum(world.hands[s].bit_count() for s in range(world.seats)) <= self.exact_cards:
             t = time.perf_counter()
             try:
-                exact = self.solver(me).values(world, options)
+                exact = self.solver(me, deadline).values(world, options)
                 self.stats["solved"] += 1
                 return [exact[a] for a in options]
             except OutOfNodes:
@@ -185,7 +192,8 @@ class Expert:
             t = time.perf_counter()
             w = self.weight(world, me)
             self.stats["weigh_s"] += time.perf_counter() - t
-            values = self.values_in(world, options, me)
+            values = self.values_in(world, options, me, start + SOLVE_DEADLINE * self.time_limit
+                                    if self.time_limit else None)
             for i, v in enumerate(values):
                 totals[i] += w * v
             weights += w
@@ -198,9 +206,10 @@ class Expert:
             self.last = None
             return []
         preferred = self.rule(view)
-        ranked = sorted(range(len(options)), key=lambda i: (-round(totals[i] / weights, 9), texts[i] != preferred))
+        means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
+        ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)
-        return [(texts[i], totals[i] / weights) for i in ranked]
+        return [(texts[i], means[i]) for i in ranked]
 
     def confident(self, best: str, phase: str) -> bool:
         """Whether ``best`` beats the rule bot's choice in the last evaluation by more than
@@ -233,3 +242,20 @@ class Expert:
             return self.rule(view)
         best = ranked[0][0]
         return best if self.confident(best, view["phase"]) else self.last[2]
+
+
+def discard_candidates(first: int, ranked: list[int], allowed: int, extra: int = 3,
+                       most: int = MAX_CANDIDATES) -> list[int]:
+    """Discards to search: the rule bot's (``first``) and the other sets of as many cards
+    drawn from its cards and the ``extra`` next cards of ``ranked`` (the cards it would part
+    with next, best first), each allowed."""
+    size = first.bit_count()
+    pool = list(cards_in(first)) + [c for c in ranked if not first >> c & 1 and allowed >> c & 1][:extra]
+    out = [first]
+    for trio in combinations(pool, size):
+        m = sum(1 << c for c in trio)
+        if m != first and m & allowed == m:
+            out.append(m)
+        if len(out) == most:
+            break
+    return out

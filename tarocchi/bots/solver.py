@@ -17,12 +17,13 @@ the games of two sides). The model is the double-dummy solvers of bridge:
 
 A game gives ``value(done_deal) -> float`` (the seat's score, in the game's units),
 ``maximising(deal, seat) -> bool`` (the seat plays for us), and optionally ``key_extra``,
-``plain`` and ``last_trick`` (the value of a deal with one trick left, for a game whose engine
-count is slow: Ottocento counts on masks). ``node_limit`` bounds the work: a solve that runs out raises ``OutOfNodes``.
+``plain``, ``last_trick`` (the value of a deal with one trick left, for a game whose engine
+count is slow: Ottocento counts on masks) and a ``deadline``. ``node_limit`` and ``deadline`` bound the work: a solve that runs out raises ``OutOfNodes``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -41,8 +42,9 @@ def _default_key(d: Any) -> tuple:
 class Solver:
     def __init__(self, value: Callable[[Any], float], maximising: Callable[[Any, int], bool],
                  key_extra: Callable[[Any], Any] | None = None, plain: int = 0, node_limit: int = 10**9,
-                 last_trick: Callable[[Any], float] | None = None):
+                 last_trick: Callable[[Any], float] | None = None, deadline: float | None = None):
         self.value = value
+        self.deadline = deadline  # a time.perf_counter() past which the solve gives up (OutOfNodes)
         self.last_trick = last_trick  # the value with one trick left (all forced), if a game counts faster
         self.maximising = maximising
         self.key_extra = key_extra
@@ -106,6 +108,8 @@ class Solver:
             return self.last_trick(d) if self.last_trick is not None else self.finish(d.copy())
         self.nodes += 1
         if self.nodes > self.node_limit:
+            raise OutOfNodes
+        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
             raise OutOfNodes
         key = self.key(d)
         entry = self.table.get(key)

@@ -12,17 +12,20 @@ from pathlib import Path
 import pytest
 
 from tarocchi.bots import make_player
+from tarocchi.bots.sicilian.expert import SicilianExpert
 from tarocchi.bots.sicilian.search_bot import SearchBot
 from tarocchi.engine.records import replay
 
 from .positions import deck_for, reach
 
-LEVELS = ["rule", "search"]
+LEVELS = ["rule", "search", "expert"]
 
 
 def player(level: str):
     if level == "search":
         return SearchBot(seed=5, time_limit=None)
+    if level == "expert":
+        return SicilianExpert(seed=5, time_limit=None)
     return make_player(level, seed=5)
 
 

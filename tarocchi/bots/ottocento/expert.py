@@ -23,8 +23,8 @@ class OttocentoExpert(Expert):
     plain = 0  # B25: the combinations name cards one by one: none is merged
     searched_phases = frozenset({"play"})
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT):
-        super().__init__(seed, time_limit)
+    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
+        super().__init__(seed, time_limit, worlds)
         self.rule = OttocentoRuleBot(seed)
 
     def knowledge(self, view: dict) -> Knowledge:

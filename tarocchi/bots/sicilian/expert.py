@@ -13,12 +13,11 @@ partner, or as an opponent, tells which it is).
 from __future__ import annotations
 
 import random
-from itertools import combinations
 
 from tarocchi.engine.cards import ARIE, CODES, FOOL_BIT, KINGS, PIGLIATA_TRUMPS, VALUES, cards_in, codes, mask_of
 from tarocchi.games.sicilian import PAGO, WORDS, Deal, discardable
 
-from ..expert import TIME_LIMIT, Expert
+from ..expert import TIME_LIMIT, Expert, discard_candidates
 from .knowledge import read_view
 from .policy import choose_discard
 from .rule_bot import RuleBot
@@ -48,8 +47,8 @@ class SicilianExpert(Expert):
     game = "sicilian"
     plain = PLAIN
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT):
-        super().__init__(seed, time_limit)
+    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
+        super().__init__(seed, time_limit, worlds)
         self.rule = RuleBot(seed)
 
     def knowledge(self, view: dict) -> Knowledge:
@@ -79,24 +78,15 @@ class SicilianExpert(Expert):
             words = [w for w in ok if w != WORDS[PAGO]]  # a pago can only cost (R6)
             return words or ok
         if view["phase"] == "discard":
-            return discard_candidates(view)
+            return sicilian_discards(view)
         return ok
 
 
-def discard_candidates(view: dict, pool_size: int = 6, most: int = 10) -> list[str]:
-    """The rule bot's discard first, then others from the cards it would rather keep least:
-    the discardable cards it ranks lowest (R11)."""
+def sicilian_discards(view: dict) -> list[str]:
+    """R11: the rule bot's discard, then others from its three and the cheapest other cards
+    it may discard."""
     hand = mask_of(view["hand"])
     ok = discardable(hand)
     first = choose_discard(hand, ok)
-    # the pool: the rule bot's three and the cheapest other discardable cards by points
-    others = sorted((c for c in cards_in(ok & ~first)), key=lambda c: (VALUES[c], c))
-    pool = list(cards_in(first)) + others[:pool_size - first.bit_count()]
-    out = [first]
-    for trio in combinations(pool, 3):
-        m = sum(1 << c for c in trio)
-        if m != first and m & ok == m:
-            out.append(m)
-        if len(out) == most:
-            break
-    return ["discard " + " ".join(codes(m)) for m in out]
+    ranked = sorted(cards_in(ok & ~first), key=lambda c: (VALUES[c], c))
+    return ["discard " + " ".join(codes(m)) for m in discard_candidates(first, ranked, ok)]
