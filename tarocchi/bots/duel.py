@@ -118,8 +118,8 @@ def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror
     results: list[dict] = []
 
     def note(k: int) -> None:
-        # A long run can be stopped at any time: every 50 deals the table so far goes to stderr.
-        if progress and k % 50 == 0:
+        # A long run can be stopped at any time: every 10 deals the table so far goes to stderr.
+        if progress and k % 10 == 0:
             print(f"after {k}/{deals} duplicate deals:\n"
                   + format_report(summarise(results, seats, seed, a, b, mirror, game)),
                   file=sys.stderr, flush=True)
