@@ -44,7 +44,8 @@ class Solver:
                  key_extra: Callable[[Any], Any] | None = None, plain: int = 0, node_limit: int = 10**9,
                  last_trick: Callable[[Any], float] | None = None, deadline: float | None = None):
         self.value = value
-        self.deadline = deadline  # a time.perf_counter() past which the solve gives up (OutOfNodes)
+        self.deadline = deadline  # a time (``clock``: CPU seconds) past which the solve gives up (OutOfNodes)
+        self.clock = time.process_time
         self.last_trick = last_trick  # the value with one trick left (all forced), if a game counts faster
         self.maximising = maximising
         self.key_extra = key_extra
@@ -109,7 +110,7 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise OutOfNodes
-        if self.deadline is not None and not self.nodes & 255 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.nodes & 255 and self.clock() > self.deadline:
             raise OutOfNodes
         key = self.key(d)
         entry = self.table.get(key)
