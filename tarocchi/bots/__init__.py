@@ -8,12 +8,18 @@ same). Levels, weakest first:
 - ``random``: uniformly random legal actions, the floor;
 - ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``sicilian/rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
-  simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision.
+  simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
+- ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
+  did, the exact solver (``solver``) for the cards once a world is small enough, and every
+  phase the game's worlds allow (the auction, the discard, the call) decided by the same
+  search (``<game>/expert``); at most 0.6 s of CPU a decision.
 
 The layout follows ``tarocchi/games/``: what every game's bots share is here (the search loop
-``pimc``, the worlds ``worlds``, the exact solver ``solver``, the duel, ``random_bot``); each
+``pimc``, the expert search ``expert``, the worlds ``worlds``, the exact solver ``solver``, the
+duel, ``random_bot``); each
 game's own players are in ``tarocchi/bots/<game>/`` (``rule_bot``, ``search_bot``, its knowledge
-of a view). Calabresella's ``rule`` bids by calibrated hand strength per contract, calls the
+of a view, ``expert``). Every game's levels end with ``expert``, its strongest (the hint reads
+the last level's ``evaluate``). Calabresella's ``rule`` bids by calibrated hand strength per contract, calls the
 highest trump it lacks, gives back and lays the cheapest cards; ``search`` is the same off the
 cards and PIMC over worlds consistent with the view in play. Renaissance and Ottocento have their
 own rule and search bots (Ottocento: partnership play, declarations and signals, searched by the

@@ -192,3 +192,43 @@ def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
         total += w
         n += 1
     assert n >= 30 and weighted / total > plain / n
+
+
+def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():
+    """C7-C9: an auction world deals the unseen cards into the other hands and the monte,
+    keeps the seat's hand and replays the words said; the expert searches every word allowed,
+    solissimo and its variants included."""
+    from tarocchi.bots.calabresella.expert import AuctionKnowledge, CalabresellaExpert
+    from tarocchi.games.calabresella import DECK as CARDS
+    from tarocchi.games.calabresella import Deal as CalabresellaDeal
+
+    deal = CalabresellaDeal.from_seed(0, 21)
+    deal.apply("chiamo")
+    view = deal.view(deal.to_act)
+    seen = AuctionKnowledge(view)
+    rng = random.Random(1)
+    for _ in range(5):
+        world = seen.world(rng)
+        assert world is not None and world.to_act == view["seat"] and world.phase == "speak"
+        assert world.hands[view["seat"]] == CARDS.mask_of(view["hand"])
+        assert world.view(view["seat"]) == view
+    ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+    bot = CalabresellaExpert(seed=0, time_limit=None, worlds=2)
+    assert {a for a, _ in bot.evaluate(view)} == set(ok) >= {"vado solissimo", "vado solissimo dividete"}
+
+
+def test_renaissances_discard_worlds_and_candidates():
+    """A7: the dealer's discard is searched over worlds that keep its 28 cards, among sets
+    that start with the rule bot's and are all allowed."""
+    from tarocchi.bots.renaissance.expert import DiscardKnowledge, RenaissanceExpert
+    from tarocchi.games.renaissance import Deal as RenaissanceDeal
+
+    deal = RenaissanceDeal.shuffled(3, 1, random.Random(4))
+    view = deal.view(deal.to_act)
+    assert view["phase"] == "discard"
+    world = DiscardKnowledge(view).world(random.Random(2))
+    assert world is not None and world.view(view["seat"]) == view
+    bot = RenaissanceExpert(seed=0, time_limit=None, worlds=2)
+    ranked = bot.evaluate(view)
+    assert len(ranked) > 1 and all(deal.refusal(view["seat"], a) is None for a, _ in ranked)
+    assert bot.rule(view) in [a for a, _ in ranked]

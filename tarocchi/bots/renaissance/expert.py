@@ -27,6 +27,7 @@ class DiscardKnowledge:
         self.me: int = view["seat"]
         self.hand = DECK.mask_of(view["hand"])
         self.counts: list[int] = view["hand_counts"]
+        self.extra = DECK.mask_of(view.get("extra") or [])  # A6: the three cards dealt last
 
     def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
         others = [s for s in range(3) if s != self.me]
@@ -34,7 +35,7 @@ class DiscardKnowledge:
         hidden = cards(DECK.full & ~self.hand)
         if not assign(hidden, slots, dict.fromkeys(hidden, 3), rng):
             return None
-        dealt = {self.me: cards(self.hand)}
+        dealt = {self.me: cards(self.hand & ~self.extra) + cards(self.extra)}
         for s, slot in zip(others, slots):
             dealt[s] = cards(slot.cards)
         order: list[int] = []
