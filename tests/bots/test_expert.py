@@ -232,3 +232,30 @@ def test_renaissances_discard_worlds_and_candidates():
     ranked = bot.evaluate(view)
     assert len(ranked) > 1 and all(deal.refusal(view["seat"], a) is None for a, _ in ranked)
     assert bot.rule(view) in [a for a, _ in ranked]
+
+
+def test_ottocentos_playout_with_signals_off_is_the_search_bots():
+    """B22: with the table's signals off, the expert's signalling playout plays and counts as
+    the search bot's plain one; with them on, a lead's options include Busso."""
+    from tarocchi.bots.ottocento.expert import OttocentoExpert, signalled_finish
+    from tarocchi.bots.ottocento.rule_bot import OttocentoRuleBot
+    from tarocchi.bots.ottocento.search_bot import finish as plain_finish
+    from tarocchi.games.ottocento import Deal as OttocentoDeal
+    from tarocchi.games.ottocento import Options
+
+    policy = OttocentoRuleBot(0)
+    for seed in range(4):
+        deck = list(range(62))
+        random.Random(seed).shuffle(deck)
+        deal = OttocentoDeal(4, seed % 4, deck, Options(signals=False), log=False)
+        while not deal.done and deal.phase != "play":
+            deal.apply(policy(deal.view(deal.to_act)), deal.to_act)
+        if deal.done:
+            continue
+        assert signalled_finish(deal.copy(), policy) == plain_finish(deal.copy(), policy)
+    deal = endgame("ottocento", 4, 3, 60)
+    assert deal is not None and not deal.trick
+    view = deal.view(deal.to_act)
+    ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+    options = OttocentoExpert(seed=0).options(view, ok)
+    assert any(a.endswith(" busso") for a in options) and all(a in ok for a in options)
