@@ -67,6 +67,9 @@ class Expert:
     time_limit: float | None = TIME_LIMIT
     surprise = SURPRISE
     plain = 0
+    # The words of the auction that take on no contract: a contract is bid only on a confident
+    # gain over the best of them (over the worlds), whatever the rule bot would say.
+    quiet_words: frozenset[str] = frozenset()
     searched_phases: frozenset[str] | None = None  # None: every phase
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
@@ -209,14 +212,16 @@ class Expert:
         if not sampled:
             self.last = None
             return []
-        preferred = self.rule(view)
         means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
+        quiet = [i for i, a in enumerate(texts) if a in self.quiet_words]
+        preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
         ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)
         return [(texts[i], means[i]) for i in ranked]
 
     def confident(self, best: str, phase: str) -> bool:
-        """Whether ``best`` beats the rule bot's choice in the last evaluation by more than
+        """Whether ``best`` beats the default (the rule bot's choice, or in the auction the best
+        quiet word) in the last evaluation by more than
         ``CONFIDENCE`` standard errors of the weighted, paired difference."""
         if self.last is None:
             return True

@@ -70,6 +70,7 @@ class CalabresellaExpert(Expert):
     game = "calabresella"
     exact_cards = EXACT_CARDS
     plain = DECK.full & ~DECK.fool_bit  # C17: a card counts by its points alone
+    quiet_words = frozenset({"passo", "sta bene"})  # C8: a contract only on a confident gain
     searched_phases = frozenset({"play", *AUCTION_PHASES})
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):

@@ -46,6 +46,7 @@ class Knowledge:
 class SicilianExpert(Expert):
     game = "sicilian"
     plain = PLAIN
+    quiet_words = frozenset({"passo", "altre cinque"})  # R6-R8: a contract only on a confident gain
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
