@@ -68,6 +68,9 @@ EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/benchmark
 
 class CalabresellaExpert(Expert):
     game = "calabresella"
+    # Worlds a decision, at most: the weights leave about two thirds of them effective (Kish's
+    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/benchmarks.md).
+    worlds = 48
     exact_cards = EXACT_CARDS
     plain = DECK.full & ~DECK.fool_bit  # C17: a card counts by its points alone
     quiet_words = frozenset({"passo", "sta bene"})  # C8: a contract only on a confident gain

@@ -45,6 +45,9 @@ class Knowledge:
 
 class SicilianExpert(Expert):
     game = "sicilian"
+    # Worlds a decision, at most: the weights leave about two thirds of them effective (Kish's
+    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/benchmarks.md).
+    worlds = 48
     plain = PLAIN
     quiet_words = frozenset({"passo", "altre cinque"})  # R6-R8: a contract only on a confident gain
 
