@@ -12,12 +12,12 @@ pays (the exact endgame cannot tell a signal from none: the rule bot's choice st
 
 from __future__ import annotations
 
-from tarocchi.games.ottocento import BUSSO, DECK, FOOL, FOOL_BIT, RULES, TRIONFI, Deal, Options
+from tarocchi.games.ottocento import BUSSO, DECK, FOOL, RULES, TRIONFI, Deal, Options
 
 from ..expert import TIME_LIMIT, Expert
 from .common import FULL, TRUMPS, PlayState, Seen
 from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
-from .search_bot import Knowledge, Margins, count, finish
+from .search_bot import Knowledge, Margins, close_trick, count, finish
 
 
 def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
@@ -43,7 +43,7 @@ def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
         if busso_now:
             back[partner] = DECK.suit_mask_of[trick[0]]
     st = PlayState(0, 0, 0, trick, leader, 0, [0, 0, 0, 0], hands, signals=deal.options.signals)
-    legal_of, winning_card = RULES.legal, RULES.winning_card
+    legal_of = RULES.legal
     while left:
         legal = legal_of(hands[seat], trick)
         sig = 0
@@ -76,15 +76,7 @@ def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
         if len(trick) < 4:
             seat = (seat + 1) % 4
             continue
-        mask = 0
-        for x in trick:
-            mask |= 1 << x
-        winner = (leader + trick.index(winning_card(trick, mask))) % 4
-        if mask & FOOL_BIT:
-            mask ^= FOOL_BIT
-            fool_to = winner
-        won[winner] |= mask
-        tricks_won[winner] += 1
+        winner, fool_to = close_trick(trick, leader, won, tricks_won, fool_to)
         leader = seat = last = winner
         trick = []
         busso_now = False
