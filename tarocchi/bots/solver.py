@@ -44,8 +44,8 @@ class Solver:
                  key_extra: Callable[[Any], Any] | None = None, plain: int = 0, node_limit: int = 10**9,
                  last_trick: Callable[[Any], float] | None = None, deadline: float | None = None):
         self.value = value
-        self.deadline = deadline  # a time (``clock``: CPU seconds) past which the solve gives up (OutOfNodes)
-        self.clock = time.process_time
+        self.deadline = deadline  # a time (``clock``: this thread's CPU seconds) past which the solve gives up (OutOfNodes)
+        self.clock = time.thread_time
         self.last_trick = last_trick  # the value with one trick left (all forced), if a game counts faster
         self.maximising = maximising
         self.key_extra = key_extra
