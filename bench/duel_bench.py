@@ -2,11 +2,11 @@
 
     .venv/bin/python bench/duel_bench.py calibrate --seats 3 --deals 2000
         the soloist's (or caller's) mean payment by hand strength with rule play: where the
-        rule bot's bidding thresholds (tarocchi/bots/policy.py) come from;
+        rule bot's bidding thresholds (tarocchi/bots/sicilian/policy.py) come from;
     .venv/bin/python bench/duel_bench.py calibrate --game calabresella --deals 1500
         Calabresella: seat 1 made to bid each contract in turn on the same deals, rule bots
         play on; the challenger's mean payment by hand strength, per contract: the rule bot's
-        thresholds (tarocchi/bots/calabresella_rule.py THRESHOLDS);
+        thresholds (tarocchi/bots/calabresella/rule_bot.py THRESHOLDS);
     .venv/bin/python bench/duel_bench.py timing --seats 3 --deals 20 --level search
         time per decision of one bot playing every seat (median, p95, max, by phase);
         ``--game ottocento --seats 4`` (or renaissance) times that game's bots.
@@ -20,7 +20,7 @@ import statistics
 import time
 
 from tarocchi.bots import make_player
-from tarocchi.bots.policy import hand_strength
+from tarocchi.bots.sicilian.policy import hand_strength
 from tarocchi.engine.game import get_game
 from tarocchi.games.sicilian import Deal
 
@@ -66,7 +66,7 @@ def calibrate_calabresella(deals: int, min_strength: float = 0.0, step: float = 
     ``sta bene``; rule bots play every seat on. Mean payment of seat 1 by hand strength. With
     ``min_strength`` only the deals whose seat 1 is at least that strong are played (the
     strong hands are rare: their rows need many deals)."""
-    from tarocchi.bots.calabresella_rule import CalabresellaRuleBot
+    from tarocchi.bots.calabresella.rule_bot import CalabresellaRuleBot
     from tarocchi.games.calabresella import Deal as CDeal
 
     bots = [CalabresellaRuleBot(seed=s) for s in range(3)]

@@ -6,39 +6,54 @@ for worker processes too (a player is picklable, and rebuilt from (level, seed) 
 same). Levels, weakest first:
 
 - ``random``: uniformly random legal actions, the floor;
-- ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``rule_bot``);
+- ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``sicilian/rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
-  simulated bidding (``search_bot``); at most about 0.6 s a decision.
+  simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
+- ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
+  did, the exact solver (``solver``) for the cards once a world is small enough, and every
+  phase the game's worlds allow (the auction, the discard, the call) decided by the same
+  search (``<game>/expert``); at most 0.6 s of CPU a decision.
 
-Calabresella's (``calabresella_rule``, ``calabresella_search``): ``rule`` bids by calibrated
-hand strength per contract, calls the highest trump it lacks, gives back and lays the cheapest
-cards; ``search`` is the same off the cards and PIMC over worlds consistent with the view in play.
-Renaissance and Ottocento have their own rule and search bots (``renaissance_rule``,
-``renaissance_search``; ``ottocento_rule``, ``ottocento_search``: partnership play, declarations
-and signals, searched by the side's margin).
+The layout follows ``tarocchi/games/``: what every game's bots share is here (the search loop
+``pimc``, the expert search ``expert``, the worlds ``worlds``, the exact solver ``solver``, the
+duel, ``random_bot``); each
+game's own players are in ``tarocchi/bots/<game>/`` (``rule_bot``, ``search_bot``, its knowledge
+of a view, ``expert``). Every game's levels end with ``expert``, its strongest (the hint reads
+the last level's ``evaluate``). Calabresella's ``rule`` bids by calibrated hand strength per contract, calls the
+highest trump it lacks, gives back and lays the cheapest cards; ``search`` is the same off the
+cards and PIMC over worlds consistent with the view in play. Renaissance and Ottocento have their
+own rule and search bots (Ottocento: partnership play, declarations and signals, searched by the
+side's margin).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .calabresella_rule import CalabresellaRuleBot
-from .calabresella_search import CalabresellaSearchBot
+from .calabresella.expert import CalabresellaExpert
+from .calabresella.rule_bot import CalabresellaRuleBot
+from .calabresella.search_bot import CalabresellaSearchBot
+from .ottocento.expert import OttocentoExpert
+from .ottocento.rule_bot import OttocentoRuleBot
+from .ottocento.search_bot import OttocentoSearchBot
 from .random_bot import RandomBot
-from .ottocento_rule import OttocentoRuleBot
-from .ottocento_search import OttocentoSearchBot
-from .renaissance_rule import RenaissanceRuleBot
-from .renaissance_search import RenaissanceSearchBot
-from .rule_bot import RuleBot
-from .search_bot import SearchBot
+from .renaissance.expert import RenaissanceExpert
+from .renaissance.rule_bot import RenaissanceRuleBot
+from .renaissance.search_bot import RenaissanceSearchBot
+from .sicilian.expert import SicilianExpert
+from .sicilian.rule_bot import RuleBot
+from .sicilian.search_bot import SearchBot
 
 Player = Callable[[dict], str]
-LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot}  # Sicilian's, the first game's
+LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "expert": SicilianExpert}  # Sicilian's, the first game's
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
-    "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot},
-    "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot},
-    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot},
+    "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot,
+                    "expert": RenaissanceExpert},
+    "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot,
+                     "expert": CalabresellaExpert},
+    "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
+                  "expert": OttocentoExpert},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest, search,

@@ -10,7 +10,9 @@ B's, then the pairs swapped: each side's cards are played once by each bot.
 Printed: each bot's mean jochi per deal (per seat it sat in) with a 95% interval, the
 difference A - B with its interval (over duplicate deals, which are independent), how often
 each bot became the bidder and how often its contracts succeeded (net > 0), and its time per
-decision (median, p95, max).
+decision (median, p95, max; and the p95 of its own CPU time, which a loaded machine does not
+inflate). The players decide with a fixed amount of work: the search bots' wall-clock safety
+net is off (it would cut them short on a loaded machine), the expert's budget is CPU time.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import time
 from tarocchi.engine.game import DEFAULT, Game, get_game
 
 from . import LEVELS, levels_for, make_player
+from .expert import Expert
 
 
 # Games of fixed partnerships (Ottocento B5: seats 0 and 2 against 1 and 3). A duplicate deal is
@@ -45,21 +48,28 @@ def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed:
               game: Game | None = None) -> dict:
     game = game or get_game(DEFAULT)
     players = [make_player(lv, seed=seed * 8 + s, game=game.name) for s, lv in enumerate(levels)]
+    for p in players:
+        # A wall-clock safety net (the search bots') would cut a bot short on a loaded machine:
+        # the duel compares fixed work; the expert's budget is its own CPU time (bots.expert).
+        if hasattr(p, "time_limit") and not isinstance(p, Expert):
+            p.time_limit = None
     deal = game.new_deal(seats, dealer, deck, log=False)
     times: list[list[float]] = [[] for _ in range(seats)]
+    cpu: list[list[float]] = [[] for _ in range(seats)]
     while not deal.done:
         s = deal.to_act
         view = deal.view(s)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         action = players[s](view)
         times[s].append(time.perf_counter() - t)
+        cpu[s].append(time.process_time() - c)
         deal.apply(action, s)
     c = deal.count
     # Sicilian's count has a bidder and its net; a game without contracts has neither.
     bidder = getattr(c, "bidder", None)
     return {"payments": deal.returns(), "bidder": bidder, "net": getattr(c, "net", 0),
             "contract": deal.view(0).get("contract") if bidder is not None else None,
-            "times": times, "abandoned": getattr(c, "abandoned", False)}
+            "times": times, "cpu": cpu, "abandoned": getattr(c, "abandoned", False)}
 
 
 def duplicate_deal(job: tuple) -> dict:
@@ -70,6 +80,7 @@ def duplicate_deal(job: tuple) -> dict:
     dealer = index % seats
     names = ("A", "B") if a == b else (a, b)  # a bot against itself: keep the two names apart
     out = {"a_pay": [], "b_pay": [], "bids": {n: [0, 0, 0] for n in names}, "times": {n: [] for n in names},
+           "cpu": {n: [] for n in names},
            "by_contract": {n: {} for n in names}}
     if game.name in PARTNERSHIPS:  # A's partnership in seats 0 and 2, then in 1 and 3
         arrangements = [(-1, 0), (-1, 1)]
@@ -86,6 +97,7 @@ def duplicate_deal(job: tuple) -> dict:
             name = names[who[s]]
             (out["a_pay"] if who[s] == 0 else out["b_pay"]).append(r["payments"][s])
             out["times"][name].extend(r["times"][s])
+            out["cpu"][name].extend(r["cpu"][s])
             stats = out["bids"][name]
             stats[0] += 1  # seat-deals
             if r["bidder"] == s:
@@ -118,8 +130,8 @@ def run(seats: int, deals: int, seed: int, a: str, b: str, jobs: int = 1, mirror
     results: list[dict] = []
 
     def note(k: int) -> None:
-        # A long run can be stopped at any time: every 50 deals the table so far goes to stderr.
-        if progress and k % 50 == 0:
+        # A long run can be stopped at any time: every 10 deals the table so far goes to stderr.
+        if progress and k % 10 == 0:
             print(f"after {k}/{deals} duplicate deals:\n"
                   + format_report(summarise(results, seats, seed, a, b, mirror, game)),
                   file=sys.stderr, flush=True)
@@ -148,6 +160,7 @@ def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror
         bids = sum(r["bids"][name][1] for r in results)
         wins = sum(r["bids"][name][2] for r in results)
         times = [t for r in results for t in r["times"][name]]
+        cpu = [t for r in results for t in r.get("cpu", {}).get(name, [])]
         by_contract: dict[str, list[int]] = {}
         for r in results:
             for kind, (n, made) in r.get("by_contract", {}).get(name, {}).items():
@@ -160,6 +173,7 @@ def summarise(results: list[dict], seats: int, seed: int, a: str, b: str, mirror
             "success": wins / bids if bids else float("nan"), "contracts": bids,
             "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
             "p95_ms": percentile(times, 0.95) * 1000, "max_ms": max(times, default=float("nan")) * 1000,
+            "cpu_p95_ms": percentile(cpu, 0.95) * 1000,
             "by_contract": by_contract,
         }
     report["diff"] = interval(diff)
@@ -178,13 +192,13 @@ def format_report(rep: dict, command: str = "") -> str:
     # A game without bidding has no contracts to report.
     contracts = unit == "jochi" or any(s.get("by_contract") for s in rep["bots"].values())
     lines.append(f"| bot | mean {unit}/deal (95% CI) |" + (" bids | contracts won (net > 0) |" if contracts else "")
-                 + " decisions | median ms | p95 ms | max ms |")
-    lines.append("|---|---|" + ("---|---|" if contracts else "") + "---|---|---|---|")
+                 + " decisions | median ms | p95 ms | max ms | p95 CPU ms |")
+    lines.append("|---|---|" + ("---|---|" if contracts else "") + "---|---|---|---|---|")
     for name, s in rep["bots"].items():
         m, h = s["mean"]
         bids = f" {s['bid_rate']:.1%} ({s['contracts']}) | {s['success']:.1%} |" if contracts else ""
         lines.append(f"| {name} | {m:+.3f} ± {h:.3f} |{bids} {s['decisions']} | {s['median_ms']:.2f} | "
-                     f"{s['p95_ms']:.2f} | {s['max_ms']:.1f} |")
+                     f"{s['p95_ms']:.2f} | {s['max_ms']:.1f} | {s.get('cpu_p95_ms', float('nan')):.1f} |")
     m, h = rep["diff"]
     names = list(rep["bots"])
     lines.append("")

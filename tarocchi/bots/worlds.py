@@ -1,6 +1,6 @@
 """Sampled worlds for any game: the cards a seat has not seen, dealt at random into the places
 they may be (other hands, a hidden discard, a monte), each place taking only the cards it may
-hold. The samplers of the games (``sampler`` for Sicilian, ``renaissance_search``) say which
+hold. The samplers of the games (``sicilian/sampler`` for Sicilian, ``renaissance/search_bot``) say which
 places there are and what each may hold; the engine then checks the world by replaying the
 seat's log on it.
 """

@@ -11,10 +11,10 @@ import random
 import pytest
 
 from tarocchi.bots import levels_for, make_player
-from tarocchi.bots.calabresella_rule import THRESHOLDS, CalabresellaRuleBot, choose_lay
-from tarocchi.bots.calabresella_search import CalabresellaKnowledge, CalabresellaSearchBot
+from tarocchi.bots.calabresella.rule_bot import THRESHOLDS, CalabresellaRuleBot, choose_lay
+from tarocchi.bots.calabresella.search_bot import CalabresellaKnowledge, CalabresellaSearchBot
 from tarocchi.bots.duel import run
-from tarocchi.bots.policy import hand_strength
+from tarocchi.bots.sicilian.policy import hand_strength
 from tarocchi.engine.cards import NEVER_DISCARD
 from tarocchi.games.calabresella import DECK, LAY_RULES, Deal
 
@@ -49,7 +49,7 @@ def forced(seed: int, dealer: int, bid: str) -> Deal:
 
 
 def test_every_level_plays_calabresella():
-    assert list(levels_for("calabresella")) == ["random", "rule", "search"]
+    assert list(levels_for("calabresella")) == ["random", "rule", "search", "expert"]
     with pytest.raises(ValueError, match="unknown player 'oracle' for calabresella"):
         make_player("oracle", game="calabresella")
 

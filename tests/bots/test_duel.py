@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tarocchi.bots import levels_for
 from tarocchi.bots.duel import duplicate_deal, run
 from tarocchi.cli import main
 
@@ -35,3 +36,13 @@ def test_duel_command_prints_the_table(capsys):
     out = capsys.readouterr().out
     assert "| rule |" in out and "| random |" in out and "difference rule - random" in out
     assert main(["duel", "--deals", "1", "rule", "oracle"]) == 2
+
+
+@pytest.mark.parametrize("game", ["sicilian", "renaissance", "calabresella", "ottocento"])
+def test_the_duel_runs_the_expert_in_every_game(game, capsys, monkeypatch):
+    """Issue 21: ``tarocchi duel --game G expert search`` (here a small budget: two worlds a
+    decision) prints each bot's table with its CPU time per decision."""
+    monkeypatch.setattr(levels_for(game)["expert"], "worlds", 2)
+    assert main(["duel", "--game", game, "--deals", "1", "--seed", "3", "expert", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "| expert |" in out and "p95 CPU ms" in out and "difference expert - rule" in out

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from tarocchi.bots import make_player
-from tarocchi.bots.knowledge import read_view, trumps_above
-from tarocchi.bots.sampler import parse_log, sample_world
+from tarocchi.bots.sicilian.knowledge import read_view, trumps_above
+from tarocchi.bots.sicilian.sampler import parse_log, sample_world
 from tarocchi.engine.cards import CARD_OF, SUIT_MASKS, TRUMPS, mask_of
 from tarocchi.games.sicilian import Deal
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tarocchi.bots import LEVELS, make_player
-from tarocchi.bots.search_bot import SearchBot
+from tarocchi.bots.sicilian.search_bot import SearchBot
 from tarocchi.games.sicilian import Deal
 
 

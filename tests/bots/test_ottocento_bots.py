@@ -13,9 +13,9 @@ import pytest
 
 from tarocchi.bots import levels_for, make_player
 from tarocchi.bots.duel import run
-from tarocchi.bots.ottocento_common import FULL, PlayState, Seen, combo_points
-from tarocchi.bots.ottocento_rule import OttocentoRuleBot
-from tarocchi.bots.ottocento_search import Knowledge, OttocentoSearchBot, finish
+from tarocchi.bots.ottocento.common import FULL, PlayState, Seen, combo_points
+from tarocchi.bots.ottocento.rule_bot import OttocentoRuleBot
+from tarocchi.bots.ottocento.search_bot import Knowledge, OttocentoSearchBot, finish
 from tarocchi.games import ottocento_combos as combos
 from tarocchi.games.ottocento import DECK, FIVES, Deal, Options
 
@@ -37,7 +37,7 @@ def play_deal(deal: Deal, players: list, views: list | None = None) -> Deal:
 
 
 def test_every_level_plays_ottocento():
-    assert set(levels_for("ottocento")) == {"random", "rule", "search"}
+    assert set(levels_for("ottocento")) == {"random", "rule", "search", "expert"}
     with pytest.raises(ValueError, match="unknown player 'oracle' for ottocento"):
         make_player("oracle", game="ottocento")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 from tarocchi.bots.pimc import PIMC
-from tarocchi.bots.renaissance_search import RenaissanceSearchBot
+from tarocchi.bots.renaissance.search_bot import RenaissanceSearchBot
 from tarocchi.bots.worlds import voids
 from tarocchi.engine.game import get_game
 from tarocchi.games.renaissance import DECK as RENAISSANCE

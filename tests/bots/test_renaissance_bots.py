@@ -11,8 +11,8 @@ import random
 import pytest
 
 from tarocchi.bots import levels_for, make_player
-from tarocchi.bots.renaissance_rule import RenaissanceRuleBot
-from tarocchi.bots.renaissance_search import Knowledge, RenaissanceSearchBot
+from tarocchi.bots.renaissance.rule_bot import RenaissanceRuleBot
+from tarocchi.bots.renaissance.search_bot import Knowledge, RenaissanceSearchBot
 from tarocchi.games.renaissance import DECK, Deal
 
 from ..games.builders import dealt
@@ -28,7 +28,7 @@ def play_deal(deal: Deal, players: list) -> Deal:
 
 
 def test_every_level_plays_renaissance():
-    assert set(levels_for("renaissance")) == {"random", "rule", "search"}
+    assert set(levels_for("renaissance")) == {"random", "rule", "search", "expert"}
     with pytest.raises(ValueError, match="unknown player 'oracle' for renaissance"):
         make_player("oracle", game="renaissance")
 

@@ -117,9 +117,11 @@ def test_the_computer_table_defaults_to_the_servers_level():
     assert inspect.signature(create_app).parameters["bot_level_default"].default == DEFAULT_LEVEL
     with running_server(bot_level_default=DEFAULT_LEVEL) as server:  # as `tarocchi serve` starts
         body = httpx.get(server.url + "/api/levels").json()
-        assert body["default"] == "rule" and body["levels"][-1] == "search"
+        assert body["default"] == "rule" and body["levels"][-1] == "expert"
         games = httpx.get(server.url + "/api/games").json()["games"]
         assert all(g["default_level"] == "rule" for g in games if "rule" in g["levels"])
+        # issue 21: every game's strongest level, named last, is the expert
+        assert all(g["levels"][-2:] == ["search", "expert"] for g in games), games
     with running_server(bot_level_default="search") as server:
         r = httpx.post(server.url + "/api/computer", json={"seats": 4})
         assert r.status_code == 200, r.text

@@ -2,7 +2,7 @@
 the seat's view, for the cards in play; the auction, the called card, the give-back, the lays
 and the scegliete takes are the rule bot's.
 
-Each world places the cards the seat has not seen (``calabresella_rule.Knowledge``) into the
+Each world places the cards the seat has not seen (``rule_bot.Knowledge``) into the
 other two hands and the hidden part of the monte (``worlds.assign``): a seat that did not
 follow a suit holds none of it, nor trumps if it did not trump (R13); the called card and the
 turned-up monte went to the challenger (in his hand or laid back, C10, C11); the card given
@@ -25,10 +25,10 @@ from tarocchi.engine.cards import cards_in
 from tarocchi.engine.game import IllegalAction
 from tarocchi.games.calabresella import DECK, LAY, MONTE, PACKET, PLAY, SEATS, STAKE, TRICKS, Deal, parse_action
 
-from .calabresella_rule import MONTE_PLACE, CalabresellaRuleBot, Knowledge
-from .pimc import PIMC
-from .policy import choose_card
-from .worlds import Slot, assign
+from .rule_bot import MONTE_PLACE, CalabresellaRuleBot, Knowledge
+from ..pimc import PIMC
+from ..sicilian.policy import choose_card
+from ..worlds import Slot, assign
 
 WORLDS = 24  # worlds per card decision, at most (docs/benchmarks.md "Calabresella": p95 under 1 s)
 TIME_LIMIT = 0.5  # seconds: a safety net under load

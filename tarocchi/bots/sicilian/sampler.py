@@ -16,7 +16,7 @@ from tarocchi.engine.cards import NEVER_DISCARD, cards_in
 from tarocchi.games.sicilian import Deal, IllegalAction
 
 from .knowledge import FULL_HAND, Seen
-from .worlds import Slot, assign
+from ..worlds import Slot, assign
 
 PACKET = 5
 MONTE_SIZE = 3

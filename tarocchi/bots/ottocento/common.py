@@ -11,7 +11,7 @@ from __future__ import annotations
 from tarocchi.engine.deck import cards_in
 from tarocchi.games.ottocento import DECK, FOOL, FOOL_BIT, MOORS, ONE_POINT, SUIT_MASK_OF
 
-from .worlds import voids
+from ..worlds import voids
 
 FULL = DECK.full
 TRUMPS = DECK.trumps  # B2: 0, the Moors, 5..20 (F is not a trump)

@@ -29,10 +29,10 @@ from tarocchi.games.ottocento import (
     DECK, DISCARD, FIVES, FOOL, FOOL_BIT, LAST_TRICK, PACKET, RULES, Deal, Options, parse_action,
 )
 
-from .ottocento_common import FULL, PlayState, Seen, combo_points, matto_paid
-from .ottocento_rule import SIGNAL_WORDS, OttocentoRuleBot
-from .pimc import PIMC, TIME_LIMIT
-from .worlds import Slot, assign
+from .common import FULL, PlayState, Seen, combo_points, matto_paid
+from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
+from ..pimc import PIMC, TIME_LIMIT
+from ..worlds import Slot, assign
 
 WORLDS = 16  # worlds sampled per decision, at most (docs/benchmarks.md, Ottocento: the time it takes)
 
@@ -119,7 +119,7 @@ def finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
     left = deal.tricks_left
     st = PlayState(0, 0, 0, trick, leader, 0, [0, 0, 0, 0], hands, signals=False)
     last = -1
-    legal_of, winning_card = RULES.legal, RULES.winning_card
+    legal_of = RULES.legal
     while left:
         legal = legal_of(hands[seat], trick)
         if legal & (legal - 1) == 0:
@@ -136,19 +136,26 @@ def finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
         if len(trick) < 4:
             seat = (seat + 1) % 4
             continue
-        mask = 0
-        for x in trick:
-            mask |= 1 << x
-        winner = (leader + trick.index(winning_card(trick, mask))) % 4
-        if mask & FOOL_BIT:
-            mask ^= FOOL_BIT
-            fool_to = winner
-        won[winner] |= mask
-        tricks_won[winner] += 1
+        winner, fool_to = close_trick(trick, leader, won, tricks_won, fool_to)
         leader = seat = last = winner
         trick = []
         left -= 1
     return count(deal, won, tricks_won, fool_by, fool_to, last)
+
+
+def close_trick(trick: list[int], leader: int, won: list[int], tricks_won: list[int], fool_to: int) -> tuple[int, int]:
+    """A full trick on masks: its winner takes it (B19, the Matto kept aside, B20); the winner
+    and who now holds the Matto's trick."""
+    mask = 0
+    for x in trick:
+        mask |= 1 << x
+    winner = (leader + trick.index(RULES.winning_card(trick, mask))) % 4
+    if mask & FOOL_BIT:
+        mask ^= FOOL_BIT
+        fool_to = winner
+    won[winner] |= mask
+    tricks_won[winner] += 1
+    return winner, fool_to
 
 
 def count(deal: Deal, won: list[int], tricks_won: list[int], fool_by: int, fool_to: int, last: int) -> list[int]:

@@ -18,9 +18,9 @@ import random
 from tarocchi.engine.game import IllegalAction
 from tarocchi.games.renaissance import DECK, DISCARD, KINGS, TRUMPS, Deal
 
-from .pimc import PIMC, TIME_LIMIT, WORLDS
-from .renaissance_rule import RenaissanceRuleBot, cards
-from .worlds import Slot, assign, voids
+from ..pimc import PIMC, TIME_LIMIT, WORLDS
+from .rule_bot import RenaissanceRuleBot, cards
+from ..worlds import Slot, assign, voids
 NEVER_DISCARDED = TRUMPS | DECK.fool_bit | KINGS  # A7
 
 

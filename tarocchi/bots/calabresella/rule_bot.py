@@ -27,8 +27,8 @@ from itertools import combinations
 from tarocchi.engine.cards import CARD_OF, FOOL, FOOL_BIT, KINGS, LOW_TRUMPS, NEVER_DISCARD, SUIT_MASKS, VALUES, cards_in
 from tarocchi.games.calabresella import DECK, LAY_RULES, MONTE, SEATS, TRICKS
 
-from .policy import choose_card, hand_strength
-from .worlds import voids
+from ..sicilian.policy import choose_card, hand_strength
+from ..worlds import voids
 
 MONTE_PLACE = SEATS  # the place index of the hidden part of the monte, after the three hands
 COUNTING_CARD = sum(1 << c for c in range(DECK.size) if VALUES[c] >= 2)

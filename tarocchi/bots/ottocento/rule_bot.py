@@ -1,5 +1,5 @@
 """The rule bot for Ottocento (the Bolognese Tarocchino, two partnerships, B5): a player's rules
-of thumb, from the seat's view alone (``ottocento_common.Seen``).
+of thumb, from the seat's view alone (``common.Seen``).
 
 - A monte (B7): ``a monte`` only with five cards that hold no trump above the 10, no 5-point
   card and at most one trump; else ``gioco``.
@@ -32,7 +32,7 @@ from tarocchi.engine.deck import cards_in
 from tarocchi.games import ottocento_combos as combos
 from tarocchi.games.ottocento import DECK, FIVES, FOOL, FOOL_BIT, SUIT_MASK_OF, action_text, declaration_action
 
-from .ottocento_common import (
+from .common import (
     ACES, ANGEL, BEGATO, PLAIN, SIGNALS, SUITS, TRUMPS, VALUES, WORLD, PlayState, Seen, beats, combo_points,
     led_mask, winning_index,
 )

@@ -1,0 +1,270 @@
+"""The expert level, for any game: determinized search over weighted worlds, with the exact
+solver (``solver``) for the cards once a world is small enough, and every decision (the
+auction, the discard, the calls, the lays, the declarations, the signals) chosen by the same
+search, each option tried in every world and the world played out.
+
+A game's expert subclasses ``Expert`` and gives:
+
+- ``knowledge(view)``: an object with ``me`` and ``world(rng, relax)``, a real deal in the
+  same position with the unseen cards placed where they may be (as for ``pimc.PIMC``);
+- ``rule``: its rule bot (a ``view -> action`` player): the fallback, the policy that plays a
+  world out, and the model of the other seats that weighs the worlds;
+- ``finish(deal)``: the deal, now in play, played out to the count (the rule bot's card sense
+  in full view of the world), as an object with ``returns()``;
+- ``maximising(deal, seat, me)``: whether ``seat`` plays for ``me``'s score (its side);
+- optionally ``plain`` and ``key_extra`` for the solver, ``exact_cards`` (the solver takes over
+  when this few cards are left in all hands), ``candidates(view, ok)`` (the options searched
+  in a phase with too many to try them all: a discard), ``informative(deal, seat, action)``
+  (which actions of another seat weigh a world).
+
+Worlds are weighted by what the other seats did: replaying the world from its deal, each
+informative action of another seat (a bid, a pass, a call, a declaration, a signal; the cards
+too where a game says so) that the rule bot would not have taken in that seat, in that world,
+multiplies the world's weight by ``SURPRISE`` (a world where a seat's action would be unlikely
+for the policy that plays it counts less). The option with the best weighted mean wins; ties go
+to the rule bot's choice.
+
+``evaluate(view)`` lists the options with their expected score for the seat, best first (the
+hint and the review read it); ``__call__(view)`` plays the first. A decision depends only on the
+view and the seed (and, as a safety net, the time limit), so a worker rebuilt from (level,
+seed) decides the same.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from tarocchi.engine.deck import cards_in
+
+from tarocchi.engine.game import get_game
+
+from .solver import OutOfNodes, Solver
+
+# The budget is the bot's own CPU time, not the wall clock: on a shared machine a loaded
+# moment would otherwise cut the search short (the duel reports both, docs/benchmarks.md).
+clock = time.thread_time  # this thread's: a server runs bots in threads too
+
+WORLDS = 24  # worlds per decision, at most
+TIME_LIMIT = 0.6  # CPU seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)
+SURPRISE = 0.3  # a world's weight, times this for each action the rule bot would not have taken there
+NODE_LIMIT = 12_000  # positions a solve of one world may visit before the world is played out instead
+SOLVE_DEADLINE = 1.2  # times the time limit: a solve still running then is abandoned for a playout
+MAX_CANDIDATES = 10  # options searched in a phase with more (a discard)
+# Standard errors (over the worlds, paired) by which an option must beat the rule bot's before
+# the expert leaves it: sampled worlds and played-out ones are noisy, a word of the auction most.
+CONFIDENCE = {"play": 1.64}
+CONFIDENCE_ELSE = 1.64
+
+
+class Expert:
+    game = ""  # by name: a player is pickled to worker processes, a Game need not be
+    exact_cards: int = 12
+    worlds = WORLDS
+    time_limit: float | None = TIME_LIMIT
+    surprise = SURPRISE
+    plain = 0
+    # The words of the auction that take on no contract: a contract is bid only on a confident
+    # gain over the best of them (over the worlds), whatever the rule bot would say.
+    quiet_words: frozenset[str] = frozenset()
+    searched_phases: frozenset[str] | None = None  # None: every phase
+
+    def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
+        self.seed = 0 if seed is None else seed
+        if worlds is not None:
+            self.worlds = worlds
+        self.time_limit = time_limit  # None makes a decision a pure function of the view
+        self.last: tuple | None = None  # (texts, [(weight, values)], the rule bot's choice) of the last evaluation
+        self.stats = {"worlds": 0, "solved": 0, "played_out": 0, "solve_s": 0.0, "sample_s": 0.0, "weigh_s": 0.0}
+
+    # --- what a game gives ----------------------------------------------------------------
+
+    rule: Callable[[dict], str]
+
+    def knowledge(self, view: dict) -> Any:
+        raise NotImplementedError
+
+    def finish(self, deal: Any) -> Any:
+        raise NotImplementedError
+
+    def maximising(self, deal: Any, seat: int, me: int) -> bool:
+        raise NotImplementedError
+
+    def key_extra(self, deal: Any) -> Any:
+        return None
+
+    last_trick: Callable[[Any, int], float] | None = None  # the solver's ``last_trick``, for ``me``
+
+    def informative(self, deal: Any, seat: int, action: int) -> bool:
+        """Whether ``seat``'s ``action`` (about to be taken in ``deal``) weighs a world: every
+        action but a card played, by default."""
+        return deal.phase != "play"
+
+    def candidates(self, view: dict, ok: list[str]) -> list[str]:
+        """The options searched: all of them, or the rule bot's and a sample of the others."""
+        if len(ok) <= MAX_CANDIDATES:
+            return ok
+        preferred = self.rule(view)
+        rng = random.Random(f"{self.seed}:candidates:{len(view.get('actions', []))}")
+        return [preferred] + rng.sample([a for a in ok if a != preferred], MAX_CANDIDATES - 1)
+
+    # --- the search -----------------------------------------------------------------------
+
+    def complete(self, deal: Any) -> Any:
+        """``deal`` played out to the count: the rule bot's words until play, then ``finish``."""
+        while not deal.done and deal.phase != "play":
+            deal.apply(self.rule(deal.view(deal.to_act)), deal.to_act)
+        return self.finish(deal)
+
+    def score(self, deal: Any, me: int) -> float:
+        """A finished world's score for ``me``: what ``finish`` makes of it."""
+        return self.finish(deal).returns()[me]
+
+    def weight(self, world: Any, me: int) -> float:
+        """How likely the other seats' actions were in this world (see the module's words)."""
+        game = get_game(self.game)
+        fresh = self.restart(world)
+        w = 1.0
+        for seat, action in world.history:
+            if seat != me and self.informative(fresh, seat, action):
+                try:
+                    mine = game.parse_action(self.rule(fresh.view(seat)))
+                except (ValueError, KeyError):
+                    mine = None
+                if mine != action:
+                    w *= self.surprise
+            fresh.apply(action, seat)
+        return w
+
+    def restart(self, world: Any) -> Any:
+        """The world at its deal, before any action."""
+        return type(world)(world.seats, world.dealer, list(world.deck), world.options, log=False)
+
+    def solver(self, me: int, deadline: float | None = None) -> Solver:
+        last = self.last_trick
+        return Solver(lambda d: self.score(d, me), lambda d, seat: self.maximising(d, seat, me),
+                      self.key_extra, self.plain, NODE_LIMIT,
+                      None if last is None else lambda d: last(d, me), deadline)
+
+    def values_in(self, world: Any, options: list[int], me: int, deadline: float | None = None) -> list[float]:
+        """``me``'s score after each option in this world: exact once few cards are left (and
+        the solve ends before ``deadline``), else each option played out."""
+        if world.phase == "play" and sum(world.hands[s].bit_count() for s in range(world.seats)) <= self.exact_cards:
+            t = clock()
+            try:
+                exact = self.solver(me, deadline).values(world, options)
+                self.stats["solved"] += 1
+                return [exact[a] for a in options]
+            except OutOfNodes:
+                pass
+            finally:
+                self.stats["solve_s"] += clock() - t
+        self.stats["played_out"] += 1
+        out = []
+        for a in options:
+            d = world.copy()
+            d.apply(a)
+            out.append(self.complete(d).returns()[me])
+        return out
+
+    def options(self, view: dict, ok: list[str]) -> list[str]:
+        return ok if view["phase"] == "play" else self.candidates(view, ok)
+
+    def evaluate(self, view: dict) -> list[tuple[str, float]]:
+        """The options considered, as action texts, with the expected score for the seat in
+        the game's units, best first; [] if no world could be sampled."""
+        ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+        if not ok:
+            return []
+        texts = self.options(view, ok)
+        game = get_game(self.game)
+        options = [game.parse_action(a) for a in texts]
+        seen = self.knowledge(view)
+        me = seen.me
+        rng = random.Random(f"{self.seed}:{me}:{len(view.get('actions', []))}:{view['phase']}")
+        totals = [0.0] * len(options)
+        weights = 0.0
+        per_world: list[tuple[float, list[float]]] = []
+        start = clock()
+        sampled = 0
+        for attempt in range(self.worlds * 3):
+            t = clock()
+            world = seen.world(rng, relax=attempt >= self.worlds * 2)
+            self.stats["sample_s"] += clock() - t
+            if world is None:
+                continue
+            t = clock()
+            w = self.weight(world, me)
+            self.stats["weigh_s"] += clock() - t
+            values = self.values_in(world, options, me, start + SOLVE_DEADLINE * self.time_limit
+                                    if self.time_limit else None)
+            for i, v in enumerate(values):
+                totals[i] += w * v
+            weights += w
+            per_world.append((w, values))
+            sampled += 1
+            self.stats["worlds"] += 1
+            if sampled == self.worlds or (self.time_limit and clock() - start > self.time_limit):
+                break
+        if not sampled:
+            self.last = None
+            return []
+        means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
+        quiet = [i for i, a in enumerate(texts) if a in self.quiet_words]
+        preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
+        ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
+        self.last = (texts, per_world, preferred)
+        return [(texts[i], means[i]) for i in ranked]
+
+    def confident(self, best: str, phase: str) -> bool:
+        """Whether ``best`` beats the default (the rule bot's choice, or in the auction the best
+        quiet word) in the last evaluation by more than
+        ``CONFIDENCE`` standard errors of the weighted, paired difference."""
+        if self.last is None:
+            return True
+        texts, per_world, preferred = self.last
+        if best == preferred or preferred not in texts:
+            return True
+        i, j = texts.index(best), texts.index(preferred)
+        ws = [w for w, _ in per_world]
+        total = sum(ws)
+        if len(ws) < 2 or total <= 0:
+            return False
+        diffs = [v[i] - v[j] for _, v in per_world]
+        mean = sum(w * d for w, d in zip(ws, diffs)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
+        effective = total * total / sum(w * w for w in ws)  # Kish's effective number of worlds
+        se = (var / max(1.0, effective - 1)) ** 0.5
+        return mean > CONFIDENCE.get(phase, CONFIDENCE_ELSE) * se
+
+    def __call__(self, view: dict) -> str:
+        ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+        if len(ok) == 1:
+            return ok[0]
+        if self.searched_phases is not None and view["phase"] not in self.searched_phases:
+            return self.rule(view)
+        ranked = self.evaluate(view)
+        if not ranked:
+            return self.rule(view)
+        best = ranked[0][0]
+        return best if self.confident(best, view["phase"]) else self.last[2]
+
+
+def discard_candidates(first: int, ranked: list[int], allowed: int, extra: int = 3,
+                       most: int = MAX_CANDIDATES) -> list[int]:
+    """Discards to search: the rule bot's (``first``) and the other sets of as many cards
+    drawn from its cards and the ``extra`` next cards of ``ranked`` (the cards it would part
+    with next, best first), each allowed."""
+    size = first.bit_count()
+    pool = list(cards_in(first)) + [c for c in ranked if not first >> c & 1 and allowed >> c & 1][:extra]
+    out = [first]
+    for trio in combinations(pool, size):
+        m = sum(1 << c for c in trio)
+        if m != first and m & allowed == m:
+            out.append(m)
+        if len(out) == most:
+            break
+    return out

@@ -1,0 +1,1 @@
+"""Renaissance's computer players (the shared search, worlds and solver are in ``tarocchi.bots``)."""

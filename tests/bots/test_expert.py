@@ -1,0 +1,261 @@
+"""The expert level (``bots.expert``, ``bots.solver``, ``bots/<game>/expert.py``): the solver is
+exact, the expert decides from its seat's view alone, weighs worlds by what the other seats
+did, and every game offers it as its strongest level."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tarocchi.bots import levels_for, make_player
+from tarocchi.bots.expert import Expert
+from tarocchi.bots.sicilian.expert import SicilianExpert
+from tarocchi.bots.sicilian.policy import hand_strength
+from tarocchi.bots.solver import OutOfNodes, Solver, minimax
+from tarocchi.engine.game import get_game
+from tarocchi.engine.records import replay
+from tarocchi.games.sicilian import Deal
+
+GAMES = [("sicilian", 3), ("sicilian", 4), ("renaissance", 3), ("calabresella", 3), ("ottocento", 4)]
+
+
+def expert(game: str, seed: int = 0, worlds: int = 3) -> Expert:
+    bot = make_player("expert", seed=seed, game=game)
+    return type(bot)(seed=seed, time_limit=None, worlds=worlds)
+
+
+def endgame(game: str, seats: int, seed: int, cards: int) -> object | None:
+    """A deal of ``game`` played by rule bots until at most ``cards`` are left in the hands."""
+    g = get_game(game)
+    deck = list(range(g.deck.size))
+    random.Random(seed).shuffle(deck)
+    deal = g.new_deal(seats, seed % seats, deck, log=False)
+    rule = [make_player("rule", seed=s, game=game) for s in range(seats)]
+    while not deal.done and (deal.phase != "play" or sum(deal.hands[s].bit_count() for s in range(seats)) > cards):
+        deal.apply(rule[deal.to_act](deal.view(deal.to_act)), deal.to_act)
+    return None if deal.done else deal
+
+
+@pytest.mark.parametrize("game,seats", GAMES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), extra=st.integers(0, 2))
+def test_the_solver_agrees_with_plain_minimax_on_small_endgames(game, seats, seed, extra):
+    """Alpha-beta with its table, its move order, its merged equivalent cards and its counted
+    last trick gives every card the value a plain minimax over every legal card gives it; a
+    position may start inside a trick (``extra`` cards of it played)."""
+    deal = endgame(game, seats, seed, cards=3 * seats + extra)
+    if deal is None:
+        return
+    me = deal.to_act
+    bot = expert(game)
+    solver = bot.solver(me)
+    options = list(deal.legal_card_list())
+    exact = solver.values(deal, options)
+    for c in options:
+        child = deal.copy()
+        child.apply(c)
+        assert exact[c] == minimax(child, lambda d: bot.score(d, me), lambda d, s: bot.maximising(d, s, me)), c
+
+
+def test_the_solver_keeps_the_top_trump_for_the_last_trick():
+    """The regression endgames (``endgames.jsonl``, R15): the exact value of each lead."""
+    for line in Path(__file__).with_name("endgames.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        deal = replay(rec)
+        seat = rec["meta"]["seat"]
+        bot = SicilianExpert(seed=0, time_limit=None)
+        values = bot.solver(seat).values(deal, list(deal.legal_card_list()))
+        best = max(values, key=values.get)
+        assert deal.codes[best] == rec["meta"]["expect"]
+
+
+def test_the_table_and_the_merged_cards_save_work_on_a_deeper_endgame():
+    """Five tricks at three seats: the solver visits far fewer positions than the tree holds,
+    and a node limit stops it cleanly."""
+    deal = endgame("sicilian", 3, 11, 15)
+    assert deal is not None
+    bot = SicilianExpert(seed=0, time_limit=None)
+    solver = bot.solver(deal.to_act)
+    solver.values(deal, list(deal.legal_card_list()))
+    assert 0 < solver.nodes < 50_000
+    plain = Solver(solver.value, solver.maximising, node_limit=solver.nodes)  # no merging: more work
+    with pytest.raises(OutOfNodes):
+        plain.values(deal, list(deal.legal_card_list()))
+
+
+@pytest.mark.parametrize("game", ["sicilian", "renaissance", "calabresella", "ottocento"])
+def test_every_game_offers_expert_as_its_strongest_level(game):
+    levels = levels_for(game)
+    assert list(levels)[-1] == "expert" and list(levels)[:3] == ["random", "rule", "search"]
+    assert isinstance(make_player("expert", seed=1, game=game), Expert)
+
+
+@pytest.mark.parametrize("game,seats", GAMES)
+def test_the_expert_plays_only_legal_actions_and_evaluates_its_options(game, seats):
+    """A whole deal with the expert in two seats (a small budget: the code paths are the full
+    bot's); each evaluation lists legal actions, best first, with finite scores."""
+    g = get_game(game)
+    deck = list(range(g.deck.size))
+    random.Random(seats * 7 + len(game)).shuffle(deck)
+    deal = g.new_deal(seats, 1, deck, log=False)
+    players = [expert(game, seed=s) if s % 2 == 0 else make_player("rule", seed=s, game=game) for s in range(seats)]
+    evaluated = 0
+    while not deal.done:
+        seat = deal.to_act
+        view = deal.view(seat)
+        action = players[seat](view)
+        assert deal.refusal(seat, action) is None, (seat, action, view["phase"])
+        if seat % 2 == 0 and deal.phase == "play" and len(view["choices"]) > 1 and evaluated < 3:
+            ranked = players[seat].evaluate(view)
+            assert ranked and all(deal.refusal(seat, a) is None for a, _ in ranked)
+            assert [v for _, v in ranked] == sorted((v for _, v in ranked), reverse=True)
+            evaluated += 1
+        deal.apply(action, seat)
+    assert evaluated
+
+
+@pytest.mark.parametrize("game,seats", GAMES)
+def test_the_expert_decides_from_the_view_and_seed_alone(game, seats):
+    """A fresh expert, a reused one and one rebuilt from a pickle (a worker process) answer
+    the same on the same views; deciding does not change a view; a seat's view holds no
+    other hand."""
+    deal = endgame(game, seats, 5, 3 * seats * 3)
+    assert deal is not None
+    views = []
+    rule = [make_player("rule", seed=s, game=game) for s in range(seats)]
+    while not deal.done and len(views) < 4:
+        view = deal.view(deal.to_act)
+        views.append(view)
+        deal.apply(rule[deal.to_act](view), deal.to_act)
+    bot = expert(game, seed=9)
+    clone = pickle.loads(pickle.dumps(bot))
+    first = []
+    for view in views:
+        before = copy.deepcopy(view)
+        first.append(bot(view))
+        assert view == before
+        assert "hands" not in view
+    assert [clone(copy.deepcopy(v)) for v in reversed(views)][::-1] == first
+
+
+def test_hidden_cards_do_not_change_the_experts_decision():
+    """Two deals that differ only in cards seat 1 cannot see give it the same view, and the
+    expert the same decision (as tests/bots/test_legal.py checks the search bot)."""
+    deal = Deal.from_seed(3, 2, 77)
+    deal.apply("vado solo")
+    deal.apply("passo")
+    deal.apply("passo")
+    deal.apply(make_player("rule", seed=1)(deal.view(0)))
+    for _ in range(3):
+        deal.apply("no")
+    unseen0 = deal.hands[0] & ~deal.monte
+    a, b = unseen0 & -unseen0, deal.hands[2] & -deal.hands[2]
+    twin = deal.copy()
+    twin.hands[0] ^= a | b
+    twin.hands[2] ^= a | b
+    v1, v2 = deal.view(1), twin.view(1)
+    assert v1 == v2 and twin.hands != deal.hands
+    assert SicilianExpert(seed=4, time_limit=None, worlds=4)(v1) == SicilianExpert(seed=4, time_limit=None, worlds=4)(v2)
+
+
+def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
+    """R5-R8: after the first seat goes solo, the worlds that count most give it the kind of
+    hand the rule bot goes solo with: a defender's weighted mean of the soloist's sampled hand
+    strength is above the plain mean over the same worlds."""
+    deal = Deal.from_seed(3, 2, 4)
+    bidder = deal.to_act
+    deal.apply("vado solo")
+    rule = [make_player("rule", seed=s) for s in range(3)]
+    while deal.phase != "play" or deal.to_act == bidder:
+        deal.apply(rule[deal.to_act](deal.view(deal.to_act)))
+    me = deal.to_act
+    bot = SicilianExpert(seed=1, time_limit=None)
+    seen = bot.knowledge(deal.view(me))
+    rng = random.Random(2)
+    plain = weighted = total = 0.0
+    n = 0
+    for _ in range(60):
+        world = seen.world(rng)
+        if world is None:
+            continue
+        w = bot.weight(world, me)
+        strength = hand_strength(bot.restart(world).hands[bidder], 3)  # the cards it held when it spoke
+        plain += strength
+        weighted += w * strength
+        total += w
+        n += 1
+    assert n >= 30 and weighted / total > plain / n
+
+
+def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():
+    """C7-C9: an auction world deals the unseen cards into the other hands and the monte,
+    keeps the seat's hand and replays the words said; the expert searches every word allowed,
+    solissimo and its variants included."""
+    from tarocchi.bots.calabresella.expert import AuctionKnowledge, CalabresellaExpert
+    from tarocchi.games.calabresella import DECK as CARDS
+    from tarocchi.games.calabresella import Deal as CalabresellaDeal
+
+    deal = CalabresellaDeal.from_seed(0, 21)
+    deal.apply("chiamo")
+    view = deal.view(deal.to_act)
+    seen = AuctionKnowledge(view)
+    rng = random.Random(1)
+    for _ in range(5):
+        world = seen.world(rng)
+        assert world is not None and world.to_act == view["seat"] and world.phase == "speak"
+        assert world.hands[view["seat"]] == CARDS.mask_of(view["hand"])
+        assert world.view(view["seat"]) == view
+    ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+    bot = CalabresellaExpert(seed=0, time_limit=None, worlds=2)
+    assert {a for a, _ in bot.evaluate(view)} == set(ok) >= {"vado solissimo", "vado solissimo dividete"}
+
+
+def test_renaissances_discard_worlds_and_candidates():
+    """A7: the dealer's discard is searched over worlds that keep its 28 cards, among sets
+    that start with the rule bot's and are all allowed."""
+    from tarocchi.bots.renaissance.expert import DiscardKnowledge, RenaissanceExpert
+    from tarocchi.games.renaissance import Deal as RenaissanceDeal
+
+    deal = RenaissanceDeal.shuffled(3, 1, random.Random(4))
+    view = deal.view(deal.to_act)
+    assert view["phase"] == "discard"
+    world = DiscardKnowledge(view).world(random.Random(2))
+    assert world is not None and world.view(view["seat"]) == view
+    bot = RenaissanceExpert(seed=0, time_limit=None, worlds=2)
+    ranked = bot.evaluate(view)
+    assert len(ranked) > 1 and all(deal.refusal(view["seat"], a) is None for a, _ in ranked)
+    assert bot.rule(view) in [a for a, _ in ranked]
+
+
+def test_ottocentos_playout_with_signals_off_is_the_search_bots():
+    """B22: with the table's signals off, the expert's signalling playout plays and counts as
+    the search bot's plain one; with them on, a lead's options include Busso."""
+    from tarocchi.bots.ottocento.expert import OttocentoExpert, signalled_finish
+    from tarocchi.bots.ottocento.rule_bot import OttocentoRuleBot
+    from tarocchi.bots.ottocento.search_bot import finish as plain_finish
+    from tarocchi.games.ottocento import Deal as OttocentoDeal
+    from tarocchi.games.ottocento import Options
+
+    policy = OttocentoRuleBot(0)
+    for seed in range(4):
+        deck = list(range(62))
+        random.Random(seed).shuffle(deck)
+        deal = OttocentoDeal(4, seed % 4, deck, Options(signals=False), log=False)
+        while not deal.done and deal.phase != "play":
+            deal.apply(policy(deal.view(deal.to_act)), deal.to_act)
+        if deal.done:
+            continue
+        assert signalled_finish(deal.copy(), policy) == plain_finish(deal.copy(), policy)
+    deal = endgame("ottocento", 4, 3, 60)
+    assert deal is not None and not deal.trick
+    view = deal.view(deal.to_act)
+    ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+    options = OttocentoExpert(seed=0).options(view, ok)
+    assert any(a.endswith(" busso") for a in options) and all(a in ok for a in options)
