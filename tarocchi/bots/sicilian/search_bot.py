@@ -20,7 +20,7 @@ from tarocchi.engine.cards import CARD_OF, CODES, cards_in
 from tarocchi.games.sicilian import ANNOUNCE, DISCARD_PHASE, PLAY, SPEAK, Deal
 
 from .knowledge import read_view
-from .pimc import NO_SCORE
+from ..pimc import NO_SCORE
 from .policy import bid_by_strength, choose_card, choose_discard
 from .rule_bot import RuleBot, allowed
 from .sampler import parse_log, sample_world
