@@ -42,6 +42,7 @@ from tarocchi.engine.deck import cards_in
 
 from tarocchi.engine.game import get_game
 
+from .pimc import NO_SCORE
 from .solver import OutOfNodes, Solver
 
 # The budget is the bot's own CPU time, not the wall clock: on a shared machine a loaded
@@ -175,10 +176,17 @@ class Expert:
 
     def evaluate(self, view: dict) -> list[tuple[str, float]]:
         """The options considered, as action texts, with the expected score for the seat in
-        the game's units, best first; [] if no world could be sampled."""
+        the game's units, best first. A decision not searched (a single legal action, a phase
+        the game leaves to its rule bot, no world sampled) is the rule bot's alone, with no
+        score (NaN), as in ``PIMC.evaluate``."""
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]
         if not ok:
             return []
+        self.last = None
+        if len(ok) == 1:
+            return [(ok[0], NO_SCORE)]
+        if self.searched_phases is not None and view["phase"] not in self.searched_phases:
+            return [(self.rule(view), NO_SCORE)]
         texts = self.options(view, ok)
         game = get_game(self.game)
         options = [game.parse_action(a) for a in texts]
@@ -210,8 +218,7 @@ class Expert:
             if sampled == self.worlds or (self.time_limit and clock() - start > self.time_limit):
                 break
         if not sampled:
-            self.last = None
-            return []
+            return [(self.rule(view), NO_SCORE)]
         means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
         quiet = [i for i, a in enumerate(texts) if a in self.quiet_words]
         preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
@@ -246,10 +253,7 @@ class Expert:
             return ok[0]
         if self.searched_phases is not None and view["phase"] not in self.searched_phases:
             return self.rule(view)
-        ranked = self.evaluate(view)
-        if not ranked:
-            return self.rule(view)
-        best = ranked[0][0]
+        best = self.evaluate(view)[0][0]
         return best if self.confident(best, view["phase"]) else self.last[2]
 
 

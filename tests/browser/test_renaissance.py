@@ -195,7 +195,7 @@ def test_lobby_offers_both_games(live_server, new_page):
     # Renaissance is played at three: one seats choice, and the game's own levels.
     seats = page.locator("input[name='computer-seats']")
     assert seats.count() == 1 and seats.first.get_attribute("value") == "3" and seats.first.is_checked()
-    levels = page.locator("select option").evaluate_all("els => els.map(e => e.value)")
+    levels = page.locator("select#level option").evaluate_all("els => els.map(e => e.value)")
     assert levels == describe(live_server.url, "renaissance")["levels"]
     page.check("input[name='room-game'][value='renaissance']")
     assert page.locator("input[name='room-seats']").count() == 1
