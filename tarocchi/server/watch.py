@@ -91,7 +91,6 @@ def common_view(deal, views: list[dict] | None = None) -> dict:
         v.pop("actions", None)
     keys = list(views[0])
     out = {k: common([v.get(k) for v in views]) if all(k in v for v in views) else None for k in keys}
-    out["monte"] = views[0].get("monte")
     out.update({k: list(v) for k, v in OWN_EMPTY.items()})
     if "automatic" in out:
         out["automatic"] = None

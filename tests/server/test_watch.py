@@ -21,7 +21,8 @@ from tarocchi.engine.records import replay as replay_record
 from tarocchi.server.app import serve_socket
 from tarocchi.server.messages import Budget
 from tarocchi.server.tables import replay as replay_table
-from tarocchi.server.watch import WATCH_SEAT, common
+from tarocchi.engine.playout import random_action
+from tarocchi.server.watch import WATCH_SEAT, common, common_view
 from tests.server.fake import Socket, new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat
@@ -178,3 +179,33 @@ def test_a_watched_finished_match_stays_in_memory_until_its_last_spectator_goes(
         store.close()
 
     asyncio.run(body())
+
+
+def _cards_in(value) -> set[str]:
+    """Every string of a JSON value (card codes among them)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_spectator_view_names_no_card_some_seat_does_not_see(game):
+    """At every step of random deals, every card the spectator's view names is in every seat's
+    view: a card only some seats see (the monte the Sicilian dealer looked at, R11, seat 0
+    among them; a discard) never reaches the spectator. (Seat 0's monte once did.)"""
+    rules = get_game(game)
+    rng = random.Random(f"spectator:{game}")
+    codes = set(rules.deck.codes)
+    for _ in range(150):
+        seats = rng.choice(rules.seats)
+        deal = rules.shuffled(seats, rng.randrange(seats), rng)
+        while deal.to_act is not None:
+            views = [deal.view(s) for s in range(seats)]
+            everyone = set.intersection(*(_cards_in({k: v for k, v in view.items() if k != "actions"}) for view in views))
+            named = _cards_in(common_view(deal, views)) & codes
+            assert named <= everyone, f"{game}: the spectator sees {sorted(named - everyone)}"
+            deal.apply(random_action(deal, rng))
