@@ -116,7 +116,8 @@ def stored_ids(db: str) -> set[tuple[str, str]]:
     return {(table_id, str(json.loads(data)["id"])) for table_id, data in rows if json.loads(data)["id"]}
 
 
-async def measure(a: ServerProcess, b: ServerProcess, db: str, rooms: int, warmup: float, after: float) -> None:
+async def measure(a: ServerProcess, b: ServerProcess, db: str, rooms: int, warmup: float, after: float,
+                  lease: float) -> None:
     rng = random.Random(1)
     clients: list[Client] = []
     for r in range(rooms):
@@ -152,7 +153,7 @@ async def measure(a: ServerProcess, b: ServerProcess, db: str, rooms: int, warmu
     back = [c.back_after for c in cut if c.back_after is not None]
     acked_after = sum(len(c.acked) for c in clients) - acked_before
     print(f"{len(clients)} clients at {rooms} rooms of 4, {len(tables)} tables ({len(on_a)} driven by the killed "
-          f"process), lease {args.lease:g} s; load average {os.getloadavg()[0]:.1f}")
+          f"process), lease {lease:g} s; load average {os.getloadavg()[0]:.1f}")
     print(f"before the kill: {acked_before:,} actions acknowledged in {warmup:g} s "
           f"({acked_before / warmup:,.0f}/s); after it: {acked_after:,} in {after:g} s")
     print(f"its tables moved {moved_at:.1f} s after the kill" if moved_at is not None
@@ -166,7 +167,6 @@ async def measure(a: ServerProcess, b: ServerProcess, db: str, rooms: int, warmu
 
 
 def main() -> int:
-    global args
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rooms", type=int, default=100)
     p.add_argument("--warmup", type=float, default=8, help="seconds of play before the kill")
@@ -180,7 +180,7 @@ def main() -> int:
                  "--connections-per-address", "100000")  # every client comes from this one address
         a, b = (ServerProcess(db, extra=extra, log=str(logs / f"{n}.log"), away_timeout=600).start() for n in "AB")
         try:
-            asyncio.run(measure(a, b, db, args.rooms, args.warmup, args.after))
+            asyncio.run(measure(a, b, db, args.rooms, args.warmup, args.after, args.lease))
         finally:
             b.stop()
             a.stop()
