@@ -13,6 +13,13 @@ each bot became the bidder and how often its contracts succeeded (net > 0), and 
 decision (median, p95, max; and the p95 of its own CPU time, which a loaded machine does not
 inflate). The players decide with a fixed amount of work: the search bots' wall-clock safety
 net is off (it would cut them short on a loaded machine), the expert's budget is CPU time.
+
+A level may carry two measuring marks, for the duel only (never at a table):
+
+- ``expert@0.25``: the expert with this CPU budget a decision, its worlds bounded by the time
+  alone (``VARIED_WORLDS``), to see how strength grows with the time;
+- ``expert+seeing`` (any searching level): the perfect-information bound, the same bot whose
+  every sampled world is the true deal (it sees every hand), as in issue 21.
 """
 
 from __future__ import annotations
@@ -38,6 +45,49 @@ from .expert import Expert
 PARTNERSHIPS = frozenset({"ottocento"})
 
 
+# The worlds cap of a level with a budget of its own (``expert@SECONDS``): high enough that the
+# time limit decides how many worlds a decision samples.
+VARIED_WORLDS = 10_000
+
+
+class TrueDeal:
+    """A seat's knowledge when it sees every hand: each world is the deal itself, copied."""
+
+    def __init__(self, me: int, player):
+        self.me, self.player = me, player
+
+    def world(self, rng: random.Random, relax: bool = False):
+        return self.player.truth.copy()
+
+
+def measured_player(level: str, seed: int, game: str):
+    """The player a duel's level names: a level of ``levels_for(game)``, with ``@SECONDS``
+    and ``+seeing`` as in the module's words. A seeing player has ``truth`` set to the deal
+    before each of its decisions (``play_game``)."""
+    base, seeing = (level[:-len("+seeing")], True) if level.endswith("+seeing") else (level, False)
+    base, _, budget = base.partition("@")
+    player = make_player(base, seed=seed, game=game)
+    if budget:
+        if not isinstance(player, Expert):
+            raise ValueError(f"only the expert takes a time budget ({level!r})")
+        player.time_limit, player.worlds = float(budget), VARIED_WORLDS
+    if seeing:
+        player.truth = None
+        if hasattr(player, "knowledge"):  # the expert, PIMC: every world is the true deal
+            told = player.knowledge
+            player.knowledge = lambda view: TrueDeal(told(view).me, player)
+        elif hasattr(player, "sample_world"):  # Sicilian's search bot
+            player.sample_world = lambda seen, rng, log: player.truth.copy()
+        else:
+            raise ValueError(f"the {base} bot samples no worlds: it cannot be given the true deal ({level!r})")
+    return player
+
+
+def known_level(level: str, game: str) -> bool:
+    base = level.removesuffix("+seeing").partition("@")[0]
+    return base in levels_for(game)
+
+
 def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
     deck = list(range(size))
     random.Random(f"duel:{seed}:{index}").shuffle(deck)
@@ -47,7 +97,7 @@ def deck_for(seed: int, index: int, size: int = 63) -> list[int]:
 def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed: int,
               game: Game | None = None) -> dict:
     game = game or get_game(DEFAULT)
-    players = [make_player(lv, seed=seed * 8 + s, game=game.name) for s, lv in enumerate(levels)]
+    players = [measured_player(lv, seed=seed * 8 + s, game=game.name) for s, lv in enumerate(levels)]
     for p in players:
         # A wall-clock safety net (the search bots') would cut a bot short on a loaded machine:
         # the duel compares fixed work; the expert's budget is its own CPU time (bots.expert).
@@ -59,6 +109,8 @@ def play_game(seats: int, dealer: int, deck: list[int], levels: list[str], seed:
     while not deal.done:
         s = deal.to_act
         view = deal.view(s)
+        if hasattr(players[s], "truth"):  # a seeing player (``+seeing``)
+            players[s].truth = deal
         t, c = time.perf_counter(), time.process_time()
         action = players[s](view)
         times[s].append(time.perf_counter() - t)
@@ -222,10 +274,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"tarocchi duel: {game.name} is played at {' or '.join(map(str, game.seats))} seats", file=sys.stderr)
         return 2
     for name in (a, b):
-        if name not in LEVELS:
+        if not known_level(name, "sicilian") and not known_level(name, game.name):
             print(f"tarocchi duel: unknown bot {name!r}; known: {', '.join(LEVELS)}", file=sys.stderr)
             return 2
-        if name not in levels_for(game.name):
+        if not known_level(name, game.name):
             print(f"tarocchi duel: the {name} bot does not play {game.name} yet; {game.name} has "
                   f"{', '.join(levels_for(game.name))}", file=sys.stderr)
             return 2

@@ -293,20 +293,25 @@ class Hub:
 
     # --- a site of several processes (site.py) ------------------------------------------------
 
-    def renew_leases(self) -> None:
+    def renew_leases(self, mine: list[str] | None = None, held: set[str] | None = None) -> None:
         """Keep the leases of the tables in memory; a table whose lease another process has
-        taken (this one stalled past its lease) is let go: its pages reconnect to the owner."""
+        taken (this one stalled past its lease) is let go: its pages reconnect to the owner.
+        ``held`` is the store's answer for the tables ``mine`` when the site asked it off the
+        loop (``Site.ask``); a table loaded since is not judged by it."""
         site = self.site
-        held = self.store.renew(site.process, site.lease, list(self.tables))
-        for table_id in [t for t in self.tables if t not in held]:
+        if held is None:
+            mine = list(self.tables)
+            held = self.store.renew(site.process, site.lease, mine)
+        for table_id in [t for t in mine or () if t in self.tables and t not in held]:
             log.warning("table %s: its lease went to another process; letting it go", table_id)
             for conn in self.connections.get(table_id, []):
                 conn.abort(CLOSE_MOVED, MOVED)
             self._unload(table_id, release=False)
 
-    def take_orphans(self) -> None:
-        """Carry on the unfinished tables whose process died (their lease ran out)."""
-        for table_id in self.store.orphans():
+    def take_orphans(self, orphans: list[str] | None = None) -> None:
+        """Carry on the unfinished tables whose process died (their lease ran out); ``orphans``
+        the store's answer when the site asked it off the loop."""
+        for table_id in self.store.orphans() if orphans is None else orphans:
             if table_id not in self.tables and table_id not in self.broken:
                 log.info("table %s: its lease ran out; this process carries it on", table_id)
                 self._resume(table_id)
@@ -745,10 +750,12 @@ class Hub:
     def _drop(self, table_id: str) -> None:
         """A table whose events could not be stored is ahead of its stream: forget it (the
         next socket to open it reloads it from the store) and close its sockets without
-        another frame."""
+        another frame. Its lease is kept, not released (the database is likely away, and a
+        release would hold the loop for the store's timeout, table after table): the next
+        socket here takes it again, or it runs out and another process carries the table on."""
         for conn in self.connections.get(table_id, []):
             conn.abort(CLOSE_NOT_STORED, NOT_STORED)
-        self._unload(table_id)
+        self._unload(table_id, release=False)
 
     def _unload_if_idle(self, table: Table) -> None:
         """A finished match that nobody has open leaves memory: the store keeps it, and a

@@ -27,6 +27,7 @@ import logging
 import os
 import secrets
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -219,6 +220,11 @@ class Site:
         self.tasks: list[asyncio.Task] = []
         self.hub: Hub | None = None
         self.clock_offset = 0.0  # loop time -> the site's clock (Redis's), set at start
+        # The periodic queries (leases, orphans, relays' owners) run in a thread of their own
+        # where the store allows it (PostgreSQL): while the database is away each waits up to
+        # the store's timeout, and on the loop every table would wait with it, so that a page
+        # whose move could not be stored would be told only after all of them.
+        self.queries: ThreadPoolExecutor | None = None
 
     async def spend_new_table(self, address: str, burst: int, per_second: float, kind: str = "new-tables") -> bool:
         """The new-table budget of a client address (messages.NEW_TABLES_*), shared by every
@@ -237,15 +243,19 @@ class Site:
         seconds, micros = await self.bus.redis.time()  # one clock for every process's buckets
         self.clock_offset = seconds + micros / 1e6 - asyncio.get_running_loop().time()
         await self.bus.listen(self.process, self._on_message)
+        if getattr(hub.store, "commits_off_loop", False):
+            self.queries = ThreadPoolExecutor(1, thread_name_prefix="site-queries")
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._every(self.lease / 3, hub.renew_leases)),
-                      loop.create_task(self._every(self.lease / 2, hub.take_orphans)),
+        self.tasks = [loop.create_task(self._every(self.lease / 3, self.renew_leases)),
+                      loop.create_task(self._every(self.lease / 2, self.take_orphans)),
                       loop.create_task(self._every(min(1.0, self.lease / 4), self.watch_relays))]
 
     async def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.queries is not None:
+            self.queries.shutdown(wait=False, cancel_futures=True)
         await self.bus.close()
 
     @staticmethod
@@ -253,9 +263,23 @@ class Site:
         while True:
             await asyncio.sleep(seconds)
             try:
-                work()
+                await work()
             except Exception:  # the database may be away a moment: try again next time
                 log.exception("%s failed", getattr(work, "__name__", work))
+
+    async def ask(self, query, *args):
+        """A store query of the periodic work: off the loop where the store allows it."""
+        if self.queries is None:
+            return query(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.queries, query, *args)
+
+    async def renew_leases(self) -> None:
+        hub = self.hub
+        mine = list(hub.tables)
+        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, mine))
+
+    async def take_orphans(self) -> None:
+        self.hub.take_orphans(await self.ask(self.hub.store.orphans))
 
     # --- the owner's side -----------------------------------------------------------------
 
@@ -313,13 +337,15 @@ class Site:
             writer.cancel()
             self.bus.send(elsewhere.owner, Envelope("gone", conn))
 
-    def watch_relays(self) -> None:
+    async def watch_relays(self) -> None:
         """Close the relayed sockets (1012: their pages reconnect) whose table's owner no
-        longer holds its lease: it died, or let the table go. One query for all of them."""
+        longer holds its lease: it died, or let the table go. One query for all of them; a
+        relay opened while it ran is judged next time."""
         if not self.relays:
             return
-        owners = self.hub.store.lease_owners({r.table_id for r in self.relays.values()})
-        for relay in list(self.relays.values()):
+        relays = list(self.relays.values())
+        owners = await self.ask(self.hub.store.lease_owners, {r.table_id for r in relays})
+        for relay in relays:
             if owners.get(relay.table_id) != relay.owner:
                 log.info("table %s: its owner %s is gone; the page reconnects", relay.table_id, relay.owner)
                 relay.outbox.put_nowait(Envelope("close", "", code=CLOSE_MOVED, reason=MOVED))

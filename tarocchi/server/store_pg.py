@@ -105,11 +105,12 @@ class PostgresStore:
     """The ``Store`` on a PostgreSQL database (a ``postgresql://`` URL, libpq's form: see
     https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING)."""
 
-    # The hub may commit from a thread of its own while the event loop reads (each call takes
-    # its own connection from the pool).
+    # The hub may commit from a thread of its own, and a site ask its periodic queries from
+    # another, while the event loop reads (each call takes its own connection from the pool:
+    # four, so that none of the three waits for another's).
     commits_off_loop = True
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 2, timeout: float = 2.0):
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 2.0):
         self.url = url
         # A direct connection first: an unreachable database fails here with libpq's own
         # reason, not a pool timeout.

@@ -104,6 +104,7 @@ class SearchBot:
         self.rule = RuleBot(seed)
         self.rollouts = rollouts
         self.bid_worlds = bid_worlds
+        self.sample_world = sample_world  # (a duel's ``+seeing`` gives the true deal instead)
 
     def __call__(self, view: dict) -> str:
         return self.evaluate(view)[0][0]
@@ -130,7 +131,7 @@ class SearchBot:
         values: dict[int, list[float]] = {a: [] for a in options}
         start = time.perf_counter()
         for _ in range(worlds):
-            world = sample_world(seen, rng, log)
+            world = self.sample_world(seen, rng, log)
             if world is None:
                 continue
             for a in options:
