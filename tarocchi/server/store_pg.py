@@ -9,17 +9,17 @@ writing to the database (``VersionConflict``). ``data`` is kept as JSON text, as
 not jsonb: jsonb rewrites numbers (a float 1e100 would come back an int) and refuses a
 ``\\u0000`` in a string (a chat line may hold one), and nothing queries inside it.
 
-Synchronous, like ``SqliteStore``: the hub calls it from its event loop, and a commit over a
-local socket takes well under a millisecond plus the server's WAL flush. An async path (psycopg's
-``AsyncConnectionPool``) is future work for the multi-process step, when the event loop should
-not wait on a remote database.
+Synchronous, like ``SqliteStore``. The hub commits from a thread of its own (``Hub.store_thread``)
+and a site asks its periodic queries from another (``Site.ask``), so that neither a commit's WAL
+flush nor a database that is away holds up the event loop; reads (a table loaded, a seat looked
+up) are made on the loop.
 
 Connections come from a psycopg pool, and each is checked before use (an empty query, one
 round trip, see ``_connection``): after the database restarted, the dead connections are
 replaced and the next call works. An operation that fails (the database down, the connection
 lost mid-way) raises: the hub drops the tables whose events could not be stored and reloads
 them later. While the database is down, each call waits at most ``timeout`` seconds for a
-connection (the event loop waits with it); the pool keeps trying to reconnect meanwhile, and
+connection (a read on the event loop waits with it); the pool keeps trying to reconnect meanwhile, and
 again on the next call after a long outage.
 """
 
