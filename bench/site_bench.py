@@ -23,6 +23,18 @@ from tests.postgres import Cluster  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402
 
 
+def client_cost(out: str) -> str:
+    """The load's own CPU per action (its client processes, on the same cores as the site):
+    what a second worker cannot have, and why 1.7x needs the clients on another machine."""
+    rate = re.search(r"actions/s ([0-9,]+)", out)
+    clients = re.search(r"clients ([0-9+ ]+);", out)
+    if not rate or not clients:
+        return "clients ?"
+    share = sum(int(x) for x in clients.group(1).split("+")) / 100  # cores
+    per_second = int(rate.group(1).replace(",", ""))
+    return f"clients {share:.2f} cores, {1e6 * share / max(1, per_second):.0f} us CPU per action"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=250)
@@ -39,7 +51,8 @@ def main() -> int:
             out = subprocess.run(load + extra, capture_output=True, text=True).stdout
             pick = lambda pattern: (m.group(0) if (m := re.search(pattern, out)) else "?")  # noqa: E731
             print(f"{name:24} {pick(r'actions/s [0-9,]+')}; {pick(r'p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+')} ms; "
-                  f"{pick(r'server [0-9]+ us CPU per action')}; {pick(r'load average [0-9.]+')}", flush=True)
+                  f"{pick(r'server [0-9]+ us CPU per action')}; {client_cost(out)}; "
+                  f"{pick(r'load average [0-9.]+')}", flush=True)
     return 0
 
 
