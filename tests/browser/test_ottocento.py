@@ -309,3 +309,48 @@ def test_a_room_deal_in_four_browsers(new_page):
         shot(guests[0], "ottocento-log-phone")
         close_panels(guests[0])
         shot(guests[0], "ottocento-count-phone")
+
+
+# Hands of many combinations (B10-B16): eight rows (the Tarocchi, the Kings' and Queens'
+# cricche, a sequence in each suit), and seven (the cricche of Kings, Queens and Knights and a
+# sequence in each suit).
+RICH = {"eight": "KC KO KS KB QC QO QS QB 20 19 18 1 0 F MC".split(),
+        "cricche": "KC KO KS KB QC QO QS QB HC HO HS HB 20 1 F".split()}
+
+
+@pytest.mark.parametrize("hand", ["eight", "cricche"])
+@pytest.mark.parametrize("size", ["small", "phone", "desktop"])
+@pytest.mark.parametrize("locale", ["it-IT", "en-GB"])
+def test_a_hand_rich_in_combinations_declares_on_every_screen(new_page, hand, size, locale):
+    """A hand of seven or eight combinations: the list scrolls within the screen, and the hand,
+    the status, the Declare buttons and the list stay inside it, at 360x640 in Italian too
+    (the rows once pushed the hand 250 px below the screen). The last row, scrolled to, can be
+    taken out of the declaration."""
+    from .checks import SIZES
+
+    with running_server(chance=Scripted(3, 0, RICH[hand], seed=5)) as server:
+        page = new_page(SIZES[size], locale=locale)
+        page.goto(server.url + "/")
+        page.check("input[name='computer-game'][value='ottocento']")
+        page.select_option("#level", "random")
+        page.click("#sit-down")
+        page.locator(".hand .card").first.wait_for()
+        for _ in range(10):
+            page.wait_for_function(TURN_OR_COUNT)
+            if phase(page) == "declare":
+                break
+            take_turn(page, seen={}, monte="gioco")
+        assert phase(page) == "declare"
+        rows = page.locator(".actions.declare .combo-row")
+        assert rows.count() >= 7
+        where = f"ottocento rich declaration {hand} {size} {locale}"
+        screen(page, "ottocento", f"declare-{hand}", size, locale[:2])
+        check_inside(page, where)
+        check_axe(page, where)
+        total = int(page.get_attribute(".declare-total", "data-points"))
+        last = rows.last.locator("button.drop")
+        last.scroll_into_view_if_needed()
+        check_inside(page, where + ", scrolled")
+        last.click()
+        page.wait_for_function(f"() => +document.querySelector('.declare-total').dataset.points < {total}")
+        assert page.errors == []
