@@ -293,16 +293,16 @@ class Hub:
 
     # --- a site of several processes (site.py) ------------------------------------------------
 
-    def renew_leases(self, mine: list[str] | None = None, held: set[str] | None = None) -> None:
+    def renew_leases(self, mine: dict[str, Table] | None = None, held: set[str] | None = None) -> None:
         """Keep the leases of the tables in memory; a table whose lease another process has
         taken (this one stalled past its lease) is let go: its pages reconnect to the owner.
         ``held`` is the store's answer for the tables ``mine`` when the site asked it off the
-        loop (``Site.ask``); a table loaded since is not judged by it."""
+        loop (``Site.ask``); a table loaded (or loaded again) since is not judged by it."""
         site = self.site
         if held is None:
-            mine = list(self.tables)
-            held = self.store.renew(site.process, site.lease, mine)
-        for table_id in [t for t in mine or () if t in self.tables and t not in held]:
+            mine = dict(self.tables)
+            held = self.store.renew(site.process, site.lease, list(mine))
+        for table_id in [t for t, table in (mine or {}).items() if self.tables.get(t) is table and t not in held]:
             log.warning("table %s: its lease went to another process; letting it go", table_id)
             for conn in self.connections.get(table_id, []):
                 conn.abort(CLOSE_MOVED, MOVED)

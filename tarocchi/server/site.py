@@ -275,8 +275,8 @@ class Site:
 
     async def renew_leases(self) -> None:
         hub = self.hub
-        mine = list(hub.tables)
-        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, mine))
+        mine = dict(hub.tables)
+        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, list(mine)))
 
     async def take_orphans(self) -> None:
         self.hub.take_orphans(await self.ask(self.hub.store.orphans))

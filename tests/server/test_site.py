@@ -348,3 +348,32 @@ def test_a_relayed_page_that_does_not_read_is_closed_not_buffered_for_ever():
         site._on_message(Envelope("text", "c1", text=f"frame {n}"))
     left = [relay.outbox.get_nowait() for _ in range(relay.outbox.qsize())]
     assert [e.op for e in left] == ["close"] and left[0].code == CLOSE_TOO_SLOW
+
+
+def test_a_lease_answer_asked_off_the_loop_judges_only_the_tables_it_was_asked_for(tmp_path):
+    """``Site.ask`` runs the lease renewal in a thread; while it runs the table may be unloaded
+    and loaded again here (its lease taken anew). The stale answer, "not held", must not make
+    the process let go of the table it holds now; the same answer for the table it asked about
+    does (another process took the lease: its pages go to the owner)."""
+    import types
+
+    from tests.server.test_away_timer import Clock
+    from tests.server.test_public import Tables, settle
+
+    async def body():
+        clock = Clock(asyncio.get_running_loop())
+        a = Tables(str(tmp_path / "site.sqlite3"), clock, site=types.SimpleNamespace(process="A", lease=5.0))
+        table_id, tokens = a.hub.lobby.new_room(3, "sicilian", public=False, clock=None)
+        [a.page(t) for t in tokens]
+        await settle()
+        asked = dict(a.hub.tables)  # what the renewal asked about
+        a.hub._unload(table_id)  # meanwhile: let go (released) and opened again (acquired anew)
+        again = a.page(tokens[0])
+        assert a.hub.tables[table_id] is not asked[table_id]
+        a.hub.renew_leases(asked, held=set())  # the answer for the old one
+        assert a.hub.tables.get(table_id) is again.conn.table and not again.conn.aborted  # kept
+        a.hub.renew_leases(dict(a.hub.tables), held=set())  # another process holds it now
+        assert table_id not in a.hub.tables and again.conn.aborted  # its page reconnects to the owner
+        a.store.close()
+
+    asyncio.run(body())
