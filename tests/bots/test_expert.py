@@ -234,6 +234,38 @@ def test_renaissances_discard_worlds_and_candidates():
     assert bot.rule(view) in [a for a, _ in ranked]
 
 
+def test_ottocentos_discard_and_declarations_are_searched():
+    """B8, B9: the dealer's discard is searched among the rule bot's best pairs (each allowed,
+    the rule bot's first), the declaration among the listed ones and the rule bot's, each
+    scored over the worlds; the a monte question (B7) stays the rule bot's, unscored."""
+    import math
+
+    from tarocchi.bots.ottocento.expert import OttocentoExpert
+    from tarocchi.games.ottocento import Deal as OttocentoDeal
+
+    bot = OttocentoExpert(seed=0, time_limit=None, worlds=2)
+    seen = set()
+    for seed in range(12):
+        deck = list(range(62))
+        random.Random(seed).shuffle(deck)
+        deal = OttocentoDeal(4, seed % 4, deck, log=False)
+        while not deal.done and deal.phase != "play":
+            view = deal.view(deal.to_act)
+            ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+            ranked = bot.evaluate(view)
+            if view["phase"] == "monte":
+                assert len(ranked) == 1 and math.isnan(ranked[0][1])
+            elif view["phase"] == "discard" or len(ok) > 1:
+                seen.add(view["phase"])
+                assert len(ranked) > 1 and not any(math.isnan(v) for _, v in ranked)
+                assert all(deal.refusal(view["seat"], a) is None for a, _ in ranked)
+                assert bot.rule(view) in [a for a, _ in ranked]
+                if view["phase"] == "discard":
+                    assert all(a.startswith("discard ") and len(a.split()) == 3 for a, _ in ranked)
+            deal.apply(bot(view), deal.to_act)
+    assert seen == {"discard", "declare"}
+
+
 def test_ottocentos_playout_with_signals_off_is_the_search_bots():
     """B22: with the table's signals off, the expert's signalling playout plays and counts as
     the search bot's plain one; with them on, a lead's options include Busso."""

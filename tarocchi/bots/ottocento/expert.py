@@ -8,13 +8,21 @@ as the rule bot does (Volo, Trionfi) and reading its partner's signals (Trionfi:
 Busso: win with the highest and lead the suit back), and on a lead each card is searched
 plain, with the rule bot's signal and with Busso, so a signal is made when the partner's answer
 pays (the exact endgame cannot tell a signal from none: the rule bot's choice stands there).
+
+The dealer's discard (B8) and the declarations (B9-B18) are searched the same way: the
+discard among the rule bot's ten best pairs, the declaration among the full one, each
+combination alone, the rule bot's (the Bégato hidden) and nothing, each played out over the
+worlds to the count. A world is played in full view, so it cannot price what a declaration
+tells the others: a smaller declaration than the rule bot's is taken only on a confident gain.
+The a monte question (B7) stays the rule bot's: five cards each are dealt then, and no world
+deals the rest.
 """
 
 from __future__ import annotations
 
 from tarocchi.games.ottocento import BUSSO, DECK, FOOL, RULES, TRIONFI, Deal, Options
 
-from ..expert import TIME_LIMIT, Expert
+from ..expert import MAX_CANDIDATES, TIME_LIMIT, Expert
 from .common import FULL, TRUMPS, PlayState, Seen
 from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
 from .search_bot import Knowledge, Margins, close_trick, count, finish
@@ -90,7 +98,7 @@ class OttocentoExpert(Expert):
     game = "ottocento"
     exact_cards = EXACT_CARDS
     plain = 0  # B25: the combinations name cards one by one: none is merged
-    searched_phases = frozenset({"play"})
+    searched_phases = frozenset({"play", "discard", "declare"})
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
@@ -117,7 +125,15 @@ class OttocentoExpert(Expert):
                     totals=[t[0], t[1], t[0], t[1]])
 
     def options(self, view: dict, ok: list[str]) -> list[str]:
-        """On a lead, each card plain, with the rule bot's signal and with Busso (B22)."""
+        """The discard: the rule bot's best pairs (B8; the view lists cards one by one). A
+        declaration: those listed and the rule bot's (B9). On a lead, each card plain, with
+        the rule bot's signal and with Busso (B22)."""
+        if view["phase"] == "discard":
+            hand = DECK.mask_of(view["hand"])
+            return ["discard " + " ".join(DECK.codes_of(p)) for p in self.rule.discards(hand)[:MAX_CANDIDATES]]
+        if view["phase"] == "declare":
+            preferred = self.rule(view)
+            return ok if preferred in ok else [preferred] + ok
         if view["phase"] != "play" or view["trick"] or not view["options"].get("signals", True):
             return super().options(view, ok)
         seen = Seen(view)

@@ -82,9 +82,16 @@ class OttocentoRuleBot:
 
     @staticmethod
     def discard(hand: int) -> int:
+        ranked = OttocentoRuleBot.discards(hand)
+        return ranked[0] if ranked else 0
+
+    @staticmethod
+    def discards(hand: int) -> list[int]:
+        """The pairs allowed (B8), best first by this bot's reckoning (the expert searches the
+        first few)."""
         pool = list(cards_in(hand & ~FIVES))  # B8
         n_trumps = (hand & TRUMPS).bit_count()
-        best, best_key = 0, (-1e9, 0)
+        keyed = []
         for i, a in enumerate(pool):
             for b in pool[i + 1:]:
                 pair = 1 << a | 1 << b
@@ -94,10 +101,9 @@ class OttocentoRuleBot:
                 for suit in SUITS:
                     if hand & suit and not rest & suit:
                         worth += 3 if n_trumps >= 4 else 1
-                key = (worth, -pair)
-                if key > best_key:
-                    best, best_key = pair, key
-        return best
+                keyed.append(((worth, -pair), pair))
+        keyed.sort(reverse=True)
+        return [pair for _, pair in keyed]
 
     @staticmethod
     def declare(hand: int) -> str:
