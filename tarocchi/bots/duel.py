@@ -70,7 +70,13 @@ def measured_player(level: str, seed: int, game: str):
     if budget:
         if not isinstance(player, Expert):
             raise ValueError(f"only the expert takes a time budget ({level!r})")
-        player.time_limit, player.worlds = float(budget), VARIED_WORLDS
+        try:
+            seconds = float(budget)
+        except ValueError:
+            seconds = 0.0
+        if not 0 < seconds <= 60:
+            raise ValueError(f"a time budget is a number of CPU seconds, more than 0 and at most 60 ({level!r})")
+        player.time_limit, player.worlds = seconds, VARIED_WORLDS
     if seeing:
         player.truth = None
         if hasattr(player, "knowledge"):  # the expert, PIMC: every world is the true deal
@@ -280,6 +286,11 @@ def main(args: argparse.Namespace) -> int:
         if not known_level(name, game.name):
             print(f"tarocchi duel: the {name} bot does not play {game.name} yet; {game.name} has "
                   f"{', '.join(levels_for(game.name))}", file=sys.stderr)
+            return 2
+        try:
+            measured_player(name, 0, game.name)
+        except ValueError as e:
+            print(f"tarocchi duel: {e}", file=sys.stderr)
             return 2
     jobs = getattr(args, "jobs", 1) or 1
     mirror = getattr(args, "mirror", False)

@@ -118,3 +118,6 @@ def test_the_duel_command_takes_the_measuring_marks(capsys):
     assert main(["duel", "--game", "calabresella", "--deals", "1", "--seed", "4", "search+seeing", "rule"]) == 0
     assert "difference search+seeing - rule" in capsys.readouterr().out
     assert main(["duel", "--deals", "1", "oracle+seeing", "rule"]) == 2
+    assert main(["duel", "--deals", "1", "expert@soon", "rule"]) == 2
+    assert main(["duel", "--deals", "1", "rule+seeing", "rule"]) == 2
+    assert "samples no worlds" in capsys.readouterr().err
