@@ -165,30 +165,18 @@ def test_hidden_cards_do_not_change_the_experts_decision():
     assert SicilianExpert(seed=4, time_limit=None, worlds=4)(v1) == SicilianExpert(seed=4, time_limit=None, worlds=4)(v2)
 
 
-class AuctionWeighingExpert(SicilianExpert):
-    """Sicilian's expert with the shared default of what weighs a world: every word too."""
-
-    def informative(self, deal, seat, action):
-        return deal.phase == "speak" or super().informative(deal, seat, action)
-
-
-def solo_then_defender():
+def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
+    """R5-R8: after the first seat goes solo, the worlds that count most give it the kind of
+    hand the rule bot goes solo with: a defender's weighted mean of the soloist's sampled hand
+    strength is above the plain mean over the same worlds."""
     deal = Deal.from_seed(3, 2, 4)
     bidder = deal.to_act
     deal.apply("vado solo")
     rule = [make_player("rule", seed=s) for s in range(3)]
     while deal.phase != "play" or deal.to_act == bidder:
         deal.apply(rule[deal.to_act](deal.view(deal.to_act)))
-    return deal, bidder, deal.to_act
-
-
-def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
-    """The shared weights (bots.expert), with the auction's words weighing worlds: after the
-    first seat goes solo, the worlds that count most give it the kind of hand the rule bot
-    goes solo with: a defender's weighted mean of the soloist's sampled hand strength is above
-    the plain mean over the same worlds."""
-    deal, bidder, me = solo_then_defender()
-    bot = AuctionWeighingExpert(seed=1, time_limit=None)
+    me = deal.to_act
+    bot = SicilianExpert(seed=1, time_limit=None)
     seen = bot.knowledge(deal.view(me))
     rng = random.Random(2)
     plain = weighted = total = 0.0
@@ -204,17 +192,6 @@ def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
         total += w
         n += 1
     assert n >= 30 and weighted / total > plain / n
-
-
-def test_sicilian_words_of_the_auction_weigh_no_world():
-    """R5-R8: players bid on very different hands, so Sicilian's expert weighs no world by a
-    word of the auction (docs/benchmarks.md, expert): after a solo every world counts fully."""
-    deal, bidder, me = solo_then_defender()
-    bot = SicilianExpert(seed=1, time_limit=None)
-    seen = bot.knowledge(deal.view(me))
-    rng = random.Random(2)
-    worlds = [w for w in (seen.world(rng) for _ in range(20)) if w is not None]
-    assert len(worlds) >= 10 and all(bot.weight(w, me) == 1.0 for w in worlds)
 
 
 def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():

@@ -24,18 +24,7 @@ from .rule_bot import RuleBot
 from .sampler import parse_log, sample_world
 from .search_bot import rollout
 
-EXACT_CARDS = {3: 15, 4: 16}
-# Worlds in a phase, times ``worlds``: a word of the auction decides the contract and most of
-# a deal's jochi (R6-R8, R15) and costs a fifth of a card's decision (full playouts, few
-# options), so it samples four times the worlds; the discard (R11) and the announcements (R12)
-# too, within the budget (docs/benchmarks.md, expert).
-PHASE_WORLDS = {"speak": 4, "discard": 2, "announce": 4}
-# A contract (R6-R8) is bid only if its gain over the best quiet word, world by world, is above
-# this many standard deviations of that gain (and confidently so): the playouts overrate a
-# contract (the rule bot's defence is weaker than the real one), and a bare confident gain with
-# the auction's many worlds bid far too often and lost (docs/benchmarks.md, expert). In standard
-# deviations, the edge grows with the stake: a stata's (R5) is twice a single one's.
-BID_EDGE = 0.25  # cards left in all hands: solve exactly (docs/benchmarks.md, expert)
+EXACT_CARDS = {3: 15, 4: 16}  # cards left in all hands: solve exactly (docs/benchmarks.md, expert)
 # Cards the count names one by one (R15: the kings, the arie and the 20, the pigliata trumps)
 # are never merged with a neighbour by the solver; the rest count by their points alone.
 NAMED = KINGS | ARIE | PIGLIATA_TRUMPS | (1 << 20) | FOOL_BIT
@@ -66,30 +55,6 @@ class SicilianExpert(Expert):
         super().__init__(seed, time_limit, worlds)
         self.rule = RuleBot(seed)
 
-    def evaluate(self, view: dict) -> list[tuple[str, float]]:
-        base = self.worlds
-        self.worlds = base * PHASE_WORLDS.get(view["phase"], 1)
-        try:
-            return super().evaluate(view)
-        finally:
-            self.worlds = base
-
-    def confident(self, best: str, phase: str) -> bool:
-        if not super().confident(best, phase):
-            return False
-        if phase != "speak" or self.last is None or best in self.quiet_words:
-            return True
-        texts, per_world, preferred = self.last
-        if preferred not in texts:
-            return True
-        i, j = texts.index(best), texts.index(preferred)
-        ws = [w for w, _ in per_world]
-        total = sum(ws)
-        diffs = [v[i] - v[j] for _, v in per_world]
-        mean = sum(w * d for w, d in zip(ws, diffs)) / total
-        sd = (sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total) ** 0.5
-        return mean > BID_EDGE * sd
-
     def knowledge(self, view: dict) -> Knowledge:
         k = Knowledge(view)
         self.exact_cards = EXACT_CARDS[k.seen.seats]
@@ -110,11 +75,7 @@ class SicilianExpert(Expert):
     def informative(self, deal: Deal, seat: int, action: int) -> bool:
         if deal.phase == "play":  # R9: the partner unknown, a card says which side its player is on
             return deal.seats == 4 and deal.partner is not None and not deal.partner_known
-        # A word of the auction (R5-R8) weighs no world: players bid on very different hands (the
-        # search bot passes most hands the rule bot would solo or go on with, docs/benchmarks.md),
-        # and weighing by the rule bot's words made every pass read as a weak hand, the
-        # expert's own contracts too rosy. The announcements (R12) are the rule bot's at every level.
-        return deal.phase == "announce"
+        return deal.phase != "discard"
 
     def candidates(self, view: dict, ok: list[str]) -> list[str]:
         if view["phase"] == "speak":
