@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tarocchi.bots import advice
-from tarocchi.engine.game import Reason
+from tarocchi.engine.game import Reason, State
 
 from .messages import Budget
 from .tables import BETWEEN, COMPUTER_PLAYS, OVER, PLAYING
@@ -96,17 +96,20 @@ class Advisor:
         if reason is not None:
             return self.hub._refuse(conn, None, reason)
         key = (conn.table.id, conn.seat)
-        task = self.hints[key] = asyncio.get_running_loop().create_task(self._hint(conn))
+        # The position is taken now, not when the task first runs: the seat's next message (its
+        # action) may be handled before that, and the hint would be for the turn after it.
+        table = conn.table
+        position = (table.deal, len(table.deal.history), table.deal.view(conn.seat))
+        task = self.hints[key] = asyncio.get_running_loop().create_task(self._hint(conn, *position))
 
         def finished(done: asyncio.Task) -> None:
             if self.hints.get(key) is done:
                 del self.hints[key]
         task.add_done_callback(finished)
 
-    async def _hint(self, conn: Connection) -> None:
+    async def _hint(self, conn: Connection, deal: State, moves: int, view: dict) -> None:
+        """``view`` is all the seat may know, and nothing more (``deal.view(seat)``)."""
         table, seat = conn.table, conn.seat
-        deal, moves = table.deal, len(table.deal.history)
-        view = deal.view(seat)  # all the seat may know, and nothing more
         loop = asyncio.get_running_loop()
         try:
             actions = await loop.run_in_executor(self.hub.executor, advice.hint, table.game.name, view)

@@ -15,6 +15,9 @@ import pytest
 from tarocchi import bots
 from tarocchi.bots import advice
 from tarocchi.server.advice import ADVICE_BURST
+from tarocchi.server.app import serve_socket
+from tarocchi.server.messages import Budget
+from tests.server.fake import Socket, new_hub, until
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done
 
@@ -185,6 +188,43 @@ def test_a_hint_never_holds_up_the_table_and_is_dropped_once_the_seat_has_acted(
             await seat.close()
             await other.close()
         asyncio.run(body())
+
+
+def test_a_hint_asked_just_before_the_seats_action_is_for_that_turn_and_so_is_dropped(strongest, tmp_path):
+    """The hint and the action arrive together, the action read before the hint's task first
+    runs: the hint is still for the turn the seat asked on (played by then), never for the
+    position after it, where the seat has no legal action."""
+    strongest(Quick)
+
+    async def body():
+        hub, store = new_hub(str(tmp_path / "t.db"))
+        table_id, tokens = hub.new_room(3, settings={"hints": True})
+        rng = random.Random(1)
+        sockets = [Socket(store, rng) for _ in tokens]
+        tasks = []
+        for s, token in zip(sockets, tokens):
+            s.playing = False
+            tasks.append(asyncio.create_task(serve_socket(hub, s, token, Budget(10_000, 10_000.0))))
+            s.say({"type": "hello", "since": 0})
+        await until(lambda: all(s.frames and s.state["view"] is not None for s in sockets))
+        actor = next(s for s in sockets if s.state["view"]["turn"] == s.state["table"]["you"])
+        version = actor.state["version"]
+        actor.say({"type": "hint"})
+        actor.say({"type": "act", "action": act_for(actor.state["view"]), "id": "now"})
+        await until(lambda: actor.state["version"] > version)
+        await asyncio.sleep(0.3)  # the hint's thread has long answered
+        assert not [f for f in actor.frames if f["type"] == "hint"], "a hint for the turn after the one asked"
+        # Asked on a turn that is still to play, it comes.
+        nxt = next(s for s in sockets if s.state["view"]["turn"] == s.state["table"]["you"])
+        nxt.say({"type": "hint"})
+        await until(lambda: any(f["type"] == "hint" for f in nxt.frames))
+        hint = next(f for f in nxt.frames if f["type"] == "hint")
+        assert hint["actions"] and hint["acted"] == sum(nxt.state["acted"])
+        for s in sockets:
+            s.leave()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(body())
 
 
 def test_hints_are_limited_per_socket(strongest):
