@@ -71,6 +71,7 @@ class Expert:
     # The words of the auction that take on no contract: a contract is bid only on a confident
     # gain over the best of them (over the worlds), whatever the rule bot would say.
     quiet_words: frozenset[str] = frozenset()
+    auction_phase = "speak"  # where the quiet words are words of the auction (a take's passo is not)
     searched_phases: frozenset[str] | None = None  # None: every phase
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
@@ -220,7 +221,7 @@ class Expert:
         if not sampled:
             return [(self.rule(view), NO_SCORE)]
         means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
-        quiet = [i for i, a in enumerate(texts) if a in self.quiet_words]
+        quiet = [i for i, a in enumerate(texts) if a in self.quiet_words] if view["phase"] == self.auction_phase else []
         preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
         ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)

@@ -217,6 +217,38 @@ def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():
     assert {a for a, _ in bot.evaluate(view)} == set(ok) >= {"vado solissimo", "vado solissimo dividete"}
 
 
+def test_calabresellas_give_back_lays_and_takes_are_searched():
+    """C10-C13: the caller's give-back and lay, the solo's lay, the opponents' dividete lays and
+    scegliete takes and lays are searched over worlds in that phase, each of which gives the
+    seat the very view it has; the options are legal whole actions, the rule bot's among them,
+    each scored."""
+    import math
+
+    from tarocchi.bots.calabresella.expert import CalabresellaExpert
+    from tarocchi.bots.calabresella.search_bot import CalabresellaKnowledge
+    from tests.bots.test_calabresella_bots import BIDS, forced
+
+    bot = CalabresellaExpert(seed=0, time_limit=None, worlds=2)
+    seen = set()
+    for i in range(15):
+        deal = forced(400 + i, i % 3, BIDS[i % 5])
+        while not deal.done and deal.phase != "play":
+            view = deal.view(deal.to_act)
+            if view["phase"] in ("give", "discard", "lay", "take"):
+                knowledge = CalabresellaKnowledge(view)
+                worlds = [knowledge.world(random.Random(k)) for k in range(3)]
+                assert all(w is not None and w.view(view["seat"]) == view for w in worlds), view["phase"]
+                ranked = bot.evaluate(view)
+                if len(ranked) > 1:
+                    seen.add((view["phase"], view["bid"]))
+                    assert not any(math.isnan(v) for _, v in ranked)
+                    assert bot.rule(view) in [a for a, _ in ranked]
+                assert all(deal.refusal(view["seat"], a) is None for a, _ in ranked), ranked
+            deal.apply(bot(view), deal.to_act)
+    assert {p for p, _ in seen} == {"give", "discard", "lay", "take"}
+    assert {b for _, b in seen} == {"chiamo", "vado solo", "vado solissimo dividete", "vado solissimo scegliete"}
+
+
 def test_renaissances_discard_worlds_and_candidates():
     """A7: the dealer's discard is searched over worlds that keep its 28 cards, among sets
     that start with the rule bot's and are all allowed."""
@@ -235,9 +267,10 @@ def test_renaissances_discard_worlds_and_candidates():
 
 
 def test_ottocentos_discard_and_declarations_are_searched():
-    """B8, B9: the dealer's discard is searched among the rule bot's best pairs (each allowed,
-    the rule bot's first), the declaration among the listed ones and the rule bot's, each
-    scored over the worlds; the a monte question (B7) stays the rule bot's, unscored."""
+    """B7-B9: the a monte question, the dealer's discard among the rule bot's best pairs (each
+    allowed, the rule bot's first) and the declaration among the listed ones and the rule
+    bot's are each scored over the worlds; after three a monte, a fourth throws the deal in:
+    a margin of exactly 0 in every world."""
     import math
 
     from tarocchi.bots.ottocento.expert import OttocentoExpert
@@ -253,9 +286,7 @@ def test_ottocentos_discard_and_declarations_are_searched():
             view = deal.view(deal.to_act)
             ok = [c["action"] for c in view["choices"] if c["reason"] is None]
             ranked = bot.evaluate(view)
-            if view["phase"] == "monte":
-                assert len(ranked) == 1 and math.isnan(ranked[0][1])
-            elif view["phase"] == "discard" or len(ok) > 1:
+            if view["phase"] == "discard" or len(ok) > 1:
                 seen.add(view["phase"])
                 assert len(ranked) > 1 and not any(math.isnan(v) for _, v in ranked)
                 assert all(deal.refusal(view["seat"], a) is None for a, _ in ranked)
@@ -263,7 +294,12 @@ def test_ottocentos_discard_and_declarations_are_searched():
                 if view["phase"] == "discard":
                     assert all(a.startswith("discard ") and len(a.split()) == 3 for a, _ in ranked)
             deal.apply(bot(view), deal.to_act)
-    assert seen == {"discard", "declare"}
+    assert seen == {"monte", "discard", "declare"}
+    deal = OttocentoDeal(4, 0, list(range(62)), log=False)
+    for _ in range(3):
+        deal.apply("a monte", deal.to_act)
+    ranked = dict(bot.evaluate(deal.view(deal.to_act)))
+    assert ranked["a monte"] == 0.0 and ranked["gioco"] != 0.0
 
 
 def test_ottocentos_playout_with_signals_off_is_the_search_bots():

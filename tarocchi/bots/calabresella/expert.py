@@ -9,19 +9,23 @@ seat (the call, the give-back, the lays, the takes, then the cards), so a contra
 it pays over the worlds, not from a threshold. So is the called card (C10), among the trumps
 from the 11 up, the Fool and the Kings the caller lacks. An auction world deals the cards the
 seat has not seen into the other two hands and the monte (nothing else is shown yet: C7) and
-is weighed by the other seats' words. The give-back, the lays and the takes are the rule bot's.
+is weighed by the other seats' words. The give-back (C10), the lays (C10-C13) and the
+scegliete takes (C12) are searched as well, from ``search_bot.CalabresellaKnowledge``'s worlds
+in that phase (the two other hands, and the monte's hidden cards, dealt as the view allows):
+the rule bot's card and the ones it would part with next, its lay and the sets drawn from it
+and the next cards it would lay, every take.
 """
 
 from __future__ import annotations
 
 import random
 
-from tarocchi.engine.cards import FOOL, KINGS, cards_in
+from tarocchi.engine.cards import FOOL, KINGS, VALUES, cards_in
 from tarocchi.engine.game import IllegalAction
-from tarocchi.games.calabresella import DECK, MONTE, PACKET, SEATS, Deal, parse_action
+from tarocchi.games.calabresella import DECK, LAY_RULES, MONTE, PACKET, SEATS, Deal, parse_action
 
-from ..expert import TIME_LIMIT, Expert
-from .rule_bot import CalabresellaRuleBot
+from ..expert import MAX_CANDIDATES, TIME_LIMIT, Expert, discard_candidates
+from .rule_bot import CalabresellaRuleBot, choose_give, choose_lay, lay_score
 from .search_bot import CalabresellaKnowledge, Scored, finish
 from ..worlds import Slot, assign
 
@@ -74,7 +78,8 @@ class CalabresellaExpert(Expert):
     exact_cards = EXACT_CARDS
     plain = DECK.full & ~DECK.fool_bit  # C17: a card counts by its points alone
     quiet_words = frozenset({"passo", "sta bene"})  # C8: a contract only on a confident gain
-    searched_phases = frozenset({"play", *AUCTION_PHASES})
+    # Every phase is searched (searched_phases stays None): the auction, the call, the give-back,
+    # the lays, the takes and the cards.
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
@@ -89,6 +94,22 @@ class CalabresellaExpert(Expert):
             wanted = [t for t in range(20, 10, -1)] + [FOOL] + list(cards_in(KINGS))
             calls = ["chiamo " + DECK.codes[c] for c in wanted if not hand >> c & 1]
             return [c for c in calls if c in ok][:8] or super().candidates(view, ok)
+        hand = DECK.mask_of(view["hand"])
+        if view["phase"] == "give":  # C10: the rule bot's card, then the ones it would lay, then the cheapest
+            called = DECK.card(view["called"])
+            first = choose_give(hand, called)
+            rest = sorted(cards_in(hand & ~(1 << first | 1 << called)),
+                          key=lambda c: (not choose_lay(hand, 4, exclude=1 << called) >> c & 1, VALUES[c], c))
+            gives = ["restituisco " + DECK.codes[c] for c in [first] + rest]
+            return [g for g in gives if g in ok][:MAX_CANDIDATES]
+        if view["phase"] in ("discard", "lay"):  # C13: the rule bot's lay, and sets drawn from it and the next
+            n = view["lay"]
+            rule = LAY_RULES[n]
+            first = choose_lay(hand, n)
+            must, pool, _ = rule.choice(hand)
+            ranked = sorted(cards_in((must | pool) & ~first), key=lambda c: -lay_score(hand, 1 << c))
+            lays = [m for m in discard_candidates(first, ranked, must | pool) if rule.refusal(hand, m) is None]
+            return ["scarto " + " ".join(DECK.codes_of(m)) for m in lays]
         return super().candidates(view, ok)
 
     def finish(self, deal: Deal) -> Scored:

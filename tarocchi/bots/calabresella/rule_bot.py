@@ -95,9 +95,11 @@ class Knowledge:
         mine_laid = self.laid[me] or 0
         self.known_monte = mine_laid | self.face_up  # the monte cards this seat knows lie there
         others = [s for s in range(SEATS) if s != me]
-        # In play the monte holds 3 cards; those this seat has not seen lie in the monte's room.
-        monte_room = self.monte_room = MONTE - self.known_monte.bit_count()
         self.unseen = DECK.full & ~self.hand & ~played & ~self.known_monte
+        # A card this seat has not seen is in another hand or in the monte, unseen: the monte's
+        # room is what the other hands cannot hold (3 in play; fewer while cards taken from it
+        # wait to be laid back, C10-C12).
+        monte_room = self.monte_room = self.unseen.bit_count() - sum(self.counts[s] for s in range(SEATS) if s != me)
         layable = DECK.full & ~NEVER_DISCARD
         any_card_in_monte = bid == "vado solissimo" or ch is None  # the monte as dealt
         received = 0  # cards the challenger took over: the turned-up monte, the called card
@@ -179,7 +181,7 @@ def call_card(hand: int) -> int:
 
 # --- the lays (C10-C13) -----------------------------------------------------------------
 
-def _lay_score(hand: int, combo: int) -> float:
+def lay_score(hand: int, combo: int) -> float:
     left = hand & ~combo
     score = -0.7 * sum(VALUES[c] for c in cards_in(combo))
     for suit in SUIT_MASKS[:4]:
@@ -216,7 +218,7 @@ def choose_lay(hand: int, n: int, exclude: int = 0) -> int:
         m = 0
         for c in combo:
             m |= 1 << c
-        k = _lay_score(hand, m)
+        k = lay_score(hand, m)
         if key is None or k > key:
             best, key = m, k
     return must | best

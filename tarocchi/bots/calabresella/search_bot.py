@@ -11,7 +11,10 @@ Fool or a King (C13), except in plain solissimo, whose monte is the one dealt (C
 is rebuilt as a real deal: the hands each seat was dealt (undoing the call, the give-back, the
 takes and the lays), a deck order that deals them (C7) with the monte in its order (C11's
 dividete cards 1-2 and 3), and the seat's action log applied to it, the hidden lays as the
-world placed them, so the engine checks the world. Each legal card is played in every world
+world placed them, so the engine checks the world. A world is built in the view's own phase:
+in play for this bot, and for the expert at the give-back, the lays and the takes too (the
+cards taken from the monte and not yet laid back are in a hand, so the monte's room is smaller
+then: ``Knowledge.monte_room``). Each legal card is played in every world
 and the deal finished with the rule bot's card sense for every seat in full view of the world;
 the card with the best mean value is played: the payment, and a small share of the side's card
 points to tell apart cards that win or lose alike (``Scored``).
@@ -106,7 +109,8 @@ class CalabresellaKnowledge(Knowledge):
         elif bid in ("chiamo", "vado solo"):
             dealt[ch] &= ~self.turned_up
             if bid == "chiamo" and self.giver is not None:
-                called, back = 1 << self.called, 1 << self.given_back
+                called = 1 << self.called
+                back = 0 if self.given_back is None else 1 << self.given_back  # none yet at the give-back
                 dealt[ch] = dealt[ch] & ~called | (back & ~self.turned_up)  # a monte card given back was not dealt
                 dealt[self.giver] = dealt[self.giver] & ~back | called
             monte_order = list(cards_in(self.turned_up))
@@ -131,13 +135,14 @@ class CalabresellaKnowledge(Knowledge):
                 deal.apply(LAY | laid[seat] if text == "scarto" else parse_action(text), seat)
         except (IllegalAction, ValueError):
             return None
-        if deal.phase != PLAY or deal.to_act != me:
+        if deal.phase != self.phase or deal.to_act != me:
             return None
         return deal
 
     def __init__(self, view: dict):
         super().__init__(view)
         self.actions = view["actions"]
+        self.phase = view["phase"]  # play, or the challenger's give-back and lays, an opponent's take
 
 
 POINT_WEIGHT = 0.01  # per card point, times the stake: the count's margin as a tie-break

@@ -14,13 +14,19 @@ discard among the rule bot's ten best pairs, the declaration among the full one,
 combination alone, the rule bot's (the Bégato hidden) and nothing, each played out over the
 worlds to the count. A world is played in full view, so it cannot price what a declaration
 tells the others: a smaller declaration than the rule bot's is taken only on a confident gain.
-The a monte question (B7) stays the rule bot's: five cards each are dealt then, and no world
-deals the rest.
+The a monte question (B7) is searched too: five cards each are dealt then, so a world
+(``MonteKnowledge``) deals all 57 cards the seat has not seen, the rest of its own hand among
+them, weighed by the words said before; ``a monte`` and ``gioco`` are each said in every world
+and the deal played out (four ``a monte`` throw it in: a margin of 0).
 """
 
 from __future__ import annotations
 
-from tarocchi.games.ottocento import BUSSO, DECK, FOOL, RULES, TRIONFI, Deal, Options
+import random
+
+from tarocchi.engine.deck import cards_in
+from tarocchi.engine.game import IllegalAction
+from tarocchi.games.ottocento import BUSSO, DECK, FOOL, PACKET, RULES, SEATS, TRIONFI, Deal, Options, parse_action
 
 from ..expert import MAX_CANDIDATES, TIME_LIMIT, Expert
 from .common import FULL, TRUMPS, PlayState, Seen
@@ -91,6 +97,34 @@ def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
         left -= 1
     return count(deal, won, tricks_won, fool_by, fool_to, last)
 
+class MonteKnowledge:
+    """A seat at the a monte question (B7): its first five cards and the words said so far."""
+
+    def __init__(self, view: dict):
+        self.me: int = view["seat"]
+        self.dealer: int = view["dealer"]
+        self.hand = DECK.mask_of(view["hand"])
+        self.view = view
+        self.actions = [(a["seat"], a["action"]) for a in view["actions"]]
+
+    def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
+        """A deck order whose first round (B6: packets of five from dealer + 1) gives this seat
+        its five cards, the other 57 cards anywhere, with the words said replayed on it."""
+        rest = list(cards_in(DECK.full & ~self.hand))
+        rng.shuffle(rest)
+        at = PACKET * ((self.me - self.dealer - 1) % SEATS)
+        order = rest[:at] + list(cards_in(self.hand)) + rest[at:]
+        t = self.view["totals_before"]
+        try:
+            deal = Deal(SEATS, self.dealer, order, Options.from_json(self.view["options"]), log=False,
+                        totals=[t[0], t[1], t[0], t[1]])
+            for seat, text in self.actions:
+                deal.apply(parse_action(text), seat)
+        except (IllegalAction, ValueError):
+            return None
+        return deal if deal.phase == "monte" and deal.to_act == self.me else None
+
+
 EXACT_CARDS = 14  # cards left in the four hands: solve exactly (docs/benchmarks.md, expert)
 
 
@@ -98,14 +132,14 @@ class OttocentoExpert(Expert):
     game = "ottocento"
     exact_cards = EXACT_CARDS
     plain = 0  # B25: the combinations name cards one by one: none is merged
-    searched_phases = frozenset({"play", "discard", "declare"})
+    searched_phases = frozenset({"play", "monte", "discard", "declare"})
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
         self.rule = OttocentoRuleBot(seed)
 
-    def knowledge(self, view: dict) -> Knowledge:
-        return Knowledge(view)
+    def knowledge(self, view: dict) -> Knowledge | MonteKnowledge:
+        return MonteKnowledge(view) if view["phase"] == "monte" else Knowledge(view)
 
     def finish(self, deal: Deal) -> Margins:
         return Margins(signalled_finish(deal, self.rule))
