@@ -5,12 +5,15 @@ seats' actions through the rule bot), solving exactly and the rest (playouts, ev
     .venv/bin/python bench/expert_bench.py --deals 2 --seed 1
 
 Prints one row per game: decisions searched, worlds per searched decision, the share of worlds
-solved exactly, CPU per searched decision (mean, p95) and the shares of the time.
+solved exactly, CPU per searched decision (mean, p95) and the shares of the time; then one row
+per game and phase: the decisions searched there, how often the expert chose otherwise than its
+rule bot would have from the same view, and their CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import time
 
 from tarocchi.bots import make_player
@@ -24,22 +27,27 @@ def run(game: str, seats: int, deals: int, seed: int) -> dict:
     g = get_game(game)
     players = [make_player("expert", seed=s, game=game) for s in range(seats)]
     cpu: list[float] = []
+    phases: dict[str, list[tuple[bool, float]]] = collections.defaultdict(list)  # phase -> (another choice, CPU s)
     for i in range(deals):
         deal = g.new_deal(seats, i % seats, deck_for(seed, i, g.deck.size), log=False)
         while not deal.done:
             s = deal.to_act
+            view = deal.view(s)
             before = players[s].stats["worlds"]
             t = time.process_time()
-            action = players[s](deal.view(s))
+            action = players[s](view)
             if players[s].stats["worlds"] > before:
-                cpu.append(time.process_time() - t)
+                spent = time.process_time() - t
+                cpu.append(spent)
+                phases[view["phase"]].append((g.parse_action(action) != g.parse_action(players[s].rule(view)), spent))
             deal.apply(action, s)
     total = {k: sum(p.stats[k] for p in players) for k in players[0].stats}
     spent = sum(cpu)
     return {"game": f"{game} {seats}", "decisions": len(cpu), "worlds": total["worlds"] / max(1, len(cpu)),
             "solved": total["solved"] / max(1, total["solved"] + total["played_out"]),
             "mean_ms": 1000 * spent / max(1, len(cpu)), "p95_ms": 1000 * percentile(cpu, 0.95),
-            "sample": total["sample_s"] / spent, "weigh": total["weigh_s"] / spent, "solve": total["solve_s"] / spent}
+            "sample": total["sample_s"] / spent, "weigh": total["weigh_s"] / spent, "solve": total["solve_s"] / spent,
+            "phases": phases}
 
 
 def main() -> None:
@@ -49,11 +57,22 @@ def main() -> None:
     args = ap.parse_args()
     print("| game | searched decisions | worlds each | worlds solved exactly | CPU ms mean | p95 | sampling | weighing | solving | playouts and the rest |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    results = []
     for game, seats in GAMES:
         r = run(game, seats, args.deals, args.seed)
+        results.append(r)
         rest = 1 - r["sample"] - r["weigh"] - r["solve"]
         print(f"| {r['game']} | {r['decisions']} | {r['worlds']:.1f} | {r['solved']:.0%} | {r['mean_ms']:.0f} | "
               f"{r['p95_ms']:.0f} | {r['sample']:.0%} | {r['weigh']:.0%} | {r['solve']:.0%} | {rest:.0%} |", flush=True)
+    print()
+    print("| game | phase | searched decisions | another choice than the rule bot's | CPU ms mean | max |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        for phase, rows in r["phases"].items():
+            other = sum(o for o, _ in rows)
+            times = [t for _, t in rows]
+            print(f"| {r['game']} | {phase} | {len(rows)} | {other} ({other / len(rows):.0%}) | "
+                  f"{1000 * sum(times) / len(times):.0f} | {1000 * max(times):.0f} |")
 
 
 if __name__ == "__main__":

@@ -145,13 +145,22 @@ export function onAdvice(msg, render) {
 }
 
 // An action in players' words: every card code in it by the card's name ("7C volo": "Seven
-// of Cups volo"), a discard as "discard" and its cards; the game's own words stay as they are.
+// of Cups volo"), a discard as "discard" and its cards, the cards of a lay or a take as a list
+// ("scarto QC 5S": "scarto Queen of Cups, Five of Swords"); the game's own words stay as they are.
 export function actionWords(action) {
   const info = deck()?.info || {};
   const named = (text) => text.replace(/[^\s,:]+/g, (tok) => (info[tok] ? cardName(tok) : tok));
   const m = /^discard (.+)$/.exec(action);
   if (m) return t("advice.discard", { cards: m[1].split(" ").map((c) => (info[c] ? cardName(c) : c)).join(", ") });
-  return named(action);
+  let out = "";
+  let afterCard = false;
+  for (const word of String(action).split(" ")) {
+    const card = Boolean(info[word]);
+    if (out) out += card && afterCard ? ", " : " ";
+    out += named(word);
+    afterCard = card;
+  }
+  return out;
 }
 
 function amount(c, n) {
