@@ -221,7 +221,8 @@ class Expert:
         if not sampled:
             return [(self.rule(view), NO_SCORE)]
         means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
-        quiet = [i for i, a in enumerate(texts) if a in self.quiet_words] if view["phase"] == self.auction_phase else []
+        auction = view["phase"] == self.auction_phase
+        quiet = [i for i, a in enumerate(texts) if auction and a in self.quiet_words]
         preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
         ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)

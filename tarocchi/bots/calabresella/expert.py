@@ -98,8 +98,8 @@ class CalabresellaExpert(Expert):
         if view["phase"] == "give":  # C10: the rule bot's card, then the ones it would lay, then the cheapest
             called = DECK.card(view["called"])
             first = choose_give(hand, called)
-            rest = sorted(cards_in(hand & ~(1 << first | 1 << called)),
-                          key=lambda c: (not choose_lay(hand, 4, exclude=1 << called) >> c & 1, VALUES[c], c))
+            four = choose_lay(hand, 4, exclude=1 << called)  # the give-back and the lay it would make
+            rest = sorted(cards_in(hand & ~(1 << first | 1 << called)), key=lambda c: (not four >> c & 1, VALUES[c], c))
             gives = ["restituisco " + DECK.codes[c] for c in [first] + rest]
             return [g for g in gives if g in ok][:MAX_CANDIDATES]
         if view["phase"] in ("discard", "lay"):  # C13: the rule bot's lay, and sets drawn from it and the next

@@ -97,6 +97,7 @@ def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
         left -= 1
     return count(deal, won, tricks_won, fool_by, fool_to, last)
 
+
 class MonteKnowledge:
     """A seat at the a monte question (B7): its first five cards and the words said so far."""
 
