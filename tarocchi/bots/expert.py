@@ -73,6 +73,7 @@ class Expert:
     quiet_words: frozenset[str] = frozenset()
     auction_phase = "speak"  # where the quiet words are words of the auction (a take's passo is not)
     searched_phases: frozenset[str] | None = None  # None: every phase
+    confidence = CONFIDENCE  # by phase, the standard errors of ``confident``
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         self.seed = 0 if seed is None else seed
@@ -231,7 +232,7 @@ class Expert:
     def confident(self, best: str, phase: str) -> bool:
         """Whether ``best`` beats the default (the rule bot's choice, or in the auction the best
         quiet word) in the last evaluation by more than
-        ``CONFIDENCE`` standard errors of the weighted, paired difference."""
+        ``confidence`` standard errors (by phase) of the weighted, paired difference."""
         if self.last is None:
             return True
         texts, per_world, preferred = self.last
@@ -247,7 +248,7 @@ class Expert:
         var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
         effective = total * total / sum(w * w for w in ws)  # Kish's effective number of worlds
         se = (var / max(1.0, effective - 1)) ** 0.5
-        return mean > CONFIDENCE.get(phase, CONFIDENCE_ELSE) * se
+        return mean > self.confidence.get(phase, CONFIDENCE_ELSE) * se
 
     def __call__(self, view: dict) -> str:
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]

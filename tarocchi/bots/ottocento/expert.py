@@ -28,7 +28,7 @@ from tarocchi.engine.deck import cards_in
 from tarocchi.engine.game import IllegalAction
 from tarocchi.games.ottocento import BUSSO, DECK, FOOL, PACKET, RULES, SEATS, TRIONFI, Deal, Options, parse_action
 
-from ..expert import MAX_CANDIDATES, TIME_LIMIT, Expert
+from ..expert import CONFIDENCE, MAX_CANDIDATES, TIME_LIMIT, Expert
 from .common import FULL, TRUMPS, PlayState, Seen
 from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
 from .search_bot import Knowledge, Margins, close_trick, count, finish
@@ -134,6 +134,10 @@ class OttocentoExpert(Expert):
     exact_cards = EXACT_CARDS
     plain = 0  # B25: the combinations name cards one by one: none is merged
     searched_phases = frozenset({"play", "monte", "discard", "declare"})
+    # A card is played on its mean alone, as the search bot plays it: a margin's spread is a
+    # hundred points and more, so the gate kept the rule bot's card 86 % of the time and cost
+    # 37 points/deal against search (docs/benchmarks.md, "Ottocento's cards on their mean").
+    confidence = {**CONFIDENCE, "play": 0.0}
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
