@@ -98,9 +98,11 @@ class Socket:
         return [f for f in self.frames if f["type"] == "state"][-1]
 
 
-async def open_room(hub: Hub, store: RecordingStore, seats: int, rng: random.Random, playing: bool = True):
-    """A room with every seat's socket said hello; ``playing=False``: its seats never act."""
-    table_id, tokens = hub.new_room(seats)
+async def open_room(hub: Hub, store: RecordingStore, seats: int, rng: random.Random, playing: bool = True,
+                    settings: dict | None = None):
+    """A room with every seat's socket said hello; ``playing=False``: its seats never act;
+    ``settings``: the room's (``Hub.new_room``)."""
+    table_id, tokens = hub.new_room(seats, settings=settings)
     sockets, tasks = [], []
     for token in tokens:
         s = Socket(store, rng)

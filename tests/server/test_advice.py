@@ -15,9 +15,7 @@ import pytest
 from tarocchi import bots
 from tarocchi.bots import advice
 from tarocchi.server.advice import ADVICE_BURST
-from tarocchi.server.app import serve_socket
-from tarocchi.server.messages import Budget
-from tests.server.fake import Socket, new_hub, until
+from tests.server.fake import new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done
 
@@ -198,14 +196,8 @@ def test_a_hint_asked_just_before_the_seats_action_is_for_that_turn_and_so_is_dr
 
     async def body():
         hub, store = new_hub(str(tmp_path / "t.db"))
-        table_id, tokens = hub.new_room(3, settings={"hints": True})
-        rng = random.Random(1)
-        sockets = [Socket(store, rng) for _ in tokens]
-        tasks = []
-        for s, token in zip(sockets, tokens):
-            s.playing = False
-            tasks.append(asyncio.create_task(serve_socket(hub, s, token, Budget(10_000, 10_000.0))))
-            s.say({"type": "hello", "since": 0})
+        _, _, sockets, tasks = await open_room(hub, store, 3, random.Random(1), playing=False,
+                                               settings={"hints": True})
         await until(lambda: all(s.frames and s.state["view"] is not None for s in sockets))
         actor = next(s for s in sockets if s.state["view"]["turn"] == s.state["table"]["you"])
         version = actor.state["version"]

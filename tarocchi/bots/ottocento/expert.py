@@ -25,8 +25,7 @@ from __future__ import annotations
 import random
 
 from tarocchi.engine.deck import cards_in
-from tarocchi.engine.game import IllegalAction
-from tarocchi.games.ottocento import BUSSO, DECK, FOOL, PACKET, RULES, SEATS, TRIONFI, Deal, Options, parse_action
+from tarocchi.games.ottocento import BUSSO, DECK, FOOL, PACKET, RULES, SEATS, TRIONFI, Deal, Options
 
 from ..expert import CONFIDENCE, MAX_CANDIDATES, TIME_LIMIT, Expert
 from .common import FULL, TRUMPS, PlayState, Seen
@@ -98,15 +97,8 @@ def signalled_finish(deal: Deal, policy: OttocentoRuleBot) -> list[int]:
     return count(deal, won, tricks_won, fool_by, fool_to, last)
 
 
-class MonteKnowledge:
+class MonteKnowledge(Knowledge):
     """A seat at the a monte question (B7): its first five cards and the words said so far."""
-
-    def __init__(self, view: dict):
-        self.me: int = view["seat"]
-        self.dealer: int = view["dealer"]
-        self.hand = DECK.mask_of(view["hand"])
-        self.view = view
-        self.actions = [(a["seat"], a["action"]) for a in view["actions"]]
 
     def world(self, rng: random.Random, relax: bool = False) -> Deal | None:
         """A deck order whose first round (B6: packets of five from dealer + 1) gives this seat
@@ -114,16 +106,8 @@ class MonteKnowledge:
         rest = list(cards_in(DECK.full & ~self.hand))
         rng.shuffle(rest)
         at = PACKET * ((self.me - self.dealer - 1) % SEATS)
-        order = rest[:at] + list(cards_in(self.hand)) + rest[at:]
-        t = self.view["totals_before"]
-        try:
-            deal = Deal(SEATS, self.dealer, order, Options.from_json(self.view["options"]), log=False,
-                        totals=[t[0], t[1], t[0], t[1]])
-            for seat, text in self.actions:
-                deal.apply(parse_action(text), seat)
-        except (IllegalAction, ValueError):
-            return None
-        return deal if deal.phase == "monte" and deal.to_act == self.me else None
+        deal = self.replayed(rest[:at] + list(cards_in(self.hand)) + rest[at:])
+        return deal if deal is not None and deal.phase == "monte" and deal.to_act == self.me else None
 
 
 EXACT_CARDS = 14  # cards left in the four hands: solve exactly (docs/benchmarks.md, expert)
@@ -144,7 +128,7 @@ class OttocentoExpert(Expert):
         super().__init__(seed, time_limit, worlds)
         self.rule = OttocentoRuleBot(seed)
 
-    def knowledge(self, view: dict) -> Knowledge | MonteKnowledge:
+    def knowledge(self, view: dict) -> Knowledge:
         return MonteKnowledge(view) if view["phase"] == "monte" else Knowledge(view)
 
     def finish(self, deal: Deal) -> Margins:

@@ -76,6 +76,11 @@ class Knowledge(Seen):
                 s = (self.dealer + 1 + i) % 4
                 order += dealt[s][PACKET * packet:PACKET * packet + PACKET]
         order += dealt[self.dealer][15:]
+        return self.replayed(order, discard)
+
+    def replayed(self, order: list[int], discard: int = 0) -> Deal | None:
+        """The deal of this deck order, at this view's totals and options, with this seat's log
+        replayed on it (the dealer's discard as ``discard``); None if the log does not fit."""
         t = self.view["totals_before"]
         try:
             deal = Deal(4, self.dealer, order, Options.from_json(self.view["options"]), log=False,
