@@ -113,8 +113,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
           away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
           header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
-          lease=args.lease, reuse_port=args.reuse_port)
+          lease=args.lease, reuse_port=args.reuse_port,
+          **({} if args.advice_seconds is None else {"advice_seconds": args.advice_seconds}))
     return 0
+
+
+def advice_seconds(text: str) -> float:
+    """``--advice-seconds``: more than 0, at most 10 (a hint must come while the turn lasts)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= 10:
+        raise argparse.ArgumentTypeError(f"a number of seconds, more than 0 and at most 10, not {text!r}")
+    return seconds
 
 
 def serve_args(args: argparse.Namespace) -> list[str]:
@@ -233,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--workers", type=int, default=1,
                    help="server processes on this port, one site (needs --bus and a database they share; "
                         "the advice: one per core)")
+    v.add_argument("--advice-seconds", type=advice_seconds, default=None,
+                   help="CPU seconds the computer may spend on a hint, or on each decision of a deal's "
+                        "review (default: the strongest level's own budget a decision, 0.6)")
     v.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     v.set_defaults(func=cmd_serve)
 

@@ -21,8 +21,12 @@ from tarocchi.engine.game import get_game
 from tarocchi.engine.records import new_deal
 
 from . import levels_for, make_player
+from .expert import TIME_LIMIT
 
 HINT_ACTIONS = 3  # the best actions a hint shows
+# The CPU seconds the player may spend on one hint or one decision of a review: the table's
+# own budget by default (``serve --advice-seconds``; a busy site may want its hints cheaper).
+ADVICE_SECONDS = TIME_LIMIT
 
 _players = threading.local()
 
@@ -32,29 +36,32 @@ def strongest_level(game: str) -> str:
     return list(levels_for(game))[-1]
 
 
-def _player(game: str):
+def _player(game: str, seconds: float = ADVICE_SECONDS):
     cache = getattr(_players, "cache", None)
     if cache is None:
         cache = _players.cache = {}
     level = strongest_level(game)
-    if (game, level) not in cache:
-        cache[game, level] = make_player(level, game=game)
-    return cache[game, level]
+    if (game, level, seconds) not in cache:
+        player = make_player(level, game=game)
+        if hasattr(player, "time_limit"):
+            player.time_limit = seconds
+        cache[game, level, seconds] = player
+    return cache[game, level, seconds]
 
 
-def ranked(game: str, view: dict) -> list[dict]:
+def ranked(game: str, view: dict, seconds: float = ADVICE_SECONDS) -> list[dict]:
     """The strongest player's actions for ``view``, best first: {"action", "score"}, the score
     its mean for the seat rounded to hundredths, None where it weighed no alternative (a
-    forced action, or a decision it leaves to its rules)."""
+    forced action, or a decision it leaves to its rules). ``seconds``: its CPU budget."""
     out = []
-    for action, score in _player(game).evaluate(view):
+    for action, score in _player(game, seconds).evaluate(view):
         out.append({"action": action, "score": round(score, 2) if math.isfinite(score) else None})
     return out
 
 
-def hint(game: str, view: dict) -> list[dict]:
+def hint(game: str, view: dict, seconds: float = ADVICE_SECONDS) -> list[dict]:
     """The best actions for the seat of ``view`` (at most HINT_ACTIONS), best first."""
-    return ranked(game, view)[:HINT_ACTIONS]
+    return ranked(game, view, seconds)[:HINT_ACTIONS]
 
 
 def view_before(record: dict, index: int) -> tuple[dict, str]:
@@ -82,13 +89,13 @@ def decisions(record: dict, seat: int) -> list[int]:
     return out
 
 
-def review(game: str, record: dict, index: int) -> dict:
+def review(game: str, record: dict, index: int, seconds: float = ADVICE_SECONDS) -> dict:
     """One decision of a finished deal against the strongest player's from the same view:
     what the seat played and what the player would play, their scores, and the cost of the
     difference (the player's score for its action less its score for the seat's; None when it
     did not weigh the seat's action)."""
     view, played = view_before(record, index)
-    options = ranked(game, view)
+    options = ranked(game, view, seconds)
     parse = get_game(game).parse_action
     best = options[0]
     same = parse(best["action"]) == parse(played)  # (a discard names its cards in any order)

@@ -112,7 +112,8 @@ class Advisor:
         table, seat = conn.table, conn.seat
         loop = asyncio.get_running_loop()
         try:
-            actions = await loop.run_in_executor(self.hub.executor, advice.hint, table.game.name, view)
+            actions = await loop.run_in_executor(self.hub.executor, advice.hint, table.game.name, view,
+                                                 self.hub.advice_seconds)
         except Exception:
             log.exception("table %s seat %s: the hint raised", table.id, seat)
             return self.hub._refuse(conn, None, NO_ADVICE)
@@ -157,7 +158,8 @@ class Advisor:
             self._tell(entry)
             for index in entry.decisions:
                 async with self._slot:
-                    item = await loop.run_in_executor(self.hub.executor, advice.review, game, record, index)
+                    item = await loop.run_in_executor(self.hub.executor, advice.review, game, record, index,
+                                                      self.hub.advice_seconds)
                 entry.items.append(item)
                 self._tell(entry)
         except asyncio.CancelledError:

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for
+from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
@@ -50,7 +51,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
                chance: Chance | None = None, bus: str | None = None, process: str | None = None,
                lease: float = LEASE_SECONDS, lobby: tuple[int, float] = (LOBBY_BURST, LOBBY_PER_SECOND),
-               fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK) -> Starlette:
+               fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
+               advice_seconds: float = ADVICE_SECONDS) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
@@ -64,7 +66,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     ``process`` names this one in its leases, ``lease`` is their length in seconds); None: this
     process alone drives every table. ``lobby``: the lobby's budget per client address (its
     listing, seats and Play now, lobby.py), as ``new_tables``; ``fill_seconds``: how long a Play
-    now table waits before computers fill it; ``public_clock``: a public table's turn clock."""
+    now table waits before computers fill it; ``public_clock``: a public table's turn clock;
+    ``advice_seconds``: the CPU seconds the computer may spend on a hint or on one decision of a
+    review (advice.py)."""
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
     browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
@@ -95,7 +99,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         site = Site(Bus(bus), process or process_name(0), lease, budget) if bus else None
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
-                           chance=chance, hello_timeout=hello_timeout, games=games, site=site)
+                           chance=chance, hello_timeout=hello_timeout, games=games, site=site,
+                           advice_seconds=advice_seconds)
         state["hub"].lobby.fill_seconds, state["hub"].lobby.clock_seconds = fill_seconds, public_clock
         state["hub"].start()
         if site is not None:
@@ -298,7 +303,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           deflate: bool = False, proxy: str | None = None,
           connections_per_address: int = CONNECTIONS_PER_ADDRESS,
           header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
-          bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False) -> None:
+          bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False,
+          advice_seconds: float = ADVICE_SECONDS) -> None:
     """``reuse_port``: one of the workers of ``tarocchi serve --workers`` (server/workers.py),
     bound with SO_REUSEPORT beside the others."""
     import socket
@@ -309,7 +315,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
         bot_processes = min(2, os.cpu_count() or 1)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
                      away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
-                     bus=bus, process=process_name(port) if bus else None, lease=lease)
+                     bus=bus, process=process_name(port) if bus else None, lease=lease,
+                     advice_seconds=advice_seconds)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).

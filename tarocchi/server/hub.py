@@ -26,7 +26,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
+from tarocchi.bots import DEFAULT_LEVEL, advice, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
@@ -217,7 +217,7 @@ class Hub:
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
                  hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
-                 site: Site | None = None):
+                 site: Site | None = None, advice_seconds: float = advice.ADVICE_SECONDS):
         self.store = store
         # A site of several processes (site.py): the tables this process drives are the ones
         # whose lease it holds. None: one process alone, every table its own.
@@ -263,6 +263,7 @@ class Hub:
         self.watch = Watchers(self)  # the spectators (watch.py)
         self.lobby = Lobby(self)  # public tables, Play now, the turn clock (lobby.py)
         self.advisor = Advisor(self)  # hints and reviews (advice.py)
+        self.advice_seconds = advice_seconds  # the player's CPU budget for one hint or review decision
 
     # --- start and stop ---------------------------------------------------------------------
 

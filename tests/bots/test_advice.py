@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from tarocchi.bots import advice, levels_for
+from tarocchi.bots import advice, expert, levels_for
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.playout import play_out
 from tarocchi.engine.records import new_deal
@@ -28,6 +28,11 @@ def test_the_advice_comes_from_the_games_strongest_level(game):
     assert advice.strongest_level(game) == list(levels)[-1]
     assert isinstance(advice._player(game), list(levels.values())[-1])
     assert advice._player(game) is advice._player(game)  # made once per worker
+    # Its CPU budget is the server's advice budget (``serve --advice-seconds``), by default the
+    # level's own; a player is made once per budget.
+    assert advice._player(game).time_limit == advice.ADVICE_SECONDS == expert.TIME_LIMIT
+    quick = advice._player(game, 0.2)
+    assert quick.time_limit == 0.2 and quick is advice._player(game, 0.2) and quick is not advice._player(game)
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -75,6 +80,6 @@ def test_a_discard_is_the_same_whatever_the_order_of_its_cards(monkeypatch):
     class Same:
         def evaluate(self, view):
             return [(reordered, float("nan"))]
-    monkeypatch.setattr(advice, "_player", lambda game: Same())
+    monkeypatch.setattr(advice, "_player", lambda game, seconds: Same())
     item = advice.review("sicilian", record, index)
     assert item["same"] and item["cost"] == 0.0 and item["best"] == reordered

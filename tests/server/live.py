@@ -20,7 +20,7 @@ Or as a context manager, e.g. to restart on the same database::
         ...
 
 ``running_server`` keywords: ``db`` (default: a new temp file), ``bot_delay``,
-``trick_pause`` (both 0.05 s by default), ``bot_level_default`` ("random"), ``bot_processes``
+``trick_pause`` (both 0.05 s by default), ``advice_seconds`` (0.1), ``bot_level_default`` ("random"), ``bot_processes``
 (0: bots think in a thread pool; above 0, in that many worker processes). The
 ``live_server`` fixture has function scope: every test gets a fresh server and database.
 """
@@ -40,6 +40,8 @@ import pytest
 import uvicorn
 
 from tarocchi.server.app import create_app, server_config
+
+ADVICE_SECONDS = 0.1  # a hint's or a review decision's CPU budget on a test server
 
 
 @dataclass
@@ -69,6 +71,9 @@ def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_paus
         db = os.path.join(tmpdir.name, "tables.sqlite3")
     # Tests make many tables from one address: no limit on new tables unless a test sets one.
     options.setdefault("new_tables", (1_000_000, 1000.0))
+    # Hints and reviews think for a tenth of a second, not the table's 0.6: what the tests check
+    # (what is shown, when, to whom, that it names no hidden card) does not depend on how long.
+    options.setdefault("advice_seconds", ADVICE_SECONDS)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
                      bot_processes=bot_processes, **options)
     port = free_port()

@@ -15,6 +15,7 @@ import pytest
 from tarocchi import bots
 from tarocchi.bots import advice
 from tarocchi.server.advice import ADVICE_BURST
+from tarocchi.server.hub import Chance
 from tests.server.fake import new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done
@@ -54,8 +55,14 @@ class Slow(Quick):
 def strongest(monkeypatch):
     """The advice's player made ``cls`` (the server runs in this process, the advice in its
     thread pool); the real strongest level is the leak tests' and the browser's."""
+    asked: list[float] = []  # the CPU budget of each question (``advice_seconds``)
+
     def use(cls):
-        monkeypatch.setattr(advice, "_player", lambda game: cls(0))
+        def player(game, seconds):
+            asked.append(seconds)
+            return cls(0)
+        monkeypatch.setattr(advice, "_player", player)
+        return asked
     return use
 
 
@@ -263,6 +270,22 @@ def test_a_review_after_the_count_covers_every_decision_of_the_seat(strongest):
             assert item["cost"] == item["best_score"] - item["played_score"] > 0
 
 
+def test_hints_and_reviews_think_for_the_servers_advice_budget(strongest):
+    asked = strongest(Quick)
+    with running_server(advice_seconds=0.25) as server:
+        async def body():
+            seat = await Seat.open(server.ws_url, computer(server.url))
+            await my_turn(seat)
+            assert (await ask(seat))["type"] == "hint"
+            await play_to_count(seat)
+            await seat.send({"type": "review"})
+            last = await seat.until(lambda m: m["type"] == "review" and m["done"])
+            await seat.close()
+            return last
+        last = asyncio.run(body())
+    assert len(asked) == 1 + len(last["items"]) > 1 and set(asked) == {0.25}, asked
+
+
 def _record(db: str, state: dict) -> dict:
     """The last deal's record, as the server's table has it (replayed from the store)."""
     from tests.trust.harness import replay_stream, stream
@@ -277,7 +300,9 @@ class SlowReview(Slow):
 
 def test_a_review_works_in_the_background_and_the_next_deal_does_not_wait(strongest):
     strongest(SlowReview)
-    with running_server() as server:
+    # A fixed deal in which the seat decides more than once (a random one may be thrown in
+    # after a single word, R6, and leave a review too short to outlast the next deal's start).
+    with running_server(chance=Chance(random.Random(1))) as server:
         async def body():
             seat = await Seat.open(server.ws_url, computer(server.url))
             await play_to_count(seat)

@@ -37,9 +37,10 @@ class Watching:
     """The game's strongest player (``advice.strongest_level``), each view it evaluates
     recorded in ``WATCHED``."""
 
-    def __init__(self, game: str):
+    def __init__(self, game: str, seconds: float = advice.ADVICE_SECONDS):
         self.game = game
         self.player = make_player(advice.strongest_level(game), game=game)
+        self.player.time_limit = seconds
 
     def evaluate(self, view):
         with LOCK:
