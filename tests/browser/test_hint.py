@@ -3,7 +3,8 @@ on a turn in play with a choice, "Hint" shows the strongest computer player's ra
 (its choice first, each with its mean score in the game's units) in the cards' own names, for
 that turn only; after the count, "Review my decisions" lists each of the seat's decisions
 against the computer's. Both fit the screen at 1366x800, 390x844 and 360x640 and have no
-accessibility fault, in English and in Italian (as tests/browser/test_screens.py). A room's
+accessibility fault, in English and in Italian (as tests/browser/test_screens.py; one deal
+a game, the viewport resized on the same turn). A room's
 host chooses hints at creation, and every seat sees the choice."""
 
 from __future__ import annotations
@@ -79,10 +80,27 @@ def check_hint(page, game: str) -> None:
     page.locator(".hint-box .hint-list li").first.wait_for()
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone", "small"])
+def at_every_size(page):
+    """The page at each screen size in turn (the viewport resized: the same deal, the same
+    turn), its name given; back at the desktop's after."""
+    for size in SIZES:
+        resize(page, SIZES[size])
+        yield size
+    resize(page, SIZES["desktop"])
+
+
+def resize(page, size: dict) -> None:
+    """The viewport made ``size``, and the page's own resize handling done: a resize event is
+    dispatched before the next frame's callbacks, so two frames later the hand is laid out."""
+    page.set_viewport_size(size)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 @pytest.mark.parametrize("game", ["sicilian", "renaissance", "calabresella", "ottocento"])
-def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, game, size):
-    page = new_page(SIZES[size])
+def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, game):
+    """One deal a game; the hint, a hint in another phase and the review looked at on every
+    screen size, the viewport resized on the same turn."""
+    page = new_page(SIZES["desktop"])
     sit_down(page, live_server.url, game)
     take = turn_taker(game)
     hinted, elsewhere = False, None
@@ -95,16 +113,20 @@ def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, 
             # A hint in another phase (the auction, a discard, a monte): it moves nothing there
             # either (some of these screens are tight at 360x640 with or without it:
             # test_screens.py holds them to the viewport).
-            before = page.evaluate(INSIDE)
-            page.click("#hint-button")
-            page.locator(".hint-box .hint-list li").first.wait_for()
-            assert page.evaluate(INSIDE) == before
-            look(page, game, f"hint-{now}", size, inside=False)
+            for size in at_every_size(page):
+                before = page.evaluate(INSIDE)
+                page.click("#hint-button")
+                page.locator(".hint-box .hint-list li").first.wait_for()
+                assert page.evaluate(INSIDE) == before, size
+                look(page, game, f"hint-{now}", size, inside=False)
+                page.click(".hint-box .hint-close")
+                page.locator(".hint-box").wait_for(state="detached")
             elsewhere = now
         choices = page.locator(".hand .card:not([aria-disabled='true'])").count()
         if not hinted and phase(page) == "play" and choices >= 2:
             check_hint(page, game)
-            look(page, game, "hint", size)
+            for size in at_every_size(page):
+                look(page, game, "hint", size)
             hinted = True
             take(page)
             assert page.locator(".hint-box").count() == 0  # the hint was for the turn just played
@@ -121,8 +143,9 @@ def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, 
     differs = page.locator(".review-list li.differs").count()
     summary = page.locator(".review-summary").inner_text()
     assert summary.startswith(f"{items.count() - differs} of {items.count()} decisions"), summary
-    page.locator(".center.count").evaluate("el => { el.scrollTop = el.scrollHeight; }")
-    look(page, game, "review", size)
+    for size in at_every_size(page):
+        page.locator(".center.count").evaluate("el => { el.scrollTop = el.scrollHeight; }")
+        look(page, game, "review", size)
     switch(page, "it")
     assert "hai scelto" in page.locator(".review-list li").first.inner_text()
     switch(page, "en")

@@ -798,6 +798,9 @@ function fitHand() {
   const n = hand.children.length;
   if (!n) return;
   const cardW = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 60;
+  // The room there is, not the room the hand took at the last size: a hand as wide as its
+  // row keeps its parent wide after the screen has become narrower.
+  hand.style.removeProperty("--row-w");
   const W = hand.parentElement.clientWidth - 20;
   let step = cardW + 4;
   let perRow = n;
@@ -1254,6 +1257,11 @@ if (replayMatch) {
 } else if (token) {
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => { if (shell) { fitHand(); render(); } });
+  // A wide screen shows a panel beside the table; become narrow (a tablet turned upright, a
+  // window made smaller) and that panel would be a drawer over the table: close it instead.
+  window.matchMedia("(max-width: 1099px)").addEventListener("change", (e) => {
+    if (e.matches && shell) { state.panel = null; render(); }
+  });
   render();
   loadGames().then(connect);
 } else {
