@@ -8,8 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.postgres import Cluster
+
+# No per-example deadline: the suite runs more workers than cores (scripts/test.sh), and a loaded
+# moment must not fail a property; speed lives in the benchmarks, not in timed tests.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
