@@ -17,5 +17,5 @@ fi
 # axe-core, pinned, checked against its published integrity: the browser tests inject it.
 .venv/bin/python scripts/fetch_axe.py
 # Three workers on two cores: the browser and server tests wait more than they compute (11 minutes
-# of CPU in a 16-minute run with two workers; 12.6 minutes with four, 2 December 2026).
+# of CPU in a 16-minute run with two workers; 12.4 minutes with three, 2 December 2026).
 exec .venv/bin/python -m pytest -n 3 --dist loadfile "$@"

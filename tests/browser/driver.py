@@ -134,3 +134,10 @@ def close_panels(page) -> None:
     if page.get_attribute(".table-page", "data-drawer"):
         page.keyboard.press("Escape")
         page.wait_for_function("() => !document.querySelector('.table-page').dataset.drawer")
+
+
+def resize(page, size: dict) -> None:
+    """The viewport made ``size``, and the page's own resize handling done: a resize event is
+    dispatched before the next frame's callbacks, so two frames later the hand is laid out."""
+    page.set_viewport_size(size)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from .checks import INSIDE, SIZES, check_axe
-from .driver import TURN_OR_COUNT, deal_over, phase, take_turn
+from .driver import TURN_OR_COUNT, deal_over, phase, resize, take_turn
 from .test_screens import look, switch
 
 pytestmark = pytest.mark.browser
@@ -87,13 +87,6 @@ def at_every_size(page):
         resize(page, SIZES[size])
         yield size
     resize(page, SIZES["desktop"])
-
-
-def resize(page, size: dict) -> None:
-    """The viewport made ``size``, and the page's own resize handling done: a resize event is
-    dispatched before the next frame's callbacks, so two frames later the hand is laid out."""
-    page.set_viewport_size(size)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 @pytest.mark.parametrize("game", ["sicilian", "renaissance", "calabresella", "ottocento"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .checks import SIZES, check_axe, check_inside, screen
-from .driver import TURN_OR_COUNT, close_panels, deal_over, open_panel, phase, take_turn
+from .driver import TURN_OR_COUNT, close_panels, deal_over, open_panel, phase, resize, take_turn
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,8 @@ def test_the_later_games_fit_the_smallest_screen_in_every_phase(live_server, new
 def test_a_screen_made_narrow_closes_the_panel_that_stood_beside_the_table(live_server, new_page):
     """A wide screen shows the deal's panel beside the table; turned into a narrow one (a tablet
     turned upright, 1180 -> 820 px) that panel must not become a drawer over the table, where it
-    would take the taps meant for the cards and the words. Widened again, it is back beside."""
+    would take the taps meant for the cards and the words; made smaller still, the table fits the
+    screen. Widened again, the panel is back beside the table."""
     page = new_page({"width": 1180, "height": 820})
     page.goto(live_server.url + "/")
     page.select_option("#level", "random")
@@ -112,15 +113,15 @@ def test_a_screen_made_narrow_closes_the_panel_that_stood_beside_the_table(live_
     page.wait_for_url("**/t/**")
     page.locator(".hand .card").first.wait_for()
     assert page.locator("#panel-info").is_visible()
-    page.set_viewport_size({"width": 820, "height": 1180})
+    resize(page, {"width": 820, "height": 1180})
     page.wait_for_function("() => !document.querySelector('.table-page').hasAttribute('data-drawer')")
     assert not page.locator("#panel-info").is_visible()
     page.wait_for_function(TURN_OR_COUNT)
     take_turn(page)  # the table takes its taps: no drawer lies over it
     # Smaller still: the hand is laid out for the room there is now, not the room it had.
-    page.set_viewport_size(SIZES["small"])
+    resize(page, SIZES["small"])
     page.wait_for_function(TURN_OR_COUNT)
     check_inside(page, "the table made small")
-    page.set_viewport_size({"width": 1180, "height": 820})
+    resize(page, {"width": 1180, "height": 820})
     page.locator("#panel-info").wait_for(state="visible")
     assert page.errors == []
