@@ -22,8 +22,8 @@ Or as a context manager, e.g. to restart on the same database::
 ``running_server`` keywords: ``db`` (default: a new temp file), ``bot_delay``,
 ``trick_pause`` (both 0.05 s by default), ``advice_seconds`` (0.1), ``bot_level_default``
 ("random"), ``bot_processes`` (0: bots think in a thread pool; above 0, in that many worker
-processes). The
-``live_server`` fixture has function scope: every test gets a fresh server and database.
+processes). The ``live_server`` fixture has function scope: every test gets a fresh server and
+database.
 """
 
 from __future__ import annotations
