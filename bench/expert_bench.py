@@ -27,7 +27,8 @@ def run(game: str, seats: int, deals: int, seed: int) -> dict:
     g = get_game(game)
     players = [make_player("expert", seed=s, game=game) for s in range(seats)]
     cpu: list[float] = []
-    phases: dict[str, list[tuple[bool, float]]] = collections.defaultdict(list)  # phase -> (another choice, CPU s)
+    # phase -> (another choice, CPU s, worlds)
+    phases: dict[str, list[tuple[bool, float, int]]] = collections.defaultdict(list)
     for i in range(deals):
         deal = g.new_deal(seats, i % seats, deck_for(seed, i, g.deck.size), log=False)
         while not deal.done:
@@ -39,7 +40,8 @@ def run(game: str, seats: int, deals: int, seed: int) -> dict:
             if players[s].stats["worlds"] > before:
                 spent = time.process_time() - t
                 cpu.append(spent)
-                phases[view["phase"]].append((g.parse_action(action) != g.parse_action(players[s].rule(view)), spent))
+                other = g.parse_action(action) != g.parse_action(players[s].rule(view))
+                phases[view["phase"]].append((other, spent, players[s].stats["worlds"] - before))
             deal.apply(action, s)
     total = {k: sum(p.stats[k] for p in players) for k in players[0].stats}
     spent = sum(cpu)
@@ -54,24 +56,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", choices=sorted({g for g, _ in GAMES}), help="one game only (default: all)")
     args = ap.parse_args()
     print("| game | searched decisions | worlds each | worlds solved exactly | CPU ms mean | p95 | sampling | weighing | solving | playouts and the rest |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     results = []
     for game, seats in GAMES:
+        if args.game and game != args.game:
+            continue
         r = run(game, seats, args.deals, args.seed)
         results.append(r)
         rest = 1 - r["sample"] - r["weigh"] - r["solve"]
         print(f"| {r['game']} | {r['decisions']} | {r['worlds']:.1f} | {r['solved']:.0%} | {r['mean_ms']:.0f} | "
               f"{r['p95_ms']:.0f} | {r['sample']:.0%} | {r['weigh']:.0%} | {r['solve']:.0%} | {rest:.0%} |", flush=True)
     print()
-    print("| game | phase | searched decisions | another choice than the rule bot's | CPU ms mean | max |")
-    print("|---|---|---|---|---|---|")
+    print("| game | phase | searched decisions | another choice than the rule bot's | worlds each | CPU ms mean | max |")
+    print("|---|---|---|---|---|---|---|")
     for r in results:
         for phase, rows in r["phases"].items():
-            other = sum(o for o, _ in rows)
-            times = [t for _, t in rows]
-            print(f"| {r['game']} | {phase} | {len(rows)} | {other} ({other / len(rows):.0%}) | "
+            other = sum(o for o, _, _ in rows)
+            times = [t for _, t, _ in rows]
+            worlds = sum(w for _, _, w in rows) / len(rows)
+            print(f"| {r['game']} | {phase} | {len(rows)} | {other} ({other / len(rows):.0%}) | {worlds:.1f} | "
                   f"{1000 * sum(times) / len(times):.0f} | {1000 * max(times):.0f} |")
 
 

@@ -12,7 +12,8 @@ A game's expert subclasses ``Expert`` and gives:
 - ``finish(deal)``: the deal, now in play, played out to the count (the rule bot's card sense
   in full view of the world), as an object with ``returns()``;
 - ``maximising(deal, seat, me)``: whether ``seat`` plays for ``me``'s score (its side);
-- optionally ``plain`` and ``key_extra`` for the solver, ``exact_cards`` (the solver takes over
+- optionally ``viewed_phases`` (the phases whose options are played out from every seat's own
+  view, ``from_views``), ``plain`` and ``key_extra`` for the solver, ``exact_cards`` (the solver takes over
   when this few cards are left in all hands), ``candidates(view, ok)`` (the options searched
   in a phase with too many to try them all: a discard), ``informative(deal, seat, action)``
   (which actions of another seat weigh a world).
@@ -73,6 +74,10 @@ class Expert:
     quiet_words: frozenset[str] = frozenset()
     auction_phase = "speak"  # where the quiet words are words of the auction (a take's passo is not)
     searched_phases: frozenset[str] | None = None  # None: every phase
+    # The phases whose options are valued by a playout from the seats' own views, not in full
+    # view of the world (``from_views``): where a full-view playout misjudges what a contract
+    # is worth, because the side that knows where every card lies plays it too well.
+    viewed_phases: frozenset[str] = frozenset()
     confidence = CONFIDENCE  # by phase, the standard errors of ``confident``
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
@@ -122,6 +127,14 @@ class Expert:
             deal.apply(self.rule(deal.view(deal.to_act)), deal.to_act)
         return self.finish(deal)
 
+    def from_views(self, deal: Any) -> Any:
+        """``deal`` played out to the count by the rule bot for every seat, each decision (the
+        cards too) taken from that seat's own view, as at a table: slower than ``complete``
+        (a view is built for every action), used for ``viewed_phases``."""
+        while not deal.done:
+            deal.apply(self.rule(deal.view(deal.to_act)), deal.to_act)
+        return self.finish(deal)
+
     def score(self, deal: Any, me: int) -> float:
         """A finished world's score for ``me``: what ``finish`` makes of it."""
         return self.finish(deal).returns()[me]
@@ -166,11 +179,12 @@ class Expert:
             finally:
                 self.stats["solve_s"] += clock() - t
         self.stats["played_out"] += 1
+        playout = self.from_views if world.phase in self.viewed_phases else self.complete
         out = []
         for a in options:
             d = world.copy()
             d.apply(a)
-            out.append(self.complete(d).returns()[me])
+            out.append(playout(d).returns()[me])
         return out
 
     def options(self, view: dict, ok: list[str]) -> list[str]:

@@ -355,3 +355,37 @@ def test_ottocentos_playout_with_signals_off_is_the_search_bots():
     ok = [c["action"] for c in view["choices"] if c["reason"] is None]
     options = OttocentoExpert(seed=0).options(view, ok)
     assert any(a.endswith(" busso") for a in options) and all(a in ok for a in options)
+
+
+def test_calabresellas_auction_values_a_word_by_a_playout_from_every_seats_view():
+    """A word of the auction is valued by the rule bot playing every seat from its own view,
+    the cards too (``Expert.from_views``); a card in play is valued in full view of the world
+    (the rule bot's card sense, asked for no view of the play)."""
+    from tarocchi.bots.calabresella.expert import CalabresellaExpert
+    from tarocchi.games.calabresella import Deal as CalabresellaDeal
+
+    bot = CalabresellaExpert(seed=0, time_limit=None, worlds=2)
+    rule = bot.rule
+    asked: list[tuple[str, int]] = []
+
+    def spy(view: dict) -> str:
+        asked.append((view["phase"], view["seat"]))
+        return rule(view)
+
+    bot.rule = spy
+    deal = CalabresellaDeal.from_seed(0, 21)
+    speak = deal.view(deal.to_act)
+    assert speak["phase"] == "speak"
+    bot.evaluate(speak)
+    assert {s for p, s in asked if p == "play"} == {0, 1, 2}  # every seat played from its view
+
+    rules = [make_player("rule", seed=s, game="calabresella") for s in range(3)]
+    while deal.phase != "play":
+        deal.apply(rules[deal.to_act](deal.view(deal.to_act)), deal.to_act)
+    asked.clear()
+    me = deal.to_act
+    bot.evaluate(deal.view(me))  # 36 cards in the hands: played out, not solved
+    assert bot.stats["played_out"] > 0
+    # Of the play, only the seat's own view (for the rule bot's choice); the words are asked
+    # again to weigh the worlds.
+    assert [a for a in asked if a[0] == "play"] == [("play", me)]
