@@ -354,3 +354,39 @@ def test_a_hand_rich_in_combinations_declares_on_every_screen(new_page, hand, si
         last.click()
         page.wait_for_function(f"() => +document.querySelector('.declare-total').dataset.points < {total}")
         assert page.errors == []
+
+
+@pytest.mark.parametrize("size", ["small", "phone"])
+def test_a_seat_rich_in_combinations_beside_the_first_lead_fits_the_screen(new_page, size):
+    """B9, B22: until the first lead every declaration lies face up beside its seat, and the
+    leader's screen offers the three signals. The seat on the left (a rule bot: the full best
+    declaration) declares seven or eight combinations in a narrow tile; at the first lead the
+    hand, the status, the signals and every card stay inside the screen, in both languages, and
+    the declaration, when it is longer than its room, scrolls by keyboard too (a random deal
+    once pushed the hand 37 px below 360x640)."""
+    from .checks import SIZES
+    from .test_screens import switch
+
+    with running_server(chance=Scripted(3, 1, RICH["eight"], seed=5)) as server:
+        page = new_page(SIZES[size])
+        page.goto(server.url + "/")
+        page.check("input[name='computer-game'][value='ottocento']")
+        page.select_option("#level", "rule")
+        page.click("#sit-down")
+        page.locator(".hand .card").first.wait_for()
+        for _ in range(10):
+            page.wait_for_function(TURN_OR_COUNT)
+            if phase(page) == "play":
+                break
+            take_turn(page, seen={}, monte="gioco")
+        assert phase(page) == "play" and page.locator(".ott-signals .signal").count() == 3
+        left = page.locator(".seat[data-seat='1'] .declared")
+        assert left.locator(".combo").count() >= 7
+        for lang in ("en", "it"):
+            switch(page, lang)
+            where = f"ottocento first lead, seven combinations beside a seat, {size} {lang}"
+            screen(page, "ottocento", "first-lead-rich-seat", size, lang)
+            check_inside(page, where)
+            check_axe(page, where)
+        assert left.evaluate("e => e.scrollHeight <= e.clientHeight + 1 || e.tabIndex === 0")
+        assert page.errors == []
