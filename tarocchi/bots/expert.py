@@ -12,11 +12,11 @@ A game's expert subclasses ``Expert`` and gives:
 - ``finish(deal)``: the deal, now in play, played out to the count (the rule bot's card sense
   in full view of the world), as an object with ``returns()``;
 - ``maximising(deal, seat, me)``: whether ``seat`` plays for ``me``'s score (its side);
-- optionally ``viewed_phases`` (the phases whose options are played out from every seat's own
-  view, ``from_views``), ``plain`` and ``key_extra`` for the solver, ``exact_cards`` (the solver takes over
-  when this few cards are left in all hands), ``candidates(view, ok)`` (the options searched
-  in a phase with too many to try them all: a discard), ``informative(deal, seat, action)``
-  (which actions of another seat weigh a world).
+- optionally ``viewed_phases`` (the phases whose options are played out from every seat's
+  own view, ``from_views``), ``plain`` and ``key_extra`` for the solver, ``exact_cards`` (the
+  solver takes over when this few cards are left in all hands), ``candidates(view, ok)`` (the
+  options searched in a phase with too many to try them all: a discard),
+  ``informative(deal, seat, action)`` (which actions of another seat weigh a world).
 
 Worlds are weighted by what the other seats did: replaying the world from its deal, each
 informative action of another seat (a bid, a pass, a call, a declaration, a signal; the cards

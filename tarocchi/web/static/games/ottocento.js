@@ -158,8 +158,8 @@ function seatDeclaration(c, seat) {
   const d = c.view.declarations?.[seat];
   if (!d) return null;
   const { h, t } = c;
-  // Focusable: on the smallest screens a long declaration scrolls in its seat's tile (style.css),
-  // and a keyboard must reach it too.
+  // Focusable: on a phone a long declaration scrolls in its seat's tile (style.css), and a
+  // keyboard must reach it too.
   const scrolls = d.combinations.length ? { tabindex: "0", "data-focus": `declared-${seat}` } : {};
   return h("div", { class: "declared", role: "group", "aria-label": t("ott.decl.label", { name: c.whoLabel(seat) }), ...scrolls },
     d.combinations.length ? d.combinations.map((k) => comboChip(c, k)) : h("small", { class: "nothing", text: t("ott.decl.nothing") }),
