@@ -311,6 +311,22 @@ def test_a_room_deal_in_four_browsers(new_page):
         shot(guests[0], "ottocento-count-phone")
 
 
+def sit_until(page, url: str, level: str, until: str) -> None:
+    """At a computer Ottocento table of ``level`` players, the seat's turns taken by clicking
+    (gioco at the a monte question, B7) until its turn in phase ``until``."""
+    page.goto(url + "/")
+    page.check("input[name='computer-game'][value='ottocento']")
+    page.select_option("#level", level)
+    page.click("#sit-down")
+    page.locator(".hand .card").first.wait_for()
+    for _ in range(10):
+        page.wait_for_function(TURN_OR_COUNT)
+        if phase(page) == until:
+            break
+        take_turn(page, seen={}, monte="gioco")
+    assert phase(page) == until
+
+
 # Hands of many combinations (B10-B16): eight rows (the Tarocchi, the Kings' and Queens'
 # cricche, a sequence in each suit), and seven (the cricche of Kings, Queens and Knights and a
 # sequence in each suit).
@@ -330,17 +346,7 @@ def test_a_hand_rich_in_combinations_declares_on_every_screen(new_page, hand, si
 
     with running_server(chance=Scripted(3, 0, RICH[hand], seed=5)) as server:
         page = new_page(SIZES[size], locale=locale)
-        page.goto(server.url + "/")
-        page.check("input[name='computer-game'][value='ottocento']")
-        page.select_option("#level", "random")
-        page.click("#sit-down")
-        page.locator(".hand .card").first.wait_for()
-        for _ in range(10):
-            page.wait_for_function(TURN_OR_COUNT)
-            if phase(page) == "declare":
-                break
-            take_turn(page, seen={}, monte="gioco")
-        assert phase(page) == "declare"
+        sit_until(page, server.url, "random", "declare")
         rows = page.locator(".actions.declare .combo-row")
         assert rows.count() >= 7
         where = f"ottocento rich declaration {hand} {size} {locale}"
@@ -369,17 +375,8 @@ def test_a_seat_rich_in_combinations_beside_the_first_lead_fits_the_screen(new_p
 
     with running_server(chance=Scripted(3, 1, RICH["eight"], seed=5)) as server:
         page = new_page(SIZES[size])
-        page.goto(server.url + "/")
-        page.check("input[name='computer-game'][value='ottocento']")
-        page.select_option("#level", "rule")
-        page.click("#sit-down")
-        page.locator(".hand .card").first.wait_for()
-        for _ in range(10):
-            page.wait_for_function(TURN_OR_COUNT)
-            if phase(page) == "play":
-                break
-            take_turn(page, seen={}, monte="gioco")
-        assert phase(page) == "play" and page.locator(".ott-signals .signal").count() == 3
+        sit_until(page, server.url, "rule", "play")
+        assert page.locator(".ott-signals .signal").count() == 3
         left = page.locator(".seat[data-seat='1'] .declared")
         assert left.locator(".combo").count() >= 7
         for lang in ("en", "it"):

@@ -13,11 +13,11 @@ is weighed by the other seats' words. A word (and a called card) is valued by a 
 every seat's own view (``Expert.from_views``): the rule bot plays each seat, the cards too,
 knowing only what that seat would know at the table; played in full view of the world, the
 challenger knows where every card lies and a contract looks better than it is
-(docs/benchmarks.md, "A contract valued from the seats' views"). The give-back (C10), the lays (C10-C13) and the
-scegliete takes (C12) are searched as well, from ``search_bot.CalabresellaKnowledge``'s worlds
-in that phase (the two other hands, and the monte's hidden cards, dealt as the view allows):
-the rule bot's card and the ones it would part with next, its lay and the sets drawn from it
-and the next cards it would lay, every take.
+(docs/benchmarks.md, "A contract valued from the seats' views"). The give-back (C10), the
+lays (C10-C13) and the scegliete takes (C12) are searched as well, from
+``search_bot.CalabresellaKnowledge``'s worlds in that phase (the two other hands, and the
+monte's hidden cards, dealt as the view allows): the rule bot's card and the ones it would part
+with next, its lay and the sets drawn from it and the next cards it would lay, every take.
 """
 
 from __future__ import annotations
