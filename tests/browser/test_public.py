@@ -7,12 +7,14 @@ in English and Italian. Several browser contexts, each its own player."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
 import httpx
 import pytest
 
+from tarocchi.server.hub import Chance
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
 
@@ -138,7 +140,11 @@ def test_play_now_counts_down_then_computers_fill_the_empty_seats(new_page, game
 
 
 def test_a_computer_gives_its_seat_to_the_next_person_between_deals(new_page):
-    with running_server(fill_seconds=2, public_clock=2, bot_delay=0.02, trick_pause=0.02) as server:
+    # A seeded deck: a first deal that could end the match (a solissimo scegliete made pays 32,
+    # C18, past the 21 of C21) would leave no next deal to play; this seed's first deal is a
+    # solo that pays 4 (the rule players are deterministic from their views).
+    chance = Chance(random.Random(1))
+    with running_server(fill_seconds=2, public_clock=2, bot_delay=0.02, trick_pause=0.02, chance=chance) as server:
         first = new_page(DESKTOP)
         first.goto(server.url + "/")
         first.click("#play-now-calabresella")
@@ -154,6 +160,7 @@ def test_a_computer_gives_its_seat_to_the_next_person_between_deals(new_page):
         check_axe(second, "arrived phone")
         # Nobody at the first screen plays: its clock plays for it; the deal ends, the seat is his.
         arrived.wait_for(state="detached", timeout=120_000)
+        assert second.get_attribute(".table-page", "data-status") != "over", "the seed's first deal ended the match"
         second.locator(".status.yours").wait_for(timeout=60_000)  # his own turn: he plays it now
         assert second.get_attribute(".table-page", "data-status") in ("playing", "between")
         you = int(second.locator(".seats.mine .seat").get_attribute("data-seat"))
