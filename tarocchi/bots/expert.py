@@ -50,7 +50,10 @@ from .solver import OutOfNodes, Solver
 # moment would otherwise cut the search short (the duel reports both, docs/benchmarks.md).
 clock = time.thread_time  # this thread's: a server runs bots in threads too
 
-WORLDS = 24  # worlds per decision, at most
+# Worlds per decision, at most: enough to fill the budget. At 24, Renaissance and Ottocento used
+# about a quarter of it, and 64 gained on the same deals (docs/benchmarks.md, "Renaissance's and
+# Ottocento's worlds"); a game may cap lower.
+WORLDS = 64
 TIME_LIMIT = 0.6  # CPU seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)
 SURPRISE = 0.3  # a world's weight, times this for each action the rule bot would not have taken there
 NODE_LIMIT = 12_000  # positions a solve of one world may visit before the world is played out instead

@@ -123,10 +123,6 @@ class OttocentoExpert(Expert):
     # it +19.9 ± 17.8 points/deal over five seeds (docs/benchmarks.md, "Ottocento's cards on
     # their mean").
     confidence = {**CONFIDENCE, "play": 0.0}
-    # Worlds a decision, at most: 24 used about a quarter of the CPU budget (a mean of 158
-    # ms a decision); 64 fill it and gained on the same deals (docs/benchmarks.md,
-    # "Renaissance's and Ottocento's worlds").
-    worlds = 64
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)

@@ -56,10 +56,6 @@ class RenaissanceExpert(Expert):
     exact_cards = EXACT_CARDS
     plain = DECK.full & ~DECK.fool_bit  # A4: a card counts by its points alone
     searched_phases = frozenset({"play", "discard"})
-    # Worlds a decision, at most: 24 used under a quarter of the CPU budget (a mean of 137
-    # ms a decision); 64 fill it and gained on the same deals (docs/benchmarks.md,
-    # "Renaissance's and Ottocento's worlds").
-    worlds = 64
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
