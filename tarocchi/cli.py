@@ -264,7 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     d.add_argument("--mirror", action="store_true", help="also rotate B among As")
     d.add_argument("bots", nargs=2, metavar="BOT",
-                   help="a level (random, rule, search, expert); expert@SECONDS: its CPU budget a decision; "
+                   help="a level (random, rule, search, expert); expert@SECONDS: its CPU budget a decision "
+                        "(expert@SECONDS/WORLDS: and its cap of worlds); "
                         "LEVEL+seeing: the same bot given every hand (the perfect-information bound)")
     d.set_defaults(func=cmd_duel)
     return p

@@ -17,7 +17,8 @@ net is off (it would cut them short on a loaded machine), the expert's budget is
 A level may carry two measuring marks, for the duel only (never at a table):
 
 - ``expert@0.25``: the expert with this CPU budget a decision, its worlds bounded by the time
-  alone (``VARIED_WORLDS``), to see how strength grows with the time;
+  alone (``VARIED_WORLDS``), to see how strength grows with the time; ``expert@0.85/96``: the
+  same budget with a cap of 96 worlds (as the committed levels have, ``Expert.worlds``);
 - ``expert+seeing`` (any searching level): the perfect-information bound, the same bot whose
   every sampled world is the true deal (it sees every hand), as in issue 21.
 """
@@ -66,8 +67,9 @@ def measured_player(level: str, seed: int, game: str):
     before each of its decisions (``play_game``)."""
     base, seeing = (level[:-len("+seeing")], True) if level.endswith("+seeing") else (level, False)
     base, _, budget = base.partition("@")
+    budget, capped, cap = budget.partition("/")
     player = make_player(base, seed=seed, game=game)
-    if budget:
+    if budget or capped:
         if not isinstance(player, Expert):
             raise ValueError(f"only the expert takes a time budget ({level!r})")
         try:
@@ -76,7 +78,10 @@ def measured_player(level: str, seed: int, game: str):
             seconds = 0.0
         if not 0 < seconds <= 60:
             raise ValueError(f"a time budget is a number of CPU seconds, more than 0 and at most 60 ({level!r})")
-        player.time_limit, player.worlds = seconds, VARIED_WORLDS
+        worlds = (int(cap) if cap.isdigit() else 0) if capped else VARIED_WORLDS
+        if not 0 < worlds <= VARIED_WORLDS:
+            raise ValueError(f"a cap of worlds is a whole number, more than 0 and at most {VARIED_WORLDS} ({level!r})")
+        player.time_limit, player.worlds = seconds, worlds
     if seeing:
         player.truth = None
         if hasattr(player, "knowledge"):  # the expert, PIMC: every world is the true deal

@@ -108,6 +108,13 @@ def test_a_time_budget_mark_sets_the_experts_cpu_time_and_lifts_its_worlds_cap()
     player = measured_player("expert@0.25", seed=1, game="renaissance")
     assert player.time_limit == 0.25 and player.worlds == VARIED_WORLDS
     assert measured_player("expert", seed=1, game="renaissance").time_limit == 0.6
+    capped = measured_player("expert@0.85/96", seed=1, game="ottocento")
+    assert (capped.time_limit, capped.worlds) == (0.85, 96)
+    for wrong in ("expert@0.85/0", "expert@0.85/many", "expert@0.85/", "expert@0.85/100001"):
+        with pytest.raises(ValueError, match="cap of worlds"):
+            measured_player(wrong, seed=1, game="ottocento")
+    with pytest.raises(ValueError, match="time budget"):
+        measured_player("expert@/96", seed=1, game="ottocento")
     with pytest.raises(ValueError):
         measured_player("rule@1", seed=1, game="sicilian")
     with pytest.raises(ValueError):
@@ -119,5 +126,6 @@ def test_the_duel_command_takes_the_measuring_marks(capsys):
     assert "difference search+seeing - rule" in capsys.readouterr().out
     assert main(["duel", "--deals", "1", "oracle+seeing", "rule"]) == 2
     assert main(["duel", "--deals", "1", "expert@soon", "rule"]) == 2
+    assert main(["duel", "--deals", "1", "expert@0.5/lots", "rule"]) == 2
     assert main(["duel", "--deals", "1", "rule+seeing", "rule"]) == 2
     assert "samples no worlds" in capsys.readouterr().err
