@@ -110,7 +110,7 @@ def test_a_time_budget_mark_sets_the_experts_cpu_time_and_lifts_its_worlds_cap()
     assert measured_player("expert", seed=1, game="renaissance").time_limit == 0.6
     capped = measured_player("expert@0.85/96", seed=1, game="ottocento")
     assert (capped.time_limit, capped.worlds) == (0.85, 96)
-    for wrong in ("expert@0.85/0", "expert@0.85/many", "expert@0.85/", "expert@0.85/100001"):
+    for wrong in ("expert@0.85/0", "expert@0.85/many", "expert@0.85/", "expert@0.85/100001", "expert@0.85/²"):
         with pytest.raises(ValueError, match="cap of worlds"):
             measured_player(wrong, seed=1, game="ottocento")
     with pytest.raises(ValueError, match="time budget"):
