@@ -78,7 +78,9 @@ def measured_player(level: str, seed: int, game: str):
             seconds = 0.0
         if not 0 < seconds <= 60:
             raise ValueError(f"a time budget is a number of CPU seconds, more than 0 and at most 60 ({level!r})")
-        worlds = (int(cap) if cap.isascii() and cap.isdigit() else 0) if capped else VARIED_WORLDS
+        worlds = VARIED_WORLDS
+        if capped:
+            worlds = int(cap) if cap.isascii() and cap.isdigit() else 0
         if not 0 < worlds <= VARIED_WORLDS:
             raise ValueError(f"a cap of worlds is a whole number, more than 0 and at most {VARIED_WORLDS} ({level!r})")
         player.time_limit, player.worlds = seconds, worlds
