@@ -100,3 +100,66 @@ def test_the_rule_bot_plays_the_fool_rather_than_lose_the_magician():
     d.apply("discard 2S 3S 4S")
     d.apply("20")
     assert RenaissanceRuleBot()(d.view(2)) == "F"
+
+
+# --- the expert's playout: the rule bot's tests made on the world's hands ---------------------
+
+TRUMP_CODES = [str(n) for n in range(1, 22)] + ["F"]
+LEADER_HAND = ["KS", "1S", "2S"] + [f"{n}B" for n in range(1, 11)] + ["MB", "HB", "QB", "KB"] \
+    + [f"{n}C" for n in range(1, 8)] + ["MC"]
+
+
+def lead_of_the_first_trick(second_hand: list[str]) -> tuple[Deal, str, int]:
+    """Seat 0 leads (dealer 2, A9) holding the King of Swords; seat 1 holds ``second_hand``.
+    The deal, the rule bot's lead from seat 0's view and ``play_seeing``'s in full view."""
+    from tarocchi.bots.renaissance.expert import play_seeing
+
+    d = dealt(2, {0: LEADER_HAND, 1: second_hand})
+    rule = RenaissanceRuleBot()
+    d.apply(rule(d.view(2)), 2)  # the dealer's discard (A7)
+    return d, rule(d.view(0)), play_seeing(rule, d)
+
+
+def test_the_expert_playout_leads_a_king_only_where_no_seat_can_take_it():
+    # Seat 1 holds every trump and no Sword: from its view the rule bot leads the King (the
+    # suit is still held around); on the world's hands the King would be trumped (A10), so
+    # the playout leads a plain card of its shortest suit instead.
+    d, guessed, seen = lead_of_the_first_trick(TRUMP_CODES + ["10C", "9C", "8C"])
+    assert guessed == "KS"
+    assert DECK.codes[seen] != "KS" and DECK.values[seen] == 1
+    assert d.legal_cards() >> seen & 1
+    # Given one Sword, seat 1 must follow (A10); seat 2 holds Swords too: the King is sure.
+    d, guessed, seen = lead_of_the_first_trick(TRUMP_CODES + ["10C", "9C", "3S"])
+    assert d.hands[2] & DECK.suit_mask_of[DECK.card("KS")]
+    assert DECK.codes[seen] == "KS"
+
+
+def test_the_expert_playout_plays_every_deal_to_the_count():
+    from tarocchi.bots.renaissance.expert import finish_seeing
+
+    rule = RenaissanceRuleBot()
+    for seed in range(20):
+        d = Deal.from_seed(seed % 3, seed)
+        d.apply(rule(d.view(d.to_act)), d.to_act)
+        finish_seeing(d, rule)  # the engine refuses any illegal card
+        assert d.done and sum(d.count.points) == 78 and sum(d.count.scores) == 0  # A4, A15
+
+
+def test_the_expert_playout_cashes_a_court_card_no_seat_can_take():
+    from tarocchi.bots.renaissance.expert import play_seeing
+
+    leader = ["KB", "QB"] + [f"{n}B" for n in range(5, 11)] + ["MB", "HB"] \
+        + [f"{n}C" for n in range(1, 11)] + ["MC", "HC", "QC", "KC", "1S"]
+    second = ["1B", "2B"] + TRUMP_CODES + ["2S"]  # every trump, two Batons, no Cup
+    d = dealt(2, {0: leader, 1: second})  # the dealer (2) holds no trump
+    rule = RenaissanceRuleBot()
+    d.apply(rule(d.view(2)), 2)
+    # The King of Cups would be trumped (seat 1 has no Cup); the King of Batons cannot be.
+    assert DECK.codes[play_seeing(rule, d)] == "KB"
+    for _ in range(3):
+        d.apply(play_seeing(rule, d))
+    assert d.to_act == 0 and not d.trick
+    # The King gone, the Queen of Batons is the top Baton and no seat can trump it (A10, A12):
+    # cashed before the Knight, the dearer court; from its view the rule bot guesses otherwise.
+    assert DECK.codes[play_seeing(rule, d)] == "QB"
+    assert rule(d.view(0)) != "QB"

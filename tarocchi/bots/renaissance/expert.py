@@ -1,10 +1,12 @@
 """Renaissance's expert: the shared expert search (``bots.expert``) with this game's
-knowledge (``search_bot.Knowledge``) and the rule bot's play to finish a world; the last
-``EXACT_CARDS`` cards solved exactly, each seat for itself (the other two seats play against
-the seat searched: A15 scores each hand alone). The dealer's discard (A7) is searched too:
-the rule bot's three and the sets drawn from them and the next cards it would bank, each laid
-in every world (the other two hands dealt from the cards the dealer has not seen) and the deal
-played out.
+knowledge (``search_bot.Knowledge``) and the rule bot's play to finish a world, its tests
+made on the world's hands (``play_seeing``; the search bot's playout guesses where the cards
+lie, as the rule bot must at the table, though a world says it: docs/benchmarks.md,
+"Renaissance's playout on the world's hands"); the last ``EXACT_CARDS`` cards solved exactly,
+each seat for itself (the other two seats play against the seat searched: A15 scores each hand
+alone). The dealer's discard (A7) is searched too: the rule bot's three and the sets drawn
+from them and the next cards it would bank, each laid in every world (the other two hands
+dealt from the cards the dealer has not seen) and the deal played out.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from tarocchi.games.renaissance import DECK, DISCARD_RULE, ONE_POINT, PACKET, De
 from ..expert import TIME_LIMIT, Expert, discard_candidates
 from ..worlds import Slot, assign
 from .rule_bot import RenaissanceRuleBot, cards
-from .search_bot import Knowledge, finish
+from .search_bot import Knowledge
 
 
 class DiscardKnowledge:
@@ -48,6 +50,23 @@ class DiscardKnowledge:
         except (IllegalAction, ValueError):
             return None
 
+
+def play_seeing(rule: RenaissanceRuleBot, deal: Deal) -> int:
+    """The rule bot's card (A10-A12) for the seat to act in a world, its tests made on the
+    hands of the seats still to play to the trick: a card is sure to win when none of them
+    holds a card that beats it, a King, then another court card, is led when none can take it."""
+    seat = deal.to_act
+    later = [deal.hands[(seat + i) % 3] for i in range(1, 3 - len(deal.trick))]
+    return rule.play(deal.hands[seat], deal.legal_cards(), deal.trick, sum(deal.played), later)
+
+
+def finish_seeing(deal: Deal, rule: RenaissanceRuleBot) -> Deal:
+    """A world played out by ``play_seeing`` for every seat."""
+    while deal.phase == "play":
+        deal.apply(play_seeing(rule, deal))
+    return deal
+
+
 EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/benchmarks.md, expert)
 
 
@@ -74,7 +93,7 @@ class RenaissanceExpert(Expert):
         return ["discard " + " ".join(DECK.codes_of(m)) for m in discard_candidates(first, ranked, allowed)]
 
     def finish(self, deal: Deal) -> Deal:
-        return finish(deal, self.rule)
+        return finish_seeing(deal, self.rule)
 
     def score(self, deal: Deal, me: int) -> float:
         return deal.returns()[me]

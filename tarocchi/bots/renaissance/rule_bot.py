@@ -8,6 +8,10 @@ view alone.
 - Following: win a trick worth taking with the cheapest card sure to win it; otherwise give the
   cheapest card ("don't throw points away"), and the Fool instead when the cheapest card is
   worth 2 or more, or is the Magician about to be caught ("guard the Magician").
+- In a world whose hands are known (the expert's playout: ``play(..., later)``), what the
+  table must guess is read from the hands of the seats still to play to the trick: a card is
+  sure when none of them holds a card that beats it, a King is led when none can take it, and
+  then the dearest other court card none can take.
 """
 
 from __future__ import annotations
@@ -33,6 +37,16 @@ def cards(mask: int) -> list[int]:
 
 def suit(c: int) -> int:
     return DECK.suit_of[c]
+
+
+def beaten(later: list[int], cards_now: list[int]) -> bool:
+    """Whether one of the hands ``later`` (seats still to play to the trick) holds a card it
+    may play (A10) that would take the trick from the last of ``cards_now`` (A12)."""
+    for hand in later:
+        for x in cards(RULES.legal(hand, cards_now)):
+            if x != FOOL and RenaissanceRuleBot._wins(cards_now, x):
+                return True
+    return False
 
 
 class RenaissanceRuleBot:
@@ -70,29 +84,45 @@ class RenaissanceRuleBot:
 
     # --- play (A10-A12) -----------------------------------------------------------------
 
-    def play(self, hand: int, legal: int, trick: list[int], played: int) -> int:
+    def play(self, hand: int, legal: int, trick: list[int], played: int, later: list[int] | None = None) -> int:
+        """The card to play. ``later``, in a world whose hands are known (the expert's
+        playout), is the hands of the seats still to play to this trick: the tests of a sure
+        winner and of a King worth leading are then made on them, not guessed from ``played``."""
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         if not trick:
-            return self.lead(hand, legal, played)
+            return self.lead(hand, legal, played, later)
         out = played | hand  # the cards nobody else can still hold
         winners = [c for c in cards(legal) if c != FOOL and self._wins(trick, c)]
-        sure = [c for c in winners if len(trick) == 2 or self._sure(c, trick, out)]
+        if later is None:
+            sure = [c for c in winners if len(trick) == 2 or self._sure(c, trick, out)]
+        else:
+            sure = [c for c in winners if not beaten(later, trick + [c])]
         at_stake = sum(VALUES[c] for c in trick if c != FOOL)
         if sure and (at_stake >= 2 or min(VALUES[c] for c in sure) >= 2 or len(trick) == 2):
             return min(sure, key=lambda c: (VALUES[c] if c != MAGICIAN else 0, c))
         return self.give(legal, trick)
 
-    def lead(self, hand: int, legal: int, played: int) -> int:
+    def lead(self, hand: int, legal: int, played: int, later: list[int] | None = None) -> int:
         choices = legal & ~FOOL_BIT
         if not choices:
             return FOOL
-        magician_out = not (played | hand) >> MAGICIAN & 1
+        if later is None:
+            magician_out = not (played | hand) >> MAGICIAN & 1
+        else:  # in a world: held by a seat, not in the dealer's discard
+            magician_out = bool((later[0] | later[1]) >> MAGICIAN & 1)
         if choices >> WORLD & 1 and magician_out:
             return WORLD  # can't lose, and drains the trumps that guard the Magician
         for k in cards(choices & KINGS):
-            if (played & DECK.suit_mask_of[k]).bit_count() < 5:  # the suit still held around
+            if later is None:
+                if (played & DECK.suit_mask_of[k]).bit_count() < 5:  # the suit still held around
+                    return k
+            elif not beaten(later, [k]):  # in a world: no seat can trump it
                 return k
+        if later is not None:  # in a world: cash the dearest other court card no seat can take
+            courts = [c for c in cards(choices & ~TRUMPS & ~KINGS) if VALUES[c] >= 2 and not beaten(later, [c])]
+            if courts:
+                return max(courts, key=lambda c: (VALUES[c], -c))
         plain = [c for c in cards(choices & ~TRUMPS) if VALUES[c] == 1]
         if plain:  # the shortest suit, its lowest card: empty it, to trump later
             return min(plain, key=lambda c: ((hand & DECK.suit_mask_of[c]).bit_count(), c))
