@@ -87,7 +87,8 @@ class RenaissanceRuleBot:
     def play(self, hand: int, legal: int, trick: list[int], played: int, later: list[int] | None = None) -> int:
         """The card to play. ``later``, in a world whose hands are known (the expert's
         playout), is the hands of the seats still to play to this trick: the tests of a sure
-        winner and of a King worth leading are then made on them, not guessed from ``played``."""
+        winner and of a King (or another court card) worth leading are then made on them, not
+        guessed from ``played``."""
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         if not trick:
