@@ -93,9 +93,9 @@ class RenaissanceRuleBot:
             return legal.bit_length() - 1
         if not trick:
             return self.lead(hand, legal, played, later)
-        out = played | hand  # the cards nobody else can still hold
         winners = [c for c in cards(legal) if c != FOOL and self._wins(trick, c)]
         if later is None:
+            out = played | hand  # the cards nobody else can still hold
             sure = [c for c in winners if len(trick) == 2 or self._sure(c, trick, out)]
         else:
             sure = [c for c in winners if not beaten(later, trick + [c])]
@@ -110,18 +110,16 @@ class RenaissanceRuleBot:
             return FOOL
         if later is None:
             magician_out = not (played | hand) >> MAGICIAN & 1
-        else:  # in a world: held by a seat, not in the dealer's discard
+        else:  # in a world: held by a seat, not in the dealer's discard (A7)
             magician_out = bool((later[0] | later[1]) >> MAGICIAN & 1)
         if choices >> WORLD & 1 and magician_out:
             return WORLD  # can't lose, and drains the trumps that guard the Magician
-        for k in cards(choices & KINGS):
-            if later is None:
+        if later is None:
+            for k in cards(choices & KINGS):
                 if (played & DECK.suit_mask_of[k]).bit_count() < 5:  # the suit still held around
                     return k
-            elif not beaten(later, [k]):  # in a world: no seat can trump it
-                return k
-        if later is not None:  # in a world: cash the dearest other court card no seat can take
-            courts = [c for c in cards(choices & ~TRUMPS & ~KINGS) if VALUES[c] >= 2 and not beaten(later, [c])]
+        else:  # in a world: the dearest court card no seat can take, a King first (A3: worth 5)
+            courts = [c for c in cards(choices & ~TRUMPS) if VALUES[c] >= 2 and not beaten(later, [c])]
             if courts:
                 return max(courts, key=lambda c: (VALUES[c], -c))
         plain = [c for c in cards(choices & ~TRUMPS) if VALUES[c] == 1]
