@@ -1,0 +1,91 @@
+"""How strong a playout policy is in a world whose hands are known (issue 21): Renaissance's
+rule bot as the expert plays a world out (``renaissance.expert.play_seeing``), at one seat
+against another policy at the other two, every seat seeing the world's hands.
+
+    .venv/bin/python bench/playout_policy.py --deals 4000
+
+Each deal (a random deck order and dealer, the discard the rule bot's, A7) is played three
+times, the policy measured in each seat in turn (A15: each hand scores alone), and its mean
+score per seat and deal is printed with a 95 % interval; the policies' own field scores 0 by
+symmetry. A few thousand deals take seconds, so a change to the playout can be weighed here
+before the expert's duels (``tarocchi duel --game renaissance expert search``), which take
+minutes a seed; a stronger playout is not always a stronger expert (docs/benchmarks.md,
+"A playout weighed in full view").
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from tarocchi.bots.renaissance.expert import play_seeing
+from tarocchi.bots.renaissance.rule_bot import MAGICIAN, VALUES, RenaissanceRuleBot, beaten, cards
+from tarocchi.games.renaissance import DISCARD, FOOL, Deal
+
+
+class TablePolicy(RenaissanceRuleBot):
+    """The rule bot's play as at the table, guessing where the cards lie from the cards
+    played (the search bot's playout), though the world's hands are there."""
+
+    def play(self, hand, legal, trick, played, later=None):
+        return super().play(hand, legal, trick, played)
+
+
+class EverySureTrick(RenaissanceRuleBot):
+    """The world's play taking every trick it is sure of, however cheap: the table's rule
+    bot (and the world's play) keeps a trump or a higher card of the suit for a trick worth 2
+    or more unless it plays last; in a world a sure trick is sure, and every trick is worth a
+    point at least (A4). Stronger here, level in the expert (docs/benchmarks.md)."""
+
+    def play(self, hand, legal, trick, played, later=None):
+        if later is None or not trick or legal & (legal - 1) == 0:
+            return super().play(hand, legal, trick, played, later)
+        sure = [c for c in cards(legal) if c != FOOL and self._wins(trick, c) and not beaten(later, trick + [c])]
+        if sure:
+            return min(sure, key=lambda c: (VALUES[c] if c != MAGICIAN else 0, c))
+        return self.give(legal, trick)
+
+
+POLICIES = {"world": RenaissanceRuleBot, "table": TablePolicy, "every-sure-trick": EverySureTrick}
+
+
+def played_out(deal: Deal, bots: list[RenaissanceRuleBot]) -> list[int]:
+    while deal.phase == "discard":
+        deal.apply(DISCARD | bots[deal.to_act].discard(deal.hands[deal.to_act]))
+    while deal.phase == "play":
+        deal.apply(play_seeing(bots[deal.to_act], deal))
+    return deal.returns()
+
+
+def measure(policy: RenaissanceRuleBot, field: RenaissanceRuleBot, deals: int, seed: int) -> tuple[float, float]:
+    """The policy's mean score per seat and deal against the field, and its 95 % half-width."""
+    rng = random.Random(seed)
+    gains = []
+    for _ in range(deals):
+        order = list(range(78))
+        rng.shuffle(order)
+        dealer = rng.randrange(3)
+        total = 0
+        for seat in range(3):
+            bots = [field] * 3
+            bots[seat] = policy
+            total += played_out(Deal(3, dealer, order, log=False), bots)[seat]
+        gains.append(total / 3)
+    return statistics.mean(gains), 1.96 * statistics.stdev(gains) / math.sqrt(deals)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"renaissance, {args.deals} deals, seed {args.seed}: points per seat and deal, one seat against two")
+    for policy, field in (("world", "table"), ("every-sure-trick", "world"), ("every-sure-trick", "table")):
+        mean, half = measure(POLICIES[policy](0), POLICIES[field](0), args.deals, args.seed)
+        print(f"  {policy:>17} against {field:<17} {mean:+.3f} ± {half:.3f}")
+
+
+if __name__ == "__main__":
+    main()
