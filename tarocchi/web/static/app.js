@@ -295,6 +295,10 @@ function levelName(level, levels = []) {
 
 function absolute(link) { return new URL(link, location.origin).href; }
 
+// The links copied on this page: their buttons keep saying so when a region is drawn again
+// (a computer's move redraws the panel that holds them, sometimes while the copy is under way).
+const copied = new Set();
+
 async function copyLink(url, button) {
   try {
     await navigator.clipboard.writeText(url);
@@ -302,8 +306,19 @@ async function copyLink(url, button) {
     const area = h("textarea", { class: "offscreen" }); area.value = url;
     document.body.append(area); area.select(); document.execCommand("copy"); area.remove();
   }
-  button.textContent = t("lobby.copied");
-  button.classList.add("done");
+  copied.add(url);
+  const live = button.isConnected ? button : document.querySelector(`button[data-focus="${button.dataset.focus}"]`);
+  for (const b of new Set([button, live].filter(Boolean))) {
+    b.textContent = t("lobby.copied");
+    b.classList.add("done");
+  }
+}
+
+// A button that copies a link; "Copied" once it has, on every drawing after.
+function copyButton(url, attrs, ...label) {
+  const done = copied.has(url);
+  return h("button", { type: "button", ...attrs, class: done ? "copy done" : "copy", onclick: (e) => copyLink(url, e.currentTarget) },
+    done ? t("lobby.copied") : label);
 }
 
 function linkRow(link, seat, names) {
@@ -312,8 +327,7 @@ function linkRow(link, seat, names) {
   return h("li", { class: "link-row" },
     h("label", { class: "link-name", for: `link-${seat}`, text: t("lobby.room.link", { name }) }),
     h("input", { class: "link-url", id: `link-${seat}`, readonly: true, value: url, onfocus: (e) => e.target.select() }),
-    h("button", { type: "button", class: "copy", "data-focus": `copy-${seat}`, "aria-label": t("lobby.copy.label", { name }),
-      onclick: (e) => copyLink(url, e.currentTarget) }, t("lobby.copy")));
+    copyButton(url, { "data-focus": `copy-${seat}`, "aria-label": t("lobby.copy.label", { name }) }, t("lobby.copy")));
 }
 
 function roomLinks(links) {
@@ -882,7 +896,7 @@ function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
   return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
-    watching ? null : hintsNote(ctxFor()), watching ? null : watchRow(state.table, copyLink)];
+    watching ? null : hintsNote(ctxFor()), watching ? null : watchRow(state.table, copyButton)];
 }
 
 function logPanelContent() {
@@ -1136,7 +1150,7 @@ function render() {
     attr(el, "aria-label", gt(`tab.${name}`));
   }
   patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null,
-    T && !watching ? watchRow(T, copyLink) : null]);
+    T && !watching ? watchRow(T, copyButton) : null]);
   const logBody = playing ? logPanelContent() : null;
   s.panels.log.classList.toggle("log", !!logBody);
   patch(s.panels.log, logBody || []);

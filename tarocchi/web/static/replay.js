@@ -118,16 +118,17 @@ function deals(T, token, rerender) {
 
 function watchToken(T) { return T?.watch ? T.watch.replace(/^\/w\//, "") : null; }
 
-// The watch link with a copy button (the info panel of a seat's page).
-export function watchRow(T, copy) {
+// The watch link with a copy button (the info panel of a seat's page); ``copyButton`` draws
+// the button, as for the room's links.
+export function watchRow(T, copyButton) {
   if (!T?.watch) return null;
   const url = new URL(T.watch, location.origin).href;
   return h("div", { class: "watch-link" },
     h("label", { class: "link-name", for: "watch-url", text: t("watch.title") }),
     h("span", { class: "name-row" },
       h("input", { class: "link-url", id: "watch-url", readonly: true, value: url, onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "copy", id: "copy-watch", "data-focus": "copy-watch", title: t("watch.copy.label"),
-        onclick: (e) => copy(url, e.currentTarget) }, t("lobby.copy"), h("span", { class: "visually-hidden", text: ` ${t("watch.title")}` }))),
+      copyButton(url, { id: "copy-watch", "data-focus": "copy-watch", title: t("watch.copy.label") },
+        t("lobby.copy"), h("span", { class: "visually-hidden", text: ` ${t("watch.title")}` }))),
     h("p", { class: "note", text: t("watch.note") }));
 }
 
