@@ -10,7 +10,9 @@ score per seat and deal is printed with a 95 % interval; the policies' own field
 symmetry. A few thousand deals take seconds, so a change to the playout can be weighed here
 before the expert's duels (``tarocchi duel --game renaissance expert search``), which take
 minutes a seed; a stronger playout is not always a stronger expert (docs/benchmarks.md,
-"A playout weighed in full view").
+"A playout weighed in full view"). With ``--exact 15,18`` it weighs the expert's exact solve
+from so many cards left against the world's play instead (docs/benchmarks.md, "The solver's
+depth weighed in full view").
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import math
 import random
 import statistics
 
-from tarocchi.bots.renaissance.expert import play_seeing
+from tarocchi.bots.renaissance.expert import RenaissanceExpert, play_seeing
 from tarocchi.bots.renaissance.rule_bot import MAGICIAN, VALUES, RenaissanceRuleBot, beaten, cards
+from tarocchi.bots.solver import OutOfNodes
 from tarocchi.games.renaissance import DISCARD, FOOL, Deal
 
 
@@ -48,6 +51,31 @@ class EverySureTrick(RenaissanceRuleBot):
         return self.give(legal, trick)
 
 
+class ExactFrom(RenaissanceRuleBot):
+    """The world's play until ``cards`` are left in the three hands, then the expert's exact
+    solve (``Solver``: the seat against the other two, A15) for each card: how much a deeper
+    solve is worth in full view (``--exact``)."""
+
+    def __init__(self, seed: int | None = None, cards: int = 15):
+        super().__init__(seed)
+        self.cards = cards
+        self.expert = RenaissanceExpert(seed)
+
+    def card(self, deal: Deal) -> int:
+        legal = deal.legal_cards()
+        if sum(h.bit_count() for h in deal.hands) > self.cards or legal & (legal - 1) == 0:
+            return play_seeing(self, deal)
+        solver = self.expert.solver(deal.to_act)
+        solver.node_limit = EXACT_NODES
+        try:
+            values = solver.values(deal, cards(legal))
+        except OutOfNodes:
+            return play_seeing(self, deal)
+        mine = play_seeing(self, deal)
+        return max(values, key=lambda c: (values[c], c == mine))
+
+
+EXACT_NODES = 400_000  # a solve that needs more falls back to the world's play
 POLICIES = {"world": RenaissanceRuleBot, "table": TablePolicy, "every-sure-trick": EverySureTrick}
 
 
@@ -55,7 +83,8 @@ def played_out(deal: Deal, bots: list[RenaissanceRuleBot]) -> list[int]:
     while deal.phase == "discard":
         deal.apply(DISCARD | bots[deal.to_act].discard(deal.hands[deal.to_act]))
     while deal.phase == "play":
-        deal.apply(play_seeing(bots[deal.to_act], deal))
+        bot = bots[deal.to_act]
+        deal.apply(bot.card(deal) if isinstance(bot, ExactFrom) else play_seeing(bot, deal))
     return deal.returns()
 
 
@@ -80,8 +109,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--exact", default="", help="cards left (e.g. 15,18): the exact solve from there "
+                        "against the world's play, in place of the rule policies (minutes, not seconds)")
     args = parser.parse_args()
     print(f"renaissance, {args.deals} deals, seed {args.seed}: points per seat and deal, one seat against two")
+    if args.exact:
+        for n in (int(x) for x in args.exact.split(",")):
+            mean, half = measure(ExactFrom(0, n), RenaissanceRuleBot(0), args.deals, args.seed)
+            print(f"  {'exact from ' + str(n):>17} against {'world':<17} {mean:+.3f} ± {half:.3f}")
+        return
     for policy, field in (("world", "table"), ("every-sure-trick", "world"), ("every-sure-trick", "table")):
         mean, half = measure(POLICIES[policy](0), POLICIES[field](0), args.deals, args.seed)
         print(f"  {policy:>17} against {field:<17} {mean:+.3f} ± {half:.3f}")

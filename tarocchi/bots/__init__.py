@@ -56,8 +56,8 @@ GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
                   "expert": OttocentoExpert},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
-# (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest, search,
-# is one click away on the lobby (issue 12).
+# (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest (expert,
+# issue 21) is one click away on the lobby (issue 12).
 DEFAULT_LEVEL = "rule"
 
 
