@@ -190,6 +190,7 @@ def test_the_played_cards_panel_has_a_legend_and_says_who_played(live_server, ne
     open_fake(page, live_server.url, table(), v)
     open_panel(page, "played")
     panel = page.locator(".played-panel")
+    panel.locator(".legend").first.wait_for()  # drawn once the deck's description has come (a CI run looked before)
     assert panel.locator(".legend").count() == 1
     legend = panel.locator(".legend").inner_text()
     assert "computer 1" in legend and "not played yet" in legend
