@@ -24,15 +24,14 @@ word, the gate aside.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 from multiprocessing import Pool
 
 from tarocchi.bots import make_player
-from tarocchi.bots.duel import deck_for
+from tarocchi.bots.duel import deck_for, interval
+from tarocchi.bots.sicilian.expert import SicilianExpert
 from tarocchi.engine.game import get_game
 
-QUIET = frozenset({"passo", "altre cinque"})
+QUIET = SicilianExpert.quiet_words  # R6-R8: the words that take on no contract
 MODES = {"full view": frozenset(), "views": frozenset({"speak"})}
 # The expert's word as it would say it (``Expert.__call__``: a contract only on a gain so many
 # standard errors clear of the best quiet word), in each mode and at a few such gates.
@@ -86,10 +85,11 @@ def decisions(job: tuple[int, int, int]) -> list[dict]:
     return out
 
 
-def interval(xs: list[float]) -> str:
+def shown(xs: list[float]) -> str:
     if len(xs) < 2:
         return f"{xs[0]:+.2f} (1)" if xs else "-"
-    return f"{statistics.mean(xs):+.2f} ± {1.96 * statistics.stdev(xs) / math.sqrt(len(xs)):.2f}"
+    mean, half = interval(xs)
+    return f"{mean:+.2f} ± {half:.2f}"
 
 
 def report(rows: list[dict]) -> None:
@@ -101,7 +101,7 @@ def report(rows: list[dict]) -> None:
         have = [r for r in rows if w in r["made"]]
         fv = [r["full view"][w] - r["made"][w] for r in have]
         vv = [r["views"][w] - r["made"][w] for r in have]
-        print(f"| {w} | {len(have)} | {interval(fv)} | {interval(vv)} | {interval([a - b for a, b in zip(fv, vv)])} |")
+        print(f"| {w} | {len(have)} | {shown(fv)} | {shown(vv)} | {shown([a - b for a, b in zip(fv, vv)])} |")
     print("\n| mode | its best word a contract | what that contract made over the best quiet word |")
     print("|---|---|---|")
     for mode in MODES:
@@ -110,7 +110,7 @@ def report(rows: list[dict]) -> None:
             best = max(r[mode], key=lambda w: r[mode][w])
             if best not in QUIET:
                 gains.append(r["made"][best] - max(v for w, v in r["made"].items() if w in QUIET))
-        print(f"| {mode} | {len(gains)} of {len(rows)} | {interval(gains)} |")
+        print(f"| {mode} | {len(gains)} of {len(rows)} | {shown(gains)} |")
     said = list(rows[0]["said"]) if rows else []
     base = said[0] if said else None
     print(f"\n| the expert's word ({base} at the table) | a contract | what it made a decision | less {base}'s |")
@@ -119,7 +119,7 @@ def report(rows: list[dict]) -> None:
         made = [r["made"][r["said"][name]] for r in rows]
         less = [m - r["made"][r["said"][base]] for m, r in zip(made, rows)]
         contracts = sum(r["said"][name] not in QUIET for r in rows)
-        print(f"| {name} | {contracts} | {interval(made)} | {interval(less)} |")
+        print(f"| {name} | {contracts} | {shown(made)} | {shown(less)} |")
 
 
 def main() -> None:
