@@ -175,7 +175,10 @@ def test_the_turn_clock_counts_down_on_every_screen_and_the_computer_plays_for_t
     host.goto(base + "/")
     host.select_option("#room-clock", "15")
     host.click("#create-room")
+    # The links come with the server's answer: wait for them, evaluate_all does not.
+    host.locator(".room-links .link-row").nth(1).wait_for()
     links = host.locator(".room-links .link-url").evaluate_all("els => els.map(e => e.value)")
+    assert len(links) == 2
     host.click(".room-links .host-link a")
     guests = [new_page(PHONE), new_page(SMALL)]
     for page, link in zip(guests, links):
