@@ -12,7 +12,10 @@ before the expert's duels (``tarocchi duel --game renaissance expert search``), 
 minutes a seed; a stronger playout is not always a stronger expert (docs/benchmarks.md,
 "A playout weighed in full view"). With ``--exact 15,18`` it weighs the expert's exact solve
 from so many cards left against the world's play instead (docs/benchmarks.md, "The solver's
-depth weighed in full view").
+depth weighed in full view"). With ``--rollout`` it weighs one step of policy improvement
+over the world's play (each card tried and the world played out by the world's play, the
+best taken): how far a playout policy is from what a search of its own could make of the
+same world (docs/benchmarks.md, "A step of search in the playout").
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import math
 import random
 import statistics
 
-from tarocchi.bots.renaissance.expert import RenaissanceExpert, play_seeing
+from tarocchi.bots.renaissance.expert import RenaissanceExpert, finish_seeing, play_seeing
 from tarocchi.bots.renaissance.rule_bot import MAGICIAN, VALUES, RenaissanceRuleBot, beaten, cards
 from tarocchi.bots.solver import OutOfNodes
 from tarocchi.games.renaissance import DISCARD, FOOL, Deal
@@ -75,6 +78,27 @@ class ExactFrom(RenaissanceRuleBot):
         return max(values, key=lambda c: (values[c], c == mine))
 
 
+class Rollout(RenaissanceRuleBot):
+    """One step of policy improvement in full view (``--rollout``): each legal card tried,
+    the world played out by the world's play for every seat, the best for this seat taken
+    (ties to the world's own card). It knows how the others will answer, the world's play
+    being theirs too: a bound on what a search inside the playout could add, not a policy to
+    copy (about ten playouts a card)."""
+
+    def card(self, deal: Deal) -> int:
+        legal = deal.legal_cards()
+        mine = play_seeing(self, deal)
+        if legal & (legal - 1) == 0:
+            return mine
+        me = deal.to_act
+        values = {}
+        for c in cards(legal):
+            d = deal.copy()
+            d.apply(c)
+            values[c] = finish_seeing(d, self).returns()[me]
+        return max(values, key=lambda c: (values[c], c == mine))
+
+
 EXACT_NODES = 400_000  # a solve that needs more falls back to the world's play
 POLICIES = {"world": RenaissanceRuleBot, "table": TablePolicy, "every-sure-trick": EverySureTrick}
 
@@ -84,7 +108,7 @@ def played_out(deal: Deal, bots: list[RenaissanceRuleBot]) -> list[int]:
         deal.apply(DISCARD | bots[deal.to_act].discard(deal.hands[deal.to_act]))
     while deal.phase == "play":
         bot = bots[deal.to_act]
-        deal.apply(bot.card(deal) if isinstance(bot, ExactFrom) else play_seeing(bot, deal))
+        deal.apply(bot.card(deal) if isinstance(bot, (ExactFrom, Rollout)) else play_seeing(bot, deal))
     return deal.returns()
 
 
@@ -111,8 +135,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--exact", default="", help="cards left (e.g. 15,18): the exact solve from there "
                         "against the world's play, in place of the rule policies (minutes, not seconds)")
+    parser.add_argument("--rollout", action="store_true", help="one step of search over the world's play, "
+                        "against it (a minute for 200 deals)")
     args = parser.parse_args()
     print(f"renaissance, {args.deals} deals, seed {args.seed}: points per seat and deal, one seat against two")
+    if args.rollout:
+        mean, half = measure(Rollout(0), RenaissanceRuleBot(0), args.deals, args.seed)
+        print(f"  {'rollout':>17} against {'world':<17} {mean:+.3f} ± {half:.3f}")
+        return
     if args.exact:
         for n in (int(x) for x in args.exact.split(",")):
             mean, half = measure(ExactFrom(0, n), RenaissanceRuleBot(0), args.deals, args.seed)
