@@ -176,11 +176,18 @@ class Connection:
                 else:
                     version, frame = self.table.version, hub.state_frame(self)
                 self.sent_version = version
-                await self.websocket.send_text(frame.decode())
+                await self.websocket.send_text(stamped(frame, hub.lobby.now()))
             elif isinstance(item, bytes):
                 await self.websocket.send_text(item.decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
+
+
+def stamped(frame: bytes, now: float) -> str:
+    """A state frame (encoded once for the seats of a version, and kept) with the server's wall
+    clock as it leaves, ``now``: a page counts the table's deadlines down against it, not
+    against its own clock, which may be minutes wrong (a phone set by hand)."""
+    return (b'{"now":%.3f,%b' % (now, frame[1:])).decode()
 
 
 class SeatLink:

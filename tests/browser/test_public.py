@@ -139,6 +139,32 @@ def test_play_now_counts_down_then_computers_fill_the_empty_seats(new_page, game
         assert page.errors == []
 
 
+def test_a_page_whose_own_clock_is_an_hour_wrong_counts_down_the_servers_time(new_page):
+    """Two phones whose clocks are an hour ahead and an hour behind: Play now's wait and then
+    the turn clock show the seconds the server gives, on both (each deadline is counted against
+    the server's time, which every state frame carries, not against the phone's clock)."""
+    with running_server(fill_seconds=5, public_clock=30) as server:
+        pages = []
+        for hours in (1, -1):
+            page = new_page(PHONE)
+            page.add_init_script(f"{{ const real = Date.now; Date.now = () => real() + {hours * 3_600_000}; }}")
+            page.goto(server.url + "/")
+            page.locator("#play-now-sicilian").click()
+            page.wait_for_url("**/t/**")
+            pages.append(page)
+        for page in pages:  # the second joined the first's table: one countdown, the server's
+            clock = page.locator(".waiting .fill-clock")
+            clock.wait_for()
+            seconds = int(re.search(r"(\d+) s", clock.inner_text()).group(1))
+            assert 1 <= seconds <= 5
+        for page in pages:
+            page.locator(".hand .card").first.wait_for(timeout=15_000)
+            page.locator(".turn-clock").wait_for()
+            shown = page.locator(".turn-clock").inner_text()
+            assert 1 <= int(re.search(r"(\d+) s", shown).group(1)) <= 30, shown
+            assert page.errors == []
+
+
 def test_a_computer_gives_its_seat_to_the_next_person_between_deals(new_page):
     # A seeded deck: a first deal that could end the match (a solissimo scegliete made pays 32,
     # C18, past the 21 of C21) would leave no next deal to play; this seed's first deal is a

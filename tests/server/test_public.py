@@ -404,6 +404,38 @@ def test_the_lobby_routes_and_their_budget():
         assert httpx.post(f"{base}/api/rooms", json={"seats": 3, "clock": 2}).status_code == 400  # 5 s at least
 
 
+def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too():
+    """A page counts the deadlines (``clock.deadline``, ``fill_at``) down against the server's
+    clock, not its own: every state frame, to a seat or a spectator, carries ``now``, the
+    server's wall clock when it was sent, even a frame encoded once and kept for the version."""
+    from tests.server.seat import Seat
+
+    async def body(server):
+        r = httpx.post(f"{server.url}/api/rooms", json={"seats": 3, "clock": 15})
+        tokens = [link.removeprefix("/t/") for link in r.json()["links"]]
+        host = await Seat.open(server.ws_url, tokens[0])
+        first, version = host.state["now"], host.state["version"]
+        assert abs(first - time.time()) < 2
+        watch = host.state["table"]["watch"].removeprefix("/w/")
+        await host.close()
+        await asyncio.sleep(1.2)
+        again = await Seat.open(server.ws_url, tokens[0])  # the same version: the kept frame
+        assert again.state["version"] == version and again.state["now"] >= first + 1.1
+        assert abs(again.state["now"] - time.time()) < 2
+        spectator = await Seat.open(server.ws_url, watch)
+        assert abs(spectator.state["now"] - time.time()) < 2
+        # Once the seats are taken the clock runs: its deadline is the server's now plus the turn.
+        guests = [await Seat.open(server.ws_url, t) for t in tokens[1:]]
+        playing = await again.wait_state(lambda st: st["table"]["status"] == "playing")
+        left = playing["table"]["clock"]["deadline"] - playing["now"]
+        assert 13 < left <= 15
+        for s in (again, spectator, *guests):
+            await s.close()
+
+    with running_server() as server:
+        asyncio.run(body(server))
+
+
 def test_play_now_over_http_opens_then_seats():
     with running_server() as server:
         base = server.url

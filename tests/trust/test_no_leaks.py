@@ -240,6 +240,7 @@ def strip_id(frame: dict) -> dict:
     out = dict(frame)
     if out.get("type") == "state":
         out["table"] = {k: v for k, v in out["table"].items() if k not in ("id", "watch")}  # (each table's own)
+        del out["now"]  # the server's clock as the frame left: each run's own
     return out
 
 

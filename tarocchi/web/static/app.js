@@ -468,6 +468,7 @@ function act(action) {
 function onMessage(msg) {
   if (onAdvice(msg, render)) return;  // a hint or a review (hint.js)
   if (msg.type === "state") {
+    if (typeof msg.now === "number") lobbyUi.serverTime(msg.now);  // the turn clock's reference
     const before = state.view;
     const prevTotals = state.table?.totals;
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;

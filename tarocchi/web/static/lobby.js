@@ -174,7 +174,12 @@ export function roomSettings(L) {
 
 // --- the table page ------------------------------------------------------------------------
 
-function left(deadline) { return Math.max(0, Math.ceil(deadline - Date.now() / 1000)); }
+// The server's clock less this browser's, from the last state frame's `now`: the deadlines are
+// the server's, and a phone's own clock may be minutes off.
+let skew = 0;
+export function serverTime(now) { skew = now - Date.now() / 1000; }
+
+function left(deadline) { return Math.max(0, Math.ceil(deadline - Date.now() / 1000 - skew)); }
 
 function countdown(tag, cls, key, deadline, name = "") {
   const n = left(deadline);
