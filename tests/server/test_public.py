@@ -22,6 +22,7 @@ from tarocchi.server.store import open_store
 from tarocchi.server.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
 from tarocchi.server.watch import WATCH_SEAT
 from tests.server.live import running_server
+from tests.server.seat import Seat
 from tests.server.test_away_timer import Clock, Page
 
 GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"]
@@ -408,7 +409,6 @@ def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too()
     """A page counts the deadlines (``clock.deadline``, ``fill_at``) down against the server's
     clock, not its own: every state frame, to a seat or a spectator, carries ``now``, the
     server's wall clock when it was sent, even a frame encoded once and kept for the version."""
-    from tests.server.seat import Seat
 
     async def body(server):
         r = httpx.post(f"{server.url}/api/rooms", json={"seats": 3, "clock": 15})
@@ -456,8 +456,6 @@ def test_two_processes_list_alike_seat_across_and_share_the_lobby_budget(redis, 
     A's table; Play now on B seats the next person there; and an address's lobby budget is the
     site's, not each process's."""
     import asyncio as _asyncio
-
-    from tests.server.seat import Seat
 
     db = str(tmp_path / "site.sqlite3")
 
@@ -582,8 +580,6 @@ def test_on_a_site_the_clock_runs_out_on_the_process_that_takes_the_table(redis,
     """A room with a clock driven by A, its seats relayed by B; A stops (its leases go): B takes
     the table from the store, the pages reconnect to B, and the clock runs out there at the
     deadline the stream says."""
-    from tests.server.seat import Seat
-
     db = str(tmp_path / "site.sqlite3")
 
     async def body():
