@@ -72,6 +72,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
     browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
+    lookers: dict[str, Budget] = {}  # client address -> its budget for looking back (watch.py)
 
     def hub() -> Hub:
         return state["hub"]
@@ -91,6 +92,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
 
     async def may_browse(request: Request) -> bool:
         return await may_spend(request, "lobby", lobby, browsers)
+
+    async def may_look(request: Request) -> bool:
+        return await may_spend(request, "looking", lobby, lookers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -178,7 +182,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
         WebSocketRoute("/ws/{token}", table_socket),
-        *watch_routes(hub, index),  # spectators, replays, downloads (watch.py)
+        *watch_routes(hub, index, may_look),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -170,3 +170,7 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
 # second (the lobby page asks for the listing every few seconds).
 LOBBY_BURST, LOBBY_PER_SECOND = 60, 1.0
 TOO_MANY_LOBBY = "too many lobby requests from this address: wait a little and try again"
+# Looking back (a deal's list, a replay, the records: each replays a stored stream) has a budget
+# of the same size per address, counted apart: a replay page stepping through deals does not
+# starve the lobby's polling, nor the other way round.
+TOO_MANY_LOOKS = "too many requests to look back from this address: wait a little and try again"

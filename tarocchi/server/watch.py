@@ -37,7 +37,8 @@ from dataclasses import dataclass
 
 from tarocchi.engine.records import dumps, match_record, new_deal
 
-from .messages import CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, Act, Budget, Hello, History
+from .messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, TOO_MANY_LOOKS, Act, Budget,
+                       Hello, History)
 from .tables import CHAT_KEPT, Table, chat_line, replay
 from .tables import encode_json as _encode
 
@@ -366,10 +367,11 @@ def records_of(past: Past) -> str:
 
 # --- HTTP: the watch link, replays, downloads ----------------------------------------------------
 
-def routes(hub_of, page) -> list:
+def routes(hub_of, page, may_look) -> list:
     """The routes of watching and looking back (docs/protocol.md): the pages (``page``: the
     client's one page) and the JSON a page reads. Any seat or watch token opens them: what they
-    give is public once a deal is over."""
+    give is public once a deal is over. ``may_look(request)`` spends the client address's
+    budget for the JSON (each replays a stored stream): False, a 429."""
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
@@ -379,6 +381,8 @@ def routes(hub_of, page) -> list:
         return hub.looking
 
     async def past_for(request):
+        if not await may_look(request):
+            return JSONResponse({"error": TOO_MANY_LOOKS}, status_code=429)
         hub = hub_of()
         table_id = looking(hub).table_of(request.path_params["token"])
         if table_id is None:
@@ -413,7 +417,8 @@ def routes(hub_of, page) -> list:
         if isinstance(past, Response):
             return past
         name = f"tarocchi-{past.table.game.name}-{past.table.id}.jsonl"
-        return Response(records_of(past), media_type="application/x-ndjson",
+        body = await asyncio.to_thread(records_of, past)  # every deal's record: not on the loop
+        return Response(body, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
     return [

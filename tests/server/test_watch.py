@@ -19,7 +19,7 @@ from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.records import replay as replay_record
 from tarocchi.server.app import serve_socket
-from tarocchi.server.messages import Budget
+from tarocchi.server.messages import TOO_MANY_LOOKS, Budget
 from tarocchi.server.tables import replay as replay_table
 from tarocchi.engine.playout import random_action
 from tarocchi.server.watch import WATCH_SEAT, common, common_view
@@ -76,6 +76,21 @@ def test_a_downloaded_match_replays_with_the_command_line_and_each_replay_ends_a
         assert [{k: v for k, v in p.items() if k != "record"} for p in printed[:-1]] == \
             [replay_record(r).count.to_json() for r in lines[:-1]]
         assert printed[-1]["deals"] == len(sheet) and printed[-1]["winners"] == lines[-1]["result"]["winners"]
+
+
+def test_looking_back_has_a_budget_per_address_apart_from_the_lobbys():
+    """A deal's list, a replay and the records each replay a stored stream: past a burst, an
+    address gets 429 with the reason (an unknown link spends it too: a scan of links is the
+    flood it stops); the lobby's budget, the same size, is counted apart."""
+    with running_server(lobby=(4, 0.01)) as server:
+        base = server.url
+        token = httpx.post(f"{base}/api/rooms", json={"seats": 3}).json()["links"][0].removeprefix("/t/")
+        paths = [f"/api/deals/{token}", f"/api/records/{token}", f"/api/replay/{token}/1", f"/api/deals/{'A' * 32}"]
+        assert [httpx.get(base + p).status_code for p in paths] == [200, 200, 404, 404]
+        for p in paths:
+            over = httpx.get(base + p)
+            assert over.status_code == 429 and over.json()["error"] == TOO_MANY_LOOKS
+        assert httpx.get(f"{base}/api/public").status_code == 200
 
 
 def test_a_table_from_before_watch_links_gets_one_and_its_stored_events_stay_as_they_were(tmp_path):

@@ -699,6 +699,7 @@ const REASONS_IT = {
   // The lobby's (tarocchi/server/lobby.py, issue 22).
   "only the host may list the room in the lobby": "solo chi ospita può elencare la stanza nella sala",
   "too many lobby requests from this address: wait a little and try again": "troppe richieste alla sala da questo indirizzo: aspetta un po' e riprova",
+  "too many requests to look back from this address: wait a little and try again": "troppe richieste di rivedere le partite da questo indirizzo: aspetta un po' e riprova",
   "that seat was just taken": "quel posto è appena stato preso",
   "this table has no free seat any more": "questo tavolo non ha più posti liberi",
   "this table is no longer in the lobby": "questo tavolo non è più nella sala",
