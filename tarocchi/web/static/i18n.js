@@ -699,10 +699,11 @@ const REASONS_IT = {
   // The lobby's (tarocchi/server/lobby.py, issue 22).
   "only the host may list the room in the lobby": "solo chi ospita può elencare la stanza nella sala",
   "too many lobby requests from this address: wait a little and try again": "troppe richieste alla sala da questo indirizzo: aspetta un po' e riprova",
-  "too many requests to look back from this address: wait a little and try again": "troppe richieste di rivedere le partite da questo indirizzo: aspetta un po' e riprova",
   "that seat was just taken": "quel posto è appena stato preso",
   "this table has no free seat any more": "questo tavolo non ha più posti liberi",
   "this table is no longer in the lobby": "questo tavolo non è più nella sala",
+  // Looking back: the deal list, replays, records (tarocchi/server/watch.py).
+  "too many requests to look back from this address: wait a little and try again": "troppe richieste di rivedere le partite da questo indirizzo: aspetta un po' e riprova",
   "a request body is at most 4096 bytes": "il corpo di una richiesta è al massimo di 4096 byte",
   "the connection fell too far behind: reconnect to carry on": "la connessione è rimasta troppo indietro: riconnettiti per continuare",
   "the server could not store the last change: reconnect to carry on": "il server non ha potuto salvare l'ultima modifica: riconnettiti per continuare",
