@@ -3,6 +3,7 @@ pages in their own browser contexts, and screenshots; a throwaway PostgreSQL clu
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,13 +40,19 @@ def browser():
         chromium.close()
 
 
+ADDRESSES = itertools.cycle(range(1, 255))  # documentation addresses (RFC 5737), one per page
+
+
 @pytest.fixture
 def new_page(browser):
     """new_page(size, locale="en-GB"): a page in its own browser context (own storage)."""
     contexts = []
 
     def make(size=DESKTOP, locale="en-GB"):
-        context = browser.new_context(viewport=size, locale=locale)
+        # Each page a person at an address of their own, as a proxy forwards it (the test
+        # servers believe 127.0.0.1's X-Forwarded-For): a seat a person (issue 37).
+        address = f"198.51.100.{next(ADDRESSES)}"
+        context = browser.new_context(viewport=size, locale=locale, extra_http_headers={"X-Forwarded-For": address})
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -105,6 +105,12 @@ class State(Protocol):
     def view(self, seat: int) -> dict:
         """Everything ``seat`` may know and nothing more, JSON-ready."""
 
+    def public_view(self) -> dict:
+        """What anyone at the table may know, and nothing more (a spectator's view): the shape
+        of a seat's view with its own parts empty (``seat`` None, no hand, no choices, no fact
+        only some seats know). Defined by each game on purpose, never worked out from the
+        seats' views: a value that differs between seats would show through (issue 37)."""
+
     def returns(self) -> list[int]:
         """Each seat's score for the deal (zero-sum in every game so far); [] before the end."""
 

@@ -357,12 +357,14 @@ class TrickPlay(Playable):
                 m |= 1 << x
             self._close_trick(m)
 
-    def seat_view(self, seat: int) -> dict:
+    def seat_view(self, seat: int | None) -> dict:
         """What every game's view of ``seat`` starts with: the game, the table, whose turn,
-        the seat's hand and how many cards each seat holds."""
+        the seat's hand and how many cards each seat holds. ``seat`` None: the public view's
+        (a game's ``public_view``), with no seat and no hand."""
         return {"game": self.game, "deck": self.rules.pack.name, "seats": self.seats, "seat": seat,
                 "dealer": self.dealer, "phase": self.phase, "turn": self.to_act,
-                "hand": self.rules.pack.codes_of(self.hands[seat]), "hand_counts": [h.bit_count() for h in self.hands]}
+                "hand": self.rules.pack.codes_of(self.hands[seat]) if seat is not None else [],
+                "hand_counts": [h.bit_count() for h in self.hands]}
 
     def _end(self, count: Any) -> None:
         """The deal is over with ``count`` (the game's Count, ``to_json()`` for the log): nobody

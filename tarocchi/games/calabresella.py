@@ -574,6 +574,16 @@ class Deal(TrickPlay):
         card and its giver, the card given back, the monte where C10-C12 turn it up; its own
         dividete cards and its own cards laid face down; every card played; at the count,
         everything (the piles and the monte). JSON-ready."""
+        return self._view(seat)
+
+    def public_view(self) -> dict:
+        """What anyone at the table may know (a spectator): the auction, the called card and
+        the card given back, the monte as turned up (C10-C12), the scegliete monte, every card
+        played, everything at the count; no hand, no card taken or laid face down."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict:
+        """A seat's view, or (``seat`` None) the public one."""
         counted = self.count is not None and not self.thrown_in  # at the count every card is shown
         n = SEATS
         ch = self.challenger if self.challenger >= 0 and self.phase != SPEAK else None
@@ -594,7 +604,7 @@ class Deal(TrickPlay):
                       for s, t in enumerate(self.took)],
             "laid": [DECK.codes_of(m) if s == seat or counted else None for s, m in enumerate(self.laid)],
             "lay": self.lay_count if self.phase in (DISCARD_PHASE, LAY_PHASE) else None,
-            "choices": self.choices(seat),
+            "choices": self.choices(seat) if seat is not None else [],
             "leader": self.leader if self.phase == PLAY else None,
             "trick": self.trick_json(),
             "last_trick": self.last_trick_json(),

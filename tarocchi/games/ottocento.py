@@ -772,11 +772,21 @@ class Deal(TrickPlay):
         monte question ends), the answers, its own discard if it deals (for all at the count),
         every declaration with its cards once made (B9), every card played and the signal on
         each card led (B22); at the count, both piles itemised. JSON-ready."""
+        return self._view(seat)
+
+    def public_view(self) -> dict:
+        """What anyone at the table may know (a spectator): the answers, every declaration with
+        its cards (B9), every card played and its signal (B22), the sides; the dealer's discard
+        and both piles at the count; no hand, no partner of its own."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict:
+        """A seat's view, or (``seat`` None) the public one."""
         counted = self.count is not None and not self.thrown_in and not self.count.at_declarations
         n, dealer = SEATS, self.dealer
         v: dict = {
             **self.seat_view(seat),
-            "partner": self.partner(seat),
+            "partner": self.partner(seat) if seat is not None else None,
             "sides": [[0, 2], [1, 3]],
             "options": self.options.to_json(),
             "monte": [{"seat": (self.dealer + 1 + i) % n, "said": WORDS[a]} for i, a in enumerate(self.said)],
@@ -787,7 +797,7 @@ class Deal(TrickPlay):
             "target": TARGET,
             "totals_before": self.totals_before[:],
             "totals": self.count.totals if self.count is not None else self.declared_totals(),
-            "choices": self.choices(seat),
+            "choices": self.choices(seat) if seat is not None else [],
             "leader": self.leader if self.phase == PLAY else None,
             "trick": self.trick_json(),
             "signal": SIGNAL_WORDS[self.signal] if self.trick and self.signal else None,

@@ -328,13 +328,24 @@ class Deal(TrickPlay):
         """Everything ``seat`` may know, and nothing more: its hand, the dealer's three extra
         cards and discard to the dealer alone (shown to all at the count, A7), every card
         played. JSON-ready. The deck itself is described by ``DECK.describe()``."""
+        return self._view(seat)
+
+    def public_view(self) -> dict:
+        """What anyone at the table may know (a spectator): every card played, the dealer's
+        discard at the count (A7); no hand, no extra cards, no discard before the count."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> dict:
+        """A seat's view, or (``seat`` None) the public one: what only the dealer knows goes
+        to ``seat == self.dealer`` alone."""
         done = self.phase == DONE
         n = SEATS
+        dealer = seat is not None and seat == self.dealer
         v: dict = {
             **self.seat_view(seat),
-            "extra": DECK.codes_of(self.extra) if seat == self.dealer else None,
-            "discard": DECK.codes_of(self.discarded) if self.discarded and (done or seat == self.dealer) else None,
-            "choices": self.choices(seat),
+            "extra": DECK.codes_of(self.extra) if dealer else None,
+            "discard": DECK.codes_of(self.discarded) if self.discarded and (done or dealer) else None,
+            "choices": self.choices(seat) if seat is not None else [],
             "leader": self.leader if self.phase == PLAY else None,
             "trick": self.trick_json(),
             "last_trick": self.last_trick_json(),
@@ -343,7 +354,7 @@ class Deal(TrickPlay):
                            + (1 if s == self.fool_by and self.fool_to >= 0 else 0) for s, w in enumerate(self.won)],
             "played": [DECK.codes_of(p) for p in self.played],
             "fool": self._fool_line(),
-            "actions": [{"seat": s, "action": "discard" if a >= DISCARD and not (done or seat == self.dealer)
+            "actions": [{"seat": s, "action": "discard" if a >= DISCARD and not (done or dealer)
                          else action_text(a)} for s, a in self.history],
             "count": self.count.to_json() if self.count else None,
         }

@@ -782,6 +782,19 @@ class Deal(TrickPlay):
                                   for a, kind in zip(v["announcements"], self.unasked)]
         return v
 
+    def public_view(self) -> dict:
+        """What anyone at the table may know (a spectator): the auction, the called trump, the
+        monte once turned up for all, the answers (a forced No that only its seat could tell
+        reads as any No, R12), the partner once the called trump is played (R9), every card
+        played, the discard at the count; no hand, no choices, nothing one seat alone knows."""
+        v = dict(self._public_view())
+        v["seat"] = None
+        v["hand"] = []
+        v["choices"] = []
+        if self.monte_up:
+            v["monte"] = codes(self.monte)
+        return v
+
     def _public_view(self) -> dict:
         """The part of a view every seat shares, computed once per moment of the deal (every
         change of state appends to ``history``, so its length names the moment)."""

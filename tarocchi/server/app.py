@@ -23,7 +23,9 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
-from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
+from .guard import (
+    CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, client_address, protocols, raise_descriptor_limit,
+)
 from .hub import (
     BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, TABLE_GAMES, UNKNOWN_LINK, BrokenTable, Chance,
     Connection, Hub,
@@ -78,7 +80,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return state["hub"]
 
     async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
-        address = request.client.host if request.client else "?"
+        address = client_address(request)
         site = hub().site
         if site is not None:  # one budget per address for the whole site, not one per process
             return await site.spend_new_table(address, *limits, kind=kind)
@@ -143,7 +145,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             return body
         try:
             table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
-                                                    hints=body.hints)
+                                                    hints=body.hints, address=client_address(request))
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
@@ -227,6 +229,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
         found, reason, code = None, BROKEN, CLOSE_BROKEN
     except Elsewhere as e:  # another process drives the table: relay to it (site.py)
+        note_visit(hub, e.table_id, websocket)
         return await hub.site.relay(websocket, token, e)
     if reason:
         with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
@@ -234,8 +237,10 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
             await websocket.close(code, reason)
         return
     # A spectator's socket runs the same loop; the watchers attach and answer it (watch.py).
+    if found[0].kind == "room":
+        note_visit(hub, found[0].id, websocket)
     side = hub.watch if watching else hub
-    conn = hub.watch.connection(websocket, found[0]) if watching else Connection(websocket, *found)
+    conn = hub.watch.connection(websocket, found[0]) if watching else Connection(websocket, *found, token)
     side.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
     hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long
@@ -278,6 +283,15 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+def note_visit(hub: Hub, table_id: str, websocket) -> None:
+    """A link of the table was opened from the socket's address: that client may not claim a
+    seat of it from the lobby (lobby.Lobby.visit). Noted where the socket arrived, which knows
+    the address (a relayed socket's owner does not); a socket without one is not noted."""
+    address = client_address(websocket)
+    if address != "?":
+        hub.lobby.visit(table_id, address)
 
 
 def server_config(app, host: str, port: int, *, deflate: bool = False, proxy: str | None = None,

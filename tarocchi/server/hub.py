@@ -40,7 +40,7 @@ from .lobby import Lobby
 from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
 from .tables import (
-    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
+    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
     Table, chat_line, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
@@ -63,6 +63,9 @@ FALLBACK_LEVEL = "rule"  # who plays a seat whose bot raised or gave an illegal 
 # registered game; a game joins this list when its table is built (Calabresella's auction and
 # monte screens come with issue 13).
 TABLE_GAMES = ("sicilian", "renaissance", "calabresella", "ottocento")
+# What a person who came for a computer's seat mid-deal may ask until the deal ends (the rest is
+# refused with NEXT_DEAL; an act, with COMPUTER_PLAYS, as for any seat a computer plays).
+WHILE_WATCHING = (Hello, History, Name, Act)
 
 _players = threading.local()  # one player per level per worker thread or process
 
@@ -85,10 +88,11 @@ class Connection:
     MAX_QUEUED = 500  # frames waiting for a socket that does not read: past this it is closed
     watching = False  # a spectator's socket (watch.py): no seat, the spectator's projection
 
-    def __init__(self, websocket, table: Table, room_seat: int):
+    def __init__(self, websocket, table: Table, room_seat: int, token: str | None = None):
         self.websocket = websocket
         self.table = table
         self.room_seat = room_seat
+        self.token = token  # the link it was opened with: checked again at each hello (a claim may replace it)
         self.greeted = False
         self.sent_version = 0
         # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
@@ -441,6 +445,14 @@ class Hub:
             oldest.send({"type": "error", "reason": REPLACED})
             oldest.close(CLOSE_REPLACED, REPLACED)
 
+    def revoke(self, table_id: str, room_seat: int) -> None:
+        """A seat's link was made anew (handed out from the lobby): the sockets this process
+        holds on the old one close now (a hello on any other is refused: ``_hello``)."""
+        for conn in list(self.connections.get(table_id, [])):
+            if conn.room_seat == room_seat:
+                conn.send({"type": "error", "reason": UNKNOWN_LINK})
+                conn.close(CLOSE_UNKNOWN, UNKNOWN_LINK)
+
     def _link(self, conn: Connection) -> SeatLink:
         links = self.links.setdefault(conn.table.id, {})
         link = links.get(conn.room_seat)
@@ -553,6 +565,9 @@ class Hub:
         if not conn.greeted:
             return conn.send({"type": "error", "reason": SAY_HELLO})
         table, seat = conn.table, conn.seat
+        if seat is not None and table.arrived[seat] and not isinstance(message, WHILE_WATCHING):
+            # Came for a computer's seat mid-deal: a spectator of this deal, a player from the next.
+            return self._refuse(conn, getattr(message, "id", None), NEXT_DEAL)
         if isinstance(message, Act):
             return self._act(conn, message)
         if isinstance(message, Chat):
@@ -620,6 +635,11 @@ class Hub:
         if not self._link(conn).hellos.spend(asyncio.get_running_loop().time()):
             conn.send({"type": "error", "reason": TOO_MANY_HELLOS})
             return conn.close(CLOSE_TOO_MANY, TOO_MANY_HELLOS)
+        if table.kind == "room" and conn.token is not None and self.store.seat_of(conn.token) != (table.id, conn.room_seat):
+            # The seat was handed out from the lobby since this socket opened (on any process):
+            # its old link opens nothing, on a socket already open too (issue 37).
+            conn.send({"type": "error", "reason": UNKNOWN_LINK})
+            return conn.close(CLOSE_UNKNOWN, UNKNOWN_LINK)
         conn.sent_version = min(hello.since, table.version)
         if not conn.greeted:
             conn.greeted = True

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import random_action
 
+from .store import CLAIM_HERE, CLAIM_TOO_MANY, CLAIM_WON, address_key
 from .tables import BETWEEN, OVER, PLAYING, WAITING, Table
 
 if TYPE_CHECKING:
@@ -48,12 +49,18 @@ log = logging.getLogger("tarocchi.server")
 
 PUBLIC_CLOCK = 30.0  # seconds a player of a public table has for a turn
 FILL_SECONDS = 20.0  # a Play now table waits this long for people, then computers sit down
-CLAIM_SECONDS = 60.0  # a seat handed out from the lobby is held this long for its page to open
+CLAIM_SECONDS = 30.0  # a seat handed out from the lobby is held this long for its page to open
+CLAIMS_PER_ADDRESS = 3  # seats handed out and not opened yet that one client address may hold at once
 LISTED_FOR = 3600.0  # a public room waiting longer than this is no longer listed
+HOST_SEAT = 0  # the seat of whoever made the table (the host, or who pressed Play now): never handed out
 
 SEAT_TAKEN = "that seat was just taken"
 NO_FREE_SEAT = "this table has no free seat any more"
 NOT_LISTED = "this table is no longer in the lobby"
+AT_THIS_TABLE = "you are at this table already (a seat or its watch link): one seat a person"
+TOO_MANY_CLAIMS = (f"this address holds {CLAIMS_PER_ADDRESS} seats from the lobby that are not open yet: "
+                   f"open one, or wait {CLAIM_SECONDS:g} seconds")
+REFUSED = {CLAIM_HERE: AT_THIS_TABLE, CLAIM_TOO_MANY: TOO_MANY_CLAIMS}  # the store's answers, in words
 
 
 class Lobby:
@@ -65,6 +72,7 @@ class Lobby:
         self.fill_seconds, self.clock_seconds = fill_seconds, clock_seconds
         self.now = time.time
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
+        self.visited: set[tuple[str, str]] = set()  # (table, address) whose visit this process wrote
         self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> its next fill or clock
         self.tasks: dict[str, asyncio.Task] = {}  # table -> the computer playing a turn out of time
 
@@ -151,13 +159,14 @@ class Lobby:
     def listing(table: Table) -> dict | None:
         """What the lobby knows of a table: a public room that waits (its seats not joined
         are open), or a Play now table under way with seats a computer holds for whoever
-        comes (those are open); None for any other."""
+        comes (those are open); None for any other. The host's seat is never open: its link
+        is the host's, opened or not, here or away (issue 37)."""
         if not table.public or table.kind != "room":
             return None
         if table.status == WAITING:
-            open_seats = [s for s in range(table.seats) if not table.joined[s]]
+            open_seats = [s for s in range(table.seats) if not table.joined[s] and s != HOST_SEAT]
         elif table.status in (PLAYING, BETWEEN) and table.quick:
-            open_seats = [s for s in range(table.seats) if table.filled[s] and not table.arrived[s]]
+            open_seats = [s for s in range(table.seats) if table.filled[s] and not table.arrived[s] and s != HOST_SEAT]
         else:
             return None
         if not open_seats:
@@ -180,35 +189,57 @@ class Lobby:
                         "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch")})
         return out
 
-    def claim(self, table_id: str, seat: int | None) -> tuple[str, int] | str:
-        """A free seat of a listed table, ``seat`` if it is still free, else the next: (its
-        new token, the seat), or why there is none."""
+    def claim(self, table_id: str, seat: int | None, address: str) -> tuple[str, int] | str:
+        """A free seat of a listed table for the client at ``address``, ``seat`` if it is still
+        free, else the next: (its new token, the seat), or why there is none (NOT_LISTED,
+        NO_FREE_SEAT, AT_THIS_TABLE, TOO_MANY_CLAIMS). The store decides, one claim at a time
+        for a table and for an address, on every process of a site (``Store.claim_seat``)."""
         rows = [r for r in self.hub.store.listings(None, CLAIM_SECONDS) if r["table"] == table_id]
         if not rows:
             return NOT_LISTED
         row = rows[0]
         free = [s for s in row["open"] if s not in row["claimed"]]
+        key = address_key(address)
         for s in ([seat] if seat in free else []) + [s for s in free if s != seat]:
             token = secrets.token_urlsafe(24)
-            if self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS):
+            claimed = self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS, key, CLAIMS_PER_ADDRESS)
+            if claimed == CLAIM_WON:
+                self.hub.revoke(table_id, s)  # a socket opened on the old link holds nothing
                 return token, s
+            if claimed in REFUSED:
+                return REFUSED[claimed]
         return NO_FREE_SEAT
 
+    def visit(self, table_id: str, address: str) -> None:
+        """The client at ``address`` made the table or opened one of its links: it may not
+        claim a seat of it (``claim``). Written once per table and address by this process;
+        the lobby is an index, so a failure is logged and play goes on."""
+        key = (table_id, address)
+        if key in self.visited:
+            return
+        try:
+            self.hub.store.visit(table_id, address_key(address))
+        except Exception:
+            log.exception("table %s: could not note a visit", table_id)
+            return
+        if len(self.visited) >= 100_000:
+            self.visited.clear()  # bounded: a visit written again is harmless
+        self.visited.add(key)
+
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
-                 quick: bool = False, hints: bool = False) -> tuple[str, list[str]]:
-        """A room by link, or a public one (listed at once; the host's seat is held for
-        the host: a stranger is never handed it). ``hints``: the host lets the seats ask for
-        hints (server/advice.py)."""
+                 quick: bool = False, hints: bool = False, address: str | None = None) -> tuple[str, list[str]]:
+        """A room by link, or a public one (listed at once; the host's seat is never handed
+        to a stranger: ``listing``). ``hints``: the host lets the seats ask for hints
+        (server/advice.py); ``address``: the client that asked (it may not claim another seat)."""
         if public and not clock:
             clock = self.clock_seconds
         settings = {"public": public, "clock": clock, "hints": hints}
         if quick:
             settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
         table_id, tokens = self.hub.new_room(seats, game, settings={k: v for k, v in settings.items() if v})
-        table = self.hub.tables[table_id]
-        self.changed(table)
-        if public:
-            self.hub.store.claim_seat(table_id, 0, None, CLAIM_SECONDS)
+        if address is not None:
+            self.visit(table_id, address)
+        self.changed(self.hub.tables[table_id])
         return table_id, tokens
 
     def _candidates(self, game: str) -> list[dict]:
@@ -225,15 +256,19 @@ class Lobby:
         """Whether Play now would find a seat (else it opens a table: a new table's budget)."""
         return bool(self._candidates(game))
 
-    def play_now(self, game: str) -> tuple[str, str, int, bool]:
-        """Play now: (table id, token, seat, whether the table is new)."""
+    def play_now(self, game: str, address: str) -> tuple[str, str, int, bool] | str:
+        """Play now: (table id, token, seat, whether the table is new), or why not
+        (TOO_MANY_CLAIMS). A table the client is at already is passed over."""
         for row in self._candidates(game):
-            claimed = self.claim(row["table"], None)
+            claimed = self.claim(row["table"], None, address)
             if isinstance(claimed, tuple):
                 return row["table"], claimed[0], claimed[1], False
+            if claimed == TOO_MANY_CLAIMS:
+                return claimed
         rules = get_game(game)
-        table_id, tokens = self.new_room(rules.seats[0], rules.name, public=True, clock=None, quick=True)
-        return table_id, tokens[0], 0, True
+        table_id, tokens = self.new_room(rules.seats[0], rules.name, public=True, clock=None, quick=True,
+                                         address=address)
+        return table_id, tokens[0], HOST_SEAT, True
 
     # --- the fill and the clock ----------------------------------------------------------------
 
@@ -319,6 +354,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
+    from .guard import client_address
     from .messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, PlayNow, TakeSeat
 
     too_many = JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
@@ -337,9 +373,9 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         body = await read_body(request, TakeSeat)
         if isinstance(body, JSONResponse):
             return body
-        claimed = hub().lobby.claim(request.path_params["table"], body.seat)
+        claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request))
         if isinstance(claimed, str):
-            return JSONResponse({"error": claimed}, status_code=409)
+            return JSONResponse({"error": claimed}, status_code=429 if claimed == TOO_MANY_CLAIMS else 409)
         token, seat = claimed
         answer = {"table": request.path_params["table"], "link": f"/t/{token}", "seat": seat}
         if body.seat is not None and seat != body.seat:
@@ -356,9 +392,12 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         try:
             if not lobby.has_seat_for(body.game) and not await may_create(request):
                 return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
-            table_id, token, seat, new = lobby.play_now(body.game)
+            seated = lobby.play_now(body.game, client_address(request))
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
+        if isinstance(seated, str):
+            return JSONResponse({"error": seated}, status_code=429)
+        table_id, token, seat, new = seated
         return JSONResponse({"table": table_id, "link": f"/t/{token}", "seat": seat, "new": new})
 
     return [Route("/api/public", public_tables),

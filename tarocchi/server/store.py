@@ -22,6 +22,7 @@ seat number 255.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -46,7 +47,7 @@ WAL_LIMIT = 64 * 1024 * 1024
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
 # user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
 # on opening, and refuses a newer one (written by a later Tarocchi).
-SCHEMA_VERSION = 3  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22)
+SCHEMA_VERSION = 4  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37)
 
 
 class VersionConflict(RuntimeError):
@@ -127,16 +128,26 @@ class Store(Protocol):
     # the seats handed out, so that every process of a site lists and seats alike.
 
     def put_listing(self, table_id: str, listing: dict | None) -> None:
-        """Write the table's listing (``lobby.Listing.row``), or (None) drop it and its claims."""
+        """Write the table's listing (``lobby.Lobby.listing``), or (None) drop it and its claims;
+        the claims of seats it no longer lists as open go with the same write (spent: their
+        links were opened)."""
 
     def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
         """The listed tables (of ``game``, or all), oldest first, each with ``claimed``: the
         seats whose claim is younger than ``claim_seconds``."""
 
-    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
-        """Claim an open seat of a listed table, unless a claim younger than ``claim_seconds``
-        holds it; with ``token``, that seat's link becomes ``token`` (its old link opens
-        nothing). One transaction: of two claims at once, one wins. True if this one did."""
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
+                   per_address: int) -> str:
+        """Claim an open seat of a listed table for the client at ``address`` (``address_key``):
+        that seat's link becomes ``token`` (its old link opens nothing). One transaction, in
+        which every claim of one table, and every claim of one address, waits for the others:
+        CLAIM_TAKEN if a claim younger than ``claim_seconds`` holds the seat (or it is not
+        open), CLAIM_HERE if the address has been at the table (``visit``) or holds a live claim
+        there, CLAIM_TOO_MANY if it holds ``per_address`` live claims; else CLAIM_WON."""
+
+    def visit(self, table_id: str, address: str) -> None:
+        """The client at ``address`` (``address_key``) made the table or opened one of its
+        links: it may never claim a seat of it (one seat a person, no spectator at a seat)."""
 
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
         """A table's last ``limit`` chat events before ``version``, newest first: (version, data)."""
@@ -148,6 +159,15 @@ class Store(Protocol):
         """Mark a table's match as over (it is no longer reloaded at startup)."""
 
     def close(self) -> None: ...
+
+
+CLAIM_WON, CLAIM_TAKEN, CLAIM_HERE, CLAIM_TOO_MANY = "won", "taken", "here", "too_many"
+
+
+def address_key(address: str) -> str:
+    """A client address as the store keeps it: a hash (who was at a table is told apart, the
+    address itself is not written down)."""
+    return hashlib.sha256(b"tarocchi-address:" + address.encode()).hexdigest()[:32]
 
 
 def event_rows(events: list[tuple[str, int, str, dict]]) -> list[tuple[str, int, str, str, float]]:
@@ -214,6 +234,18 @@ CREATE TABLE IF NOT EXISTS claims (
 );
 """
 
+CLAIMS_ADDRESS = "ALTER TABLE claims ADD COLUMN address TEXT NOT NULL DEFAULT '';"
+# Version 4 (issue 37): who made each claim, and who has been at each table (made it, or opened
+# one of its links): one seat a person, and no more than a few seats held unopened by one address.
+VISITS = """
+CREATE TABLE IF NOT EXISTS visits (
+    table_id TEXT NOT NULL,
+    address TEXT NOT NULL,
+    PRIMARY KEY (table_id, address)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS claims_by_address ON claims (address, at);
+"""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -278,9 +310,19 @@ class SqliteStore:
         except SchemaTooNew:
             self.db.close()
             raise
-        if found < SCHEMA_VERSION:
+        if found >= SCHEMA_VERSION:
+            return
+        with self._transaction():  # (BEGIN IMMEDIATE: two processes opening one old file migrate it once)
+            if self.db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+                return
             steps = (SCHEMA if found < 1 else "") + LEASES + LISTINGS
-            self.db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            for statement in filter(str.strip, steps.split(";")):  # (every step may run again: IF NOT EXISTS)
+                self.db.execute(statement)
+            if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
+                self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
+            for statement in filter(str.strip, VISITS.split(";")):
+                self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
                      more: Iterable[tuple[int, str]] = ()) -> None:
@@ -381,6 +423,9 @@ class SqliteStore:
                 self.db.execute("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET "
                                 "game = excluded.game, status = excluded.status, open = excluded.open, "
                                 "data = excluded.data", (table_id, *listing_row(listing)))
+                # A seat no longer open was taken (its link opened): its claim is spent, with it.
+                self.db.execute("DELETE FROM claims WHERE table_id = ? AND seat NOT IN (SELECT value FROM json_each(?))",
+                                (table_id, json.dumps(listing["open"])))
 
     def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
         rows = self.db.execute(
@@ -389,18 +434,32 @@ class SqliteStore:
             "WHERE finished = 0 AND (? IS NULL OR game = ?) ORDER BY since", (time.time() - claim_seconds, game, game))
         return [listing_of(*row) for row in rows]
 
-    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
+                   per_address: int) -> str:
         now = time.time()
+        live = now - claim_seconds
         with self._transaction():  # (BEGIN IMMEDIATE: one writer at a time, across processes)
             row = self.db.execute("SELECT open FROM listings WHERE table_id = ?", (table_id,)).fetchone()
             if row is None or seat not in json.loads(row[0]):
-                return False
+                return CLAIM_TAKEN
+            if self.db.execute("SELECT 1 FROM visits WHERE table_id = ? AND address = ? UNION ALL SELECT 1 FROM "
+                               "claims WHERE table_id = ? AND address = ? AND at > ?",
+                               (table_id, address, table_id, address, live)).fetchone():
+                return CLAIM_HERE
+            if self.db.execute("SELECT count(*) FROM claims WHERE address = ? AND at > ?",
+                               (address, live)).fetchone()[0] >= per_address:
+                return CLAIM_TOO_MANY
             won = self.db.execute(
-                "INSERT INTO claims VALUES (?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET at = excluded.at "
-                "WHERE claims.at <= ?", (table_id, seat, now, now - claim_seconds)).rowcount
-            if won and token is not None:
-                self.db.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
-            return bool(won)
+                "INSERT INTO claims VALUES (?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET at = excluded.at, "
+                "address = excluded.address WHERE claims.at <= ?", (table_id, seat, now, address, live)).rowcount
+            if not won:
+                return CLAIM_TAKEN
+            self.db.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+            return CLAIM_WON
+
+    def visit(self, table_id: str, address: str) -> None:
+        with self._transaction():
+            self.db.execute("INSERT INTO visits VALUES (?, ?) ON CONFLICT DO NOTHING", (table_id, address))
 
     def finish(self, table_id: str) -> None:
         with self._transaction():

@@ -35,7 +35,7 @@ import psycopg
 import psycopg_pool
 
 from .store import (
-    SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
+    CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
 
 _encode = msgspec.json.Encoder().encode
@@ -90,6 +90,16 @@ MIGRATIONS = [
         PRIMARY KEY (table_id, seat)
     );
     """,
+    # 4: who made each claim, and who has been at each table (issue 37, store.VISITS).
+    """
+    ALTER TABLE claims ADD COLUMN address text NOT NULL DEFAULT '';
+    CREATE INDEX claims_by_address ON claims (address, at);
+    CREATE TABLE visits (
+        table_id text NOT NULL,
+        address text NOT NULL,
+        PRIMARY KEY (table_id, address)
+    );
+    """,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -99,6 +109,7 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 # Two servers starting at once on a new database: one creates the schema, the other waits for it.
 MIGRATION_LOCK = 0x7a70_0001  # pg_advisory_xact_lock's key, any number of our own
+CLAIM_LOCK = 0x7a70_0002  # the first key of the lock that one address's claims take (its hash the second)
 
 
 class PostgresStore:
@@ -279,6 +290,7 @@ class PostgresStore:
                 conn.execute("INSERT INTO listings VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE "
                              "SET game = excluded.game, status = excluded.status, "
                              "open = excluded.open, data = excluded.data", (table_id, *listing_row(listing)))
+                conn.execute("DELETE FROM claims WHERE table_id = %s AND seat <> ALL(%s::int[])", (table_id, listing["open"]))
 
     def listings(self, game: str | None, claim_seconds: float) -> list[dict]:
         with self._connection() as conn:
@@ -288,18 +300,34 @@ class PostgresStore:
                 f"ON tables.id = table_id WHERE NOT finished AND (%s::text IS NULL OR game = %s) ORDER BY since", (claim_seconds, game, game)).fetchall()
         return [listing_of(*row) for row in rows]
 
-    def claim_seat(self, table_id: str, seat: int, token: str | None, claim_seconds: float) -> bool:
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
+                   per_address: int) -> str:
         with self._connection() as conn, conn.transaction():
-            # FOR UPDATE: the claims of one table wait for each other, on every host of the site.
+            # FOR UPDATE: the claims of one table wait for each other, on every host of the site;
+            # the lock on the address, the claims of one address (its count of live claims).
             row = conn.execute("SELECT open FROM listings WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
             if row is None or seat not in json.loads(row[0]):
-                return False
+                return CLAIM_TAKEN
+            conn.execute("SELECT pg_advisory_xact_lock(%s::int4, hashtext(%s))", (CLAIM_LOCK, address))
+            if conn.execute(f"SELECT 1 FROM visits WHERE table_id = %s AND address = %s UNION ALL SELECT 1 FROM "
+                            f"claims WHERE table_id = %s AND address = %s AND at > {NOW} - %s",
+                            (table_id, address, table_id, address, claim_seconds)).fetchone():
+                return CLAIM_HERE
+            if conn.execute(f"SELECT count(*) FROM claims WHERE address = %s AND at > {NOW} - %s",
+                            (address, claim_seconds)).fetchone()[0] >= per_address:
+                return CLAIM_TOO_MANY
             won = conn.execute(
-                f"INSERT INTO claims VALUES (%s, %s, {NOW}) ON CONFLICT (table_id, seat) DO UPDATE SET at = excluded.at "
-                f"WHERE claims.at <= {NOW} - %s", (table_id, seat, claim_seconds)).rowcount
-            if won and token is not None:
-                conn.execute("UPDATE seats SET token = %s WHERE table_id = %s AND seat = %s", (token, table_id, seat))
-            return bool(won)
+                f"INSERT INTO claims VALUES (%s, %s, {NOW}, %s) ON CONFLICT (table_id, seat) DO UPDATE SET "
+                f"at = excluded.at, address = excluded.address WHERE claims.at <= {NOW} - %s",
+                (table_id, seat, address, claim_seconds)).rowcount
+            if not won:
+                return CLAIM_TAKEN
+            conn.execute("UPDATE seats SET token = %s WHERE table_id = %s AND seat = %s", (token, table_id, seat))
+            return CLAIM_WON
+
+    def visit(self, table_id: str, address: str) -> None:
+        with self._connection() as conn:
+            conn.execute("INSERT INTO visits VALUES (%s, %s) ON CONFLICT DO NOTHING", (table_id, address))
 
     def close(self) -> None:
         self.pool.close()

@@ -48,6 +48,7 @@ TAKEOVER_OWN = "you cannot hand your own seat to the computer"
 TAKEOVER_NOT_NOW = "a seat is handed to the computer only during a match"
 TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
+NEXT_DEAL = "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch"
 
 
 def _plain(obj: object) -> object:
@@ -239,19 +240,23 @@ class Table:
             "type": "state", "version": self.version, "acted": list(self.acted),
             "table": table,
             "view": self._frame_view(seat),
-            "events": self._events_since(since),
+            "events": self.events_since(since),
         }
 
-    def _events_since(self, since: int) -> list[dict]:
+    def events_since(self, since: int) -> list[dict]:
         """The public events after version ``since``."""
         return [e for _, e in self.log[bisect.bisect_right(self.log, since, key=_version):]]
 
     def _frame_view(self, seat: int) -> dict | None:
         """The seat's view as sent: the engine's, without its ``actions`` list. The events
         carry every action as it comes, and the whole list, resent after every action, made
-        up about a third of every frame (docs/benchmarks.md)."""
+        up about a third of every frame (docs/benchmarks.md). A person who came for a seat a
+        computer plays mid-deal (``arrived``) is shown what anyone may know, not the
+        computer's hand, until the deal that is theirs begins (issue 37)."""
         if self.deal is None:
             return None
+        if self.arrived[seat]:
+            return spectator_view(self.deal)
         view = self.deal.view(seat)
         del view["actions"]
         return view
@@ -276,7 +281,7 @@ class Table:
             summary = shared.summaries[key] = _encode(table)
         events = shared.events.get(since)
         if events is None:
-            events = shared.events[since] = msgspec.Raw(_encode(self._events_since(since)))
+            events = shared.events[since] = msgspec.Raw(_encode(self.events_since(since)))
         frame = shared.frames[whole] = _encode({
             "type": "state", "version": self.version, "acted": self.acted,
             "table": msgspec.Raw(b'{"you":%d,%b' % (seat, summary[1:])),
@@ -511,6 +516,16 @@ class Table:
         for event in deal.events[self._logged:]:
             self.log.append((self.version, event))
         self._logged = len(deal.events)
+
+
+def spectator_view(deal) -> dict:
+    """What anyone at the table may know of ``deal`` as a frame sends it: the game's public
+    projection (``public_view``, written by each game on purpose) without the ``actions``
+    list. Never built from the seats' views: an intersection of them let every difference
+    between seats show through, a key or a null (issue 37)."""
+    view = dict(deal.public_view())
+    view.pop("actions", None)
+    return view
 
 
 def plain_name(text: str) -> str:

@@ -8,12 +8,12 @@ can carry the link: a new table has it in its ``created`` event (``watch``), a t
 before there were watch links gets a ``watch`` event the first time a seat says hello (its older
 events replay unchanged; older code, which did not know the key, ignores it in ``created``).
 
-**What a spectator sees** is what every seat of the table may know, and nothing more: the
-common part of all the seats' projections (``common_view``). A value that is not the same in
-every seat's view (a hand, a seat's own discard, the monte the dealer looked at, the choices)
-is left out: ``null``, or an empty hand and no choices. So a spectator never gets a card face
-down to any player before the deal ends, and the engine's own views stay the one source of
-what is public. A spectator's socket runs the seats' protocol (``hello``, ``history``; the
+**What a spectator sees** is what anyone at the table may know, and nothing more: each game's
+public projection (``public_view``, in the game's module: the shape of a seat's view with the
+seat's own parts empty), never a mix of the seats' views. So a spectator never gets a card face
+down to any player before the deal ends, nor any fact that differs between seats (who holds
+the called trump, whose No was forced), and the frame is a function of what is public alone:
+two deals alike in all that is public give the same bytes (``tests/trust/test_swap.py``). A spectator's socket runs the seats' protocol (``hello``, ``history``; the
 frames are the same ``state``, ``chat`` and ``history``) but may not act: any request that would
 change the table is refused with ``WATCH_ONLY`` and nothing changes.
 
@@ -39,7 +39,7 @@ from tarocchi.engine.records import dumps, match_record, new_deal
 
 from .messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, TOO_MANY_LOOKS, Act, Budget,
                        Hello, History)
-from .tables import CHAT_KEPT, Table, chat_line, replay
+from .tables import CHAT_KEPT, Table, chat_line, replay, spectator_view
 from .tables import encode_json as _encode
 
 if TYPE_CHECKING:
@@ -53,8 +53,6 @@ NOT_FINISHED = "that deal is not finished: its replay opens at the count"
 NO_SUCH_DEAL = "this table has no such deal"
 BROKEN_PAST = "this table could not be restored after a problem on the server"
 UNKNOWN_TABLE = "unknown link: this table does not exist"
-# Fields of a seat's view that are its own by nature: a spectator has no hand and no choices.
-OWN_EMPTY = {"hand": [], "choices": []}
 
 
 def new_watch_token() -> str:
@@ -65,37 +63,16 @@ def watch_link(token: str) -> str:
     return f"/w/{token}"
 
 
-# --- what every seat may know ----------------------------------------------------------------
+# --- what anyone at the table may know ---------------------------------------------------------
 
-def common(values: list):
-    """The part of ``values`` (one JSON value per seat) that every seat has alike: the value
-    itself if all are equal; for objects, key by key (the keys all of them have); for lists of
-    objects of one length, item by item; anything else: None (not known to all)."""
-    first = values[0]
-    if all(v == first for v in values[1:]):
-        return first
-    if all(isinstance(v, dict) for v in values):
-        keys = [k for k in first if all(k in v for v in values[1:])]
-        return {k: common([v[k] for v in values]) for k in keys}
-    if (all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1
-            and all(isinstance(x, dict) for v in values for x in v)):
-        return [common(list(items)) for items in zip(*values)]
-    return None
-
-
-def common_view(deal, views: list[dict] | None = None) -> dict:
-    """A spectator's view of ``deal``: what every seat's projection has alike (``common``),
-    with an empty hand and no choices; no ``actions`` list (as a seat's frame). ``views``: the
-    seats' views, if they are at hand."""
-    views = [dict(v) for v in views] if views is not None else [deal.view(s) for s in range(deal.seats)]
-    for v in views:
-        v.pop("actions", None)
-    keys = list(views[0])
-    out = {k: common([v.get(k) for v in views]) if all(k in v for v in views) else None for k in keys}
-    out.update({k: list(v) for k, v in OWN_EMPTY.items()})
-    if "automatic" in out:
-        out["automatic"] = None
-    return out
+def spectator_frame(table: Table, view: dict | None, since: int, connected: list[bool]) -> bytes:
+    """The spectator's state frame: the table as every seat's summary has it (``you`` null, no
+    seat to hand over), ``view`` (``spectator_view`` of the deal, or None), and the public
+    events after ``since``. A function of what is public alone (the swap test)."""
+    summary = table.summary(None, connected)
+    summary["takeover"] = [False] * table.seats
+    return _encode({"type": "state", "version": table.version, "acted": table.acted, "table": summary,
+                    "view": view, "events": table.events_since(since)})
 
 
 # --- spectators' sockets -------------------------------------------------------------------
@@ -164,7 +141,7 @@ class Watchers:
     def view(self, table: Table) -> dict | None:
         kept = self.views.get(table.id)
         if kept is None or kept[0] != table.version:
-            kept = self.views[table.id] = (table.version, common_view(table.deal) if table.deal is not None else None)
+            kept = self.views[table.id] = (table.version, spectator_view(table.deal) if table.deal is not None else None)
         return kept[1]
 
     def state_frame(self, conn: Connection) -> bytes:
@@ -179,12 +156,7 @@ class Watchers:
             return frame
         if len(self.frames) > 1000:
             self.frames.clear()
-        summary = table.summary(None, connected)
-        summary["takeover"] = [False] * table.seats
-        frame = self.frames[key] = _encode({
-            "type": "state", "version": table.version, "acted": table.acted, "table": summary,
-            "view": self.view(table), "events": table._events_since(conn.sent_version),
-        })
+        frame = self.frames[key] = spectator_frame(table, self.view(table), conn.sent_version, connected)
         return frame
 
     def handle(self, conn: Connection, message) -> None:
@@ -308,13 +280,13 @@ def deal_list(past: Past) -> dict:
 def _card_lists(view: dict, codes: frozenset) -> dict:
     """The fields of a view that are lists of card codes (a discard, a monte, extra cards)."""
     return {k: v for k, v in view.items()
-            if k not in OWN_EMPTY and isinstance(v, list) and v and all(isinstance(c, str) and c in codes for c in v)}
+            if k not in ("hand", "choices") and isinstance(v, list) and v and all(isinstance(c, str) and c in codes for c in v)}
 
 
 def replay_of(past: Past, number: int) -> dict:
     """Finished deal ``number`` (from 1, in the order dealt) step by step, every hand face up:
     after each action, each seat's hand, the cards only some seats saw (each seat's own card
-    lists that are not common: a discard, the monte looked at, extra cards), the common view
+    lists that are not public: a discard, the monte looked at, extra cards), the public view
     (the trick, the auction, declarations...) and the public events the action made. LookupError
     when there is no such finished deal."""
     if not 1 <= number <= len(past.deals):
@@ -326,7 +298,7 @@ def replay_of(past: Past, number: int) -> dict:
 
     def step(seat, action, events_from):
         views = [deal.view(s) for s in range(deal.seats)]
-        shared = common_view(deal, views)
+        shared = deal.public_view()
         public = _card_lists(shared, codes)
         seen = [{key: cards for key, cards in _card_lists(v, codes).items() if public.get(key) != cards} for v in views]
         return {"seat": seat, "action": action, "phase": shared.get("phase"), "turn": shared.get("turn"),
@@ -339,7 +311,7 @@ def replay_of(past: Past, number: int) -> dict:
         before = len(deal.events or [])
         deal.apply(item["action"], item["seat"])
         steps.append(step(item["seat"], item["action"], before))
-    final = common_view(deal)
+    final = deal.public_view()
     return {
         "table": past.table.id, "game": past.table.game.name, "seats": deal.seats, "names": past.table.names,
         "number": number, "of": len(past.deals), "match": m + 1, "deal": k + 1, "dealer": record["dealer"],

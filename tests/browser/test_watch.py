@@ -115,6 +115,9 @@ def test_a_spectator_watches_the_host_replays_and_downloads(live_server, new_pag
     open_panel(host, "sheet")
     replay_link = host.locator(".look-back .replays a").first
     replay_link.wait_for()
+    # The download link is the watch link's token: sharing it hands over no seat (issue 37).
+    assert host.get_attribute("#download-records", "href") == f"/api/records/{url.rsplit('/', 1)[1]}"
+    assert token not in host.get_attribute("#download-records", "href")
     with host.expect_download() as download:
         host.click("#download-records")
     file = tmp_path / "records.jsonl"

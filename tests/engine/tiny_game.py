@@ -74,6 +74,9 @@ class Deal(TrickPlay):
     def view(self, seat: int) -> dict:
         return dict(self.seat_view(seat), trick=self.trick_json(), last_trick=self.last_trick_json())
 
+    def public_view(self) -> dict:
+        return dict(self.seat_view(None), trick=self.trick_json(), last_trick=self.last_trick_json())
+
     def _copy_rest(self, d: Deal) -> None:
         d.count = self.count
 

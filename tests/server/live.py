@@ -62,10 +62,12 @@ def free_port() -> int:
 @contextlib.contextmanager
 def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_pause: float = 0.05,
                    bot_level_default: str = "random", bot_processes: int = 0, connections_per_address: int = 10_000,
-                   proxy: str | None = None, header_timeout: float = 5.0, **options) -> Iterator[LiveServer]:
+                   proxy: str | None = "127.0.0.1", header_timeout: float = 5.0, **options) -> Iterator[LiveServer]:
     """``options`` go to ``create_app`` as they are (e.g. ``chance``, ``budget``); the
     connection guard's settings to ``server_config`` (tests open many sockets from one
-    address: no cap unless a test sets one)."""
+    address: no cap unless a test sets one). The test's own requests are believed when they
+    say, in X-Forwarded-For, whose they are (``proxy``: as behind a reverse proxy): one machine
+    plays several people, each at an address of their own (a seat a person, issue 37)."""
     tmpdir = None
     if db is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="tarocchi-live-")

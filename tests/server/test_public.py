@@ -26,6 +26,13 @@ from tests.server.seat import Seat
 from tests.server.test_away_timer import Clock, Page
 
 GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"]
+STRANGER = "203.0.113.2"  # a client address of the lobby's (documentation addresses: one per person)
+
+
+def person(n: int) -> dict:
+    """The headers of person ``n`` over HTTP: a client address of their own, as a trusted proxy
+    forwards it (the test servers believe 127.0.0.1's X-Forwarded-For: tests/server/live.py)."""
+    return {"X-Forwarded-For": f"203.0.113.{n}"}
 FILL, CLOCK = 20.0, 30.0
 
 
@@ -79,7 +86,7 @@ def test_a_public_room_is_listed_until_it_starts_and_a_private_one_never(store_d
         tables = Tables(store_db, Clock(asyncio.get_running_loop()))
         hub, lobby = tables.hub, tables.hub.lobby
         private, _ = hub.new_room(3, "sicilian")  # by link: never listed, and no seat of it handed out
-        assert lobby.claim(private, 1) == NOT_LISTED
+        assert lobby.claim(private, 1, STRANGER) == NOT_LISTED
         table_id, tokens = lobby.new_room(3, "renaissance", public=True, clock=None)
         host = tables.page(tokens[0])
         await settle()
@@ -93,14 +100,14 @@ def test_a_public_room_is_listed_until_it_starts_and_a_private_one_never(store_d
         other = open_store(store_db)
         assert [r["table"] for r in other.listings(None, CLAIM_SECONDS)] == [table_id]
         # A stranger takes a seat: it is his, listed as taken at once, and his link opens it.
-        token, seat = lobby.claim(table_id, 2)
+        token, seat = lobby.claim(table_id, 2, STRANGER)
         assert seat == 2 and lobby.public_tables()[0]["free"] == [1]
         assert hub.store.seat_of(token) == (table_id, 2)
         stranger = tables.page(token)
         hub.handle(stranger.conn, Hello(since=0, name="Nino"))
         await settle()
         assert lobby.public_tables()[0]["names"] == ["host", None, "Nino"]
-        token, seat = lobby.claim(table_id, None)
+        token, seat = lobby.claim(table_id, None, "203.0.113.3")
         tables.page(token)
         await settle()
         assert host.conn.table.status == PLAYING
@@ -142,15 +149,15 @@ def test_two_strangers_who_click_the_same_seat_at_once_get_one_seat_each(store_d
     times over: one gets it, the other the next free seat; a third finds none."""
     async def body():
         tables = Tables(store_db, Clock(asyncio.get_running_loop()))
-        for _ in range(8):
+        for round in range(8):  # (new people each round: one address holds few unopened seats)
             table_id, _ = tables.hub.lobby.new_room(3, "sicilian", public=True, clock=None)
             stores = [open_store(store_db) for _ in range(2)]
-            lobbies = [Lobby(types.SimpleNamespace(store=s)) for s in stores]  # each process's
+            lobbies = [Lobby(types.SimpleNamespace(store=s, revoke=lambda table_id, seat: None)) for s in stores]  # each process's
             start, got = threading.Barrier(2), [None, None]
 
             def claim(i):
                 start.wait()
-                got[i] = lobbies[i].claim(table_id, 1)
+                got[i] = lobbies[i].claim(table_id, 1, f"203.0.113.{3 * round + i + 1}")
 
             threads = [threading.Thread(target=claim, args=(i,)) for i in range(2)]
             for t in threads:
@@ -160,7 +167,7 @@ def test_two_strangers_who_click_the_same_seat_at_once_get_one_seat_each(store_d
             assert sorted(seat for _, seat in got) == [1, 2], got
             owners = {tables.store.seat_of(token) for token, _ in got}
             assert owners == {(table_id, 1), (table_id, 2)}
-            assert tables.hub.lobby.claim(table_id, 1) == NO_FREE_SEAT
+            assert tables.hub.lobby.claim(table_id, 1, f"203.0.113.{3 * round + 3}") == NO_FREE_SEAT
             for s in stores:
                 s.close()
         tables.store.close()
@@ -173,11 +180,11 @@ def test_a_seat_claimed_and_never_opened_is_free_again_with_a_new_link(tmp_path)
         tables = Tables(str(tmp_path / "t.sqlite3"), Clock(asyncio.get_running_loop()))
         lobby, store = tables.hub.lobby, tables.store
         table_id, tokens = lobby.new_room(3, "sicilian", public=True, clock=None)
-        first, _ = lobby.claim(table_id, 1)
+        first, _ = lobby.claim(table_id, 1, STRANGER)
         assert lobby.public_tables()[0]["free"] == [2]
         store.db.execute("UPDATE claims SET at = at - ? WHERE seat = 1", (CLAIM_SECONDS + 1,))
         assert lobby.public_tables()[0]["free"] == [1, 2]
-        second, seat = lobby.claim(table_id, 1)
+        second, seat = lobby.claim(table_id, 1, "203.0.113.2")
         assert seat == 1 and store.seat_of(second) == (table_id, 1)
         assert store.seat_of(first) is None and store.seat_of(tokens[1]) is None  # the old links open nothing
         store.close()
@@ -195,7 +202,7 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         tables = Tables(str(tmp_path / "t.sqlite3"), clock)
         hub, store = tables.hub, tables.store
         opened = clock.now
-        table_id, token, seat, new = hub.lobby.play_now(game)
+        table_id, token, seat, new = hub.lobby.play_now(game, "203.0.113.1")
         assert new and seat == 0
         first = tables.page(token)
         table = first.conn.table
@@ -203,7 +210,7 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         summary = table.summary(0, [True] + [False] * (table.seats - 1))
         assert summary["fill_at"] == opened + FILL and summary["status"] == WAITING
         # Another Play now during the wait sits at the same table.
-        again, token2, seat2, new2 = hub.lobby.play_now(game)
+        again, token2, seat2, new2 = hub.lobby.play_now(game, "203.0.113.2")
         assert (again, seat2, new2) == (table_id, 1, False)
         second = tables.page(token2)
         await settle(clock, opened + FILL - 1)
@@ -214,7 +221,7 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         assert fills == list(range(2, table.seats))
         assert all(table.bots[s] == hub.standin_level(table.game) and table.standin[s] for s in fills)
         # Mid-deal a third person comes: a computer's seat is his, from the next deal.
-        _, token3, seat3, new3 = hub.lobby.play_now(game)
+        _, token3, seat3, new3 = hub.lobby.play_now(game, "203.0.113.3")
         assert not new3 and seat3 == 2
         third = tables.page(token3)
         await settle()
@@ -393,15 +400,18 @@ def test_the_lobby_routes_and_their_budget():
         table_id = r.json()["table"]
         listed = httpx.get(f"{base}/api/public").json()["tables"]
         assert [t["table"] for t in listed] == [table_id] and listed[0]["free"] == [1, 2]
-        first = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}).json()
+        first = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}, headers=person(1)).json()
         assert first["seat"] == 1 and first["link"].startswith("/t/") and "taken" not in first
-        late = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}).json()
+        late = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}, headers=person(2)).json()
         assert late["seat"] == 2 and late["taken"] == "that seat was just taken"
-        full = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1})
+        full = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}, headers=person(3))
         assert full.status_code == 409 and full.json()["error"] == NO_FREE_SEAT
-        assert httpx.get(f"{base}/api/public").status_code == 200  # the fifth: the burst's last
+        # This address asked once (the seats were asked by others, each with a budget of its own):
+        codes = [httpx.get(f"{base}/api/public").status_code for _ in range(4)]
+        assert codes == [200] * 4  # the fifth: the burst's last
         over = httpx.get(f"{base}/api/public")
         assert over.status_code == 429 and "too many lobby requests" in over.json()["error"]
+        assert httpx.get(f"{base}/api/public", headers=person(1)).status_code == 200  # another's is its own
         assert httpx.post(f"{base}/api/rooms", json={"seats": 3, "clock": 2}).status_code == 400  # 5 s at least
 
 
@@ -439,9 +449,9 @@ def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too()
 def test_play_now_over_http_opens_then_seats():
     with running_server() as server:
         base = server.url
-        opened = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}).json()
+        opened = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}, headers=person(1)).json()
         assert opened["new"] and opened["seat"] == 0
-        joined = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}).json()
+        joined = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}, headers=person(2)).json()
         assert joined["table"] == opened["table"] and joined["seat"] == 1 and not joined["new"]
         assert httpx.post(f"{base}/api/play-now", json={"game": "scopa"}).status_code == 400
 
@@ -464,10 +474,10 @@ def test_two_processes_list_alike_seat_across_and_share_the_lobby_budget(redis, 
         host = await Seat.open(a.ws_url, made["links"][0].removeprefix("/t/"))
         (listed,) = httpx.get(f"{b.url}/api/public").json()["tables"]
         assert listed["table"] == made["table"] and listed["free"] == [1, 2]
-        taken = httpx.post(f"{b.url}/api/public/{made['table']}/seat", json={"seat": 2}).json()
+        taken = httpx.post(f"{b.url}/api/public/{made['table']}/seat", json={"seat": 2}, headers=person(2)).json()
         guest = await Seat.open(b.ws_url, taken["link"].removeprefix("/t/"))  # relayed to A
         await host.wait_state(lambda st: st["table"]["joined"] == [True, False, True])
-        now = httpx.post(f"{b.url}/api/play-now", json={"game": "renaissance"}).json()
+        now = httpx.post(f"{b.url}/api/play-now", json={"game": "renaissance"}, headers=person(3)).json()
         assert (now["table"], now["seat"], now["new"]) == (made["table"], 1, False)
         last = await Seat.open(b.ws_url, now["link"].removeprefix("/t/"))
         for seat in (host, guest, last):
@@ -478,9 +488,9 @@ def test_two_processes_list_alike_seat_across_and_share_the_lobby_budget(redis, 
 
     with running_server(db, bus=redis.url, process="A", lease=2.0, lobby=(8, 0.001)) as a, \
             running_server(db, bus=redis.url, process="B", lease=2.0, lobby=(8, 0.001)) as b:
-        _asyncio.run(body(a, b))  # 4 lobby requests of the 8
-        codes = [httpx.get(f"{server.url}/api/public").status_code for server in (a, b, a, b, a, b)]
-    assert codes == [200, 200, 200, 200, 429, 429]
+        _asyncio.run(body(a, b))  # 2 lobby requests of this address's 8 (the seat and Play now were others')
+        codes = [httpx.get(f"{server.url}/api/public").status_code for server in (a, b, a, b, a, b, a, b)]
+    assert codes == [200, 200, 200, 200, 200, 200, 429, 429]
 
 
 # --- invariants ------------------------------------------------------------------------------------
@@ -510,9 +520,10 @@ def test_whatever_happens_the_stream_replays_to_the_table_in_memory(tmp_path_fac
         tables = Tables(db, clock)
         hub, store = tables.hub, tables.store
         hub.lobby.clock_seconds = 2.0  # (short turns: deals end within the steps)
-        table_id, token, _, _ = hub.lobby.play_now(game)
+        table_id, token, _, _ = hub.lobby.play_now(game, "203.0.113.1")
         pages = {0: tables.page(token)}
         table = hub.tables[table_id]
+        comers = iter(range(2, 255))
         for what, arg in steps:
             deals_before, arrived_before = len(table.match.deals) if table.match else 0, list(table.arrived)
             if what == "wait":
@@ -525,7 +536,7 @@ def test_whatever_happens_the_stream_replays_to_the_table_in_memory(tmp_path_fac
                 if table.deal.view(seat)["phase"] not in ("discard",) and " " not in choice:
                     hub.handle(pages[seat].conn, Act(action=choice, id=f"p{table.version}"))
             elif what == "come":
-                found = hub.lobby.play_now(game)
+                found = hub.lobby.play_now(game, f"198.51.100.{next(comers)}")  # each comer a person of their own
                 if found[0] == table_id and found[2] not in pages:
                     pages[found[2]] = tables.page(found[1])
             elif what == "leave" and arg in pages and len(pages) > 1:
@@ -554,18 +565,18 @@ def test_one_who_came_for_a_computers_seat_and_left_finds_it_kept(tmp_path):
         tables = Tables(str(tmp_path / "t.sqlite3"), clock)
         hub = tables.hub
         hub.lobby.clock_seconds = 2.0
-        table_id, token, _, _ = hub.lobby.play_now("sicilian")
+        table_id, token, _, _ = hub.lobby.play_now("sicilian", "203.0.113.1")
         tables.page(token)
         await settle(clock, clock.now + FILL + 0.1)
         table = hub.tables[table_id]
-        _, token2, seat, _ = hub.lobby.play_now("sicilian")
+        _, token2, seat, _ = hub.lobby.play_now("sicilian", "203.0.113.2")
         came = tables.page(token2)
         await settle()
         assert table.arrived[seat]
         came.close()
         await until_state(lambda: table.status != PLAYING, clock, step=1.0)
         assert table.arrived[seat] and table.bots[seat] is not None  # kept for him, the computer plays it
-        other = hub.lobby.play_now("sicilian")
+        other = hub.lobby.play_now("sicilian", "203.0.113.3")
         assert (other[0], other[2]) != (table_id, seat)  # not handed to another
         again = tables.page(token2)
         await settle()

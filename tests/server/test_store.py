@@ -4,6 +4,7 @@ takes ``store_db`` and runs on both stores, SQLite and PostgreSQL (tests/server/
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import sqlite3
 import time
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarocchi.server.store import (
-    SCHEMA_VERSION, SchemaTooNew, SqliteStore, VersionConflict, open_store, redacted,
+    LEASES, LISTINGS, SCHEMA, SCHEMA_VERSION, SchemaTooNew, SqliteStore, VersionConflict, open_store, redacted,
 )
 from tarocchi.server.tables import replay
 
@@ -165,9 +166,34 @@ def test_an_older_sqlite_file_opens_and_is_brought_up_to_this_schema(tmp_path, o
         db.execute(f"PRAGMA user_version = {old}")
     again = SqliteStore(path)
     assert again.events("t1") == [(1, "created", CREATED)] and again.unfinished() == ["t1"]
-    assert again.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert again.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert again.acquire("t1", "host:1:2", 5.0) == "host:1:2"
     again.close()
+
+
+def test_a_version_3_file_keeps_its_claims_and_learns_who_made_them(tmp_path):
+    """Version 4 (issue 37) adds who made a claim and who has been at a table: a file of version
+    3, with a listing and a live claim, opens with both kept and claims by address at once."""
+    from tarocchi.server.store import CLAIM_HERE, CLAIM_TAKEN, CLAIM_WON
+
+    path = str(tmp_path / "v3.sqlite3")
+    with sqlite3.connect(path) as db:  # version 3's tables, as that code made them
+        db.executescript(SCHEMA + LEASES + LISTINGS + "PRAGMA user_version = 3;")
+        db.execute("INSERT INTO tables VALUES ('t1', 'room', 0, 0)")
+        db.execute("INSERT INTO seats VALUES ('a', 't1', 0), ('b', 't1', 1), ('c', 't1', 2)")
+        db.execute("INSERT INTO events VALUES ('t1', 1, 'created', ?, 0)", (json.dumps(CREATED),))
+        db.execute("INSERT INTO listings VALUES ('t1', 'sicilian', 'waiting', 0, '[1, 2]', '{}')")
+        db.execute("INSERT INTO claims VALUES ('t1', 1, ?)", (time.time(),))
+    store = SqliteStore(path)
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.listings(None, 30)[0]["claimed"] == [1]
+    assert store.claim_seat("t1", 1, "d", 30, "x", 3) == CLAIM_TAKEN  # the old claim holds
+    assert store.claim_seat("t1", 2, "e", 30, "x", 3) == CLAIM_WON and store.seat_of("e") == ("t1", 2)
+    store.visit("t1", "y")
+    store.db.execute("UPDATE claims SET at = 0")
+    assert store.claim_seat("t1", 1, "f", 30, "y", 3) == CLAIM_HERE
+    store.close()
+    assert SqliteStore(path).events("t1") == [(1, "created", CREATED)]  # and opens again, unchanged
 
 
 def test_open_store_picks_the_store_by_url_and_a_log_line_hides_the_password(tmp_path, postgres):

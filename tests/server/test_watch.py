@@ -22,7 +22,7 @@ from tarocchi.server.app import serve_socket
 from tarocchi.server.messages import TOO_MANY_LOOKS, Budget
 from tarocchi.server.tables import replay as replay_table
 from tarocchi.engine.playout import random_action
-from tarocchi.server.watch import WATCH_SEAT, common, common_view
+from tarocchi.server.watch import WATCH_SEAT, spectator_view
 from tests.server.fake import Socket, new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat
@@ -136,17 +136,45 @@ def test_a_table_from_before_watch_links_gets_one_and_its_stored_events_stay_as_
     assert len(stream(db, table_id)) == len(after)
 
 
-def test_what_every_seat_has_alike_is_all_a_spectator_gets():
-    views = [{"hand": ["1", "2"], "trick": [{"seat": 0, "card": "5"}], "bids": [{"seat": 1, "bid": "passo", "possible": True}],
-              "discard": ["3"], "count": None},
-             {"hand": ["4", "6"], "trick": [{"seat": 0, "card": "5"}], "bids": [{"seat": 1, "bid": "passo", "possible": False}],
-              "discard": None, "count": None}]
-    assert common(views) == {"hand": None, "trick": [{"seat": 0, "card": "5"}],
-                             "bids": [{"seat": 1, "bid": "passo", "possible": None}], "discard": None, "count": None}
-    # A key one seat has and another lacks is left out: its very name may be news.
-    assert common([{"a": 1, "mine": 2}, {"a": 1}]) == {"a": 1}
-    # Lists of cards are all or nothing, never item by item.
-    assert common([["1", "2"], ["1", "3"]]) is None
+def test_the_spectator_view_has_a_seat_views_shape_with_its_own_parts_empty():
+    """Issue 37: a spectator's view is the game's public projection, the keys every seat's view
+    has (none that only some seats get, such as Sicilian's ``i_am_partner`` or ``automatic``),
+    ``seat`` None, no hand, no choices."""
+    for game in EVERY_GAME:
+        rules = get_game(game)
+        rng = random.Random(f"shape:{game}")
+        for seats in rules.seats:
+            for _ in range(6):
+                deal = rules.shuffled(seats, rng.randrange(seats), rng)
+                while deal.to_act is not None:
+                    views = [deal.view(s) for s in range(seats)]
+                    shown = spectator_view(deal)
+                    assert set(shown) == set.intersection(*(set(v) for v in views)) - {"actions"}, game
+                    assert (shown["seat"], shown["hand"], shown["choices"]) == (None, [], [])
+                    deal.apply(random_action(deal, rng))
+
+
+def test_a_spectator_of_four_sicilian_seats_learns_nothing_of_the_called_trump_or_a_forced_no():
+    """Issue 37, as probed: where seat 0 held the called trump, every spectator frame from the
+    announcements on carried ``i_am_partner`` (null), absent in other deals; and a seat's
+    "no Scommessa" forced by its own hand read ``possible: null``. Both are a seat's own."""
+    rules = get_game("sicilian")
+    rng = random.Random("partner")
+    seen_partner = seen_forced = 0
+    for _ in range(300):
+        deal = rules.shuffled(4, rng.randrange(4), rng)
+        while deal.to_act is not None:
+            views = [deal.view(s) for s in range(4)]
+            shown = spectator_view(deal)
+            assert "i_am_partner" not in shown and "automatic" not in shown
+            seen_partner += any("i_am_partner" in v for v in views)
+            for i, a in enumerate(shown["announcements"]):
+                own = [v["announcements"][i]["possible"] for v in views]
+                # False only where every seat can tell (R12); a No only its seat knew was forced reads as any No
+                assert a["possible"] is any(own)
+                seen_forced += any(own) and not all(own)
+            deal.apply(random_action(deal, rng))
+    assert seen_partner and seen_forced  # both cases were there to leak
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -221,6 +249,6 @@ def test_the_spectator_view_names_no_card_some_seat_does_not_see(game):
         while deal.to_act is not None:
             views = [deal.view(s) for s in range(seats)]
             everyone = set.intersection(*(_cards_in({k: v for k, v in view.items() if k != "actions"}) for view in views))
-            named = _cards_in(common_view(deal, views)) & codes
+            named = _cards_in(spectator_view(deal)) & codes
             assert named <= everyone, f"{game}: the spectator sees {sorted(named - everyone)}"
             deal.apply(random_action(deal, rng))

@@ -1168,8 +1168,11 @@ function render() {
   attr(s.chatInput, "placeholder", t("chat.placeholder"));
   attr(s.chatInput, "aria-label", t("chat.label"));
   text(s.chatSend, t("chat.send"));
-  s.chatForm.hidden = watching;  // a spectator reads the chat
-  patch(s.chatName, watching ? h("p", { class: "note", text: t("watch.chat") }) : T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
+  // A spectator reads the chat; so does one who came for a computer's seat mid-deal, until the
+  // deal that is theirs (the server refuses their lines meanwhile).
+  const waitsForDeal = !watching && !!T?.arrived?.[T.you];
+  s.chatForm.hidden = watching || waitsForDeal;
+  patch(s.chatName, watching ? h("p", { class: "note", text: t("watch.chat") }) : waitsForDeal ? h("p", { class: "note", text: t("chat.next_deal") }) : T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
   // Close buttons for the drawers.
   for (const name of ["info", "log", "played", "sheet"]) {
     const el = s.panels[name];

@@ -130,6 +130,7 @@ const en = {
 
   "chat.title": "Chat",
   "chat.placeholder": "Say something to the table",
+  "chat.next_deal": "A computer plays your seat until this deal ends: you read the chat, and write in it from your first deal.",
   "chat.send": "Send",
   "chat.earlier": "Earlier messages",
   "chat.label": "Chat message",
@@ -438,6 +439,7 @@ const it = {
 
   "chat.title": "Chat",
   "chat.placeholder": "Scrivi qualcosa al tavolo",
+  "chat.next_deal": "Un computer gioca il tuo posto fino alla fine di questa smazzata: leggi la chat, e ci scrivi dalla tua prima smazzata.",
   "chat.send": "Invia",
   "chat.earlier": "Messaggi precedenti",
   "chat.label": "Messaggio della chat",
@@ -702,6 +704,9 @@ const REASONS_IT = {
   "that seat was just taken": "quel posto è appena stato preso",
   "this table has no free seat any more": "questo tavolo non ha più posti liberi",
   "this table is no longer in the lobby": "questo tavolo non è più nella sala",
+  "you are at this table already (a seat or its watch link): one seat a person": "sei già a questo tavolo (a un posto o col suo link per guardare): un posto a persona",
+  "this address holds 3 seats from the lobby that are not open yet: open one, or wait 30 seconds": "questo indirizzo ha 3 posti presi dalla sala e non ancora aperti: aprine uno, o aspetta 30 secondi",
+  "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch": "un computer gioca questo posto fino alla fine della smazzata: è tuo dalla prossima, e fino ad allora guardi",
   // Looking back: the deal list, replays, records (tarocchi/server/watch.py).
   "too many requests to look back from this address: wait a little and try again": "troppe richieste di rivedere le partite da questo indirizzo: aspetta un po' e riprova",
   "a request body is at most 4096 bytes": "il corpo di una richiesta è al massimo di 4096 byte",

@@ -144,8 +144,9 @@ export function lookBack(T, token, rerender) {
       h("a", { href: `/r/${watch}/${d.number}`, "data-focus": `replay-${d.number}`, "aria-label": t("back.replay.label", { n: d.number }) },
         matches > 1 ? t("back.deal.match", { m: d.match, n: d.deal }) : t("back.deal", { n: d.deal })))))
       : h("p", { class: "quiet", text: t("back.none") }),
-    h("p", {}, h("a", { class: "button download", id: "download-records", href: `/api/records/${token}`, download: "", "data-focus": "download" },
-      t("back.download"))));
+    // The watch token, never the seat's: a shared or saved download link opens no seat (issue 37).
+    watchToken(T) ? h("p", {}, h("a", { class: "button download", id: "download-records", href: `/api/records/${watchToken(T)}`, download: "", "data-focus": "download" },
+      t("back.download"))) : null);
 }
 
 // "Replay this deal" under a count: the latest finished deal, once the list has it.
