@@ -679,8 +679,14 @@ class Hub:
         table, seat = conn.table, conn.seat
         if act.id is not None and (seat, str(act.id)) in table.action_ids:
             return conn.push_state()  # a resent action: applied once, answered with the state
-        reason = COMPUTER_PLAYS if table.bots[seat] is not None else table.check_act(seat, act.action)
-        if reason:
+        if table.bots[seat] is not None:
+            return self._refuse(conn, act.id, COMPUTER_PLAYS)
+        if (late := table.check_turn(seat, act.version)) is not None:
+            # It answers a turn that is over (the clock's computer played it, say): applied, it
+            # would land on a later turn the player never saw. The reason, then where things stand.
+            self._refuse(conn, act.id, late)
+            return conn.push_state()
+        if reason := table.check_act(seat, act.action):
             return self._refuse(conn, act.id, reason)
         self._write(table, "act", {"seat": seat, "action": act.action, "id": act.id})
         self._changed(table)

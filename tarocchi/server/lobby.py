@@ -23,7 +23,9 @@ epoch); the turn that the clock runs for began at the event that started it
 or a move to another process. When it passes, the computer (the stand-in level) plays for the
 person to act, or presses Next deal for those who have not; an ``act`` or ``next`` event like
 any other, marked ``clock``. The clock runs only while someone is at the table: a table whose
-people are all away waits, as a room does.
+people are all away waits, as a room does. The person's own card, if it arrives after the
+computer's, answers a turn that is over and is refused, never played on the next turn
+(``Table.check_turn``).
 """
 
 from __future__ import annotations

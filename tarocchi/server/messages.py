@@ -82,6 +82,9 @@ class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
     action: Annotated[str, msgspec.Meta(max_length=512)]  # an Ottocento declaration names many cards
     id: ClientId | None = None
+    # The table version of the state the page acted on: an act answering a turn that is over is
+    # refused (Table.check_turn). None: an older page or a script, judged by the rules alone.
+    version: Annotated[int, msgspec.Meta(ge=0, lt=2**53)] | None = None
 
 
 class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):

@@ -17,7 +17,7 @@ import unicodedata
 
 import msgspec
 
-from tarocchi.engine.game import DEFAULT, Game, IllegalAction, get_game
+from tarocchi.engine.game import DEFAULT, Game, IllegalAction, Reason, get_game
 from tarocchi.engine.match import Match
 
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
@@ -49,6 +49,10 @@ TAKEOVER_NOT_NOW = "a seat is handed to the computer only during a match"
 TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
 NEXT_DEAL = "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch"
+# An act that answers a turn already over (docs/protocol.md, "A move at the deadline"); with ids,
+# so that the page says in the player's language why the card they clicked was not played.
+TOO_LATE = Reason("too_late", "too late: the computer played for you")
+MOVED_ON = Reason("moved_on", "the table moved on: look again")
 
 
 def _plain(obj: object) -> object:
@@ -117,6 +121,10 @@ class Table:
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
         self._turn_key: tuple | None = None
+        # The version of the event that began the current turn: an act that answers an older
+        # version answers a turn that is over (check_turn). A chat line or a name does not
+        # begin a turn, so it makes no card stale.
+        self.turn_version = 0
         # Whether a seat may ask for a hint (issue 21): at a computer table always, in a room
         # if the host chose it at creation (shown to every seat in the summary).
         self.hints: bool = bool(created.get("hints", self.kind == "computer"))
@@ -136,6 +144,9 @@ class Table:
         self.names_before_start = self.names  # names by seat number before that start
         self.action_ids: set[tuple[int, str]] = set()  # (seat, client id) already applied
         self.acted = [0] * self.seats  # actions applied, by seat: how a browser knows its act was
+        # By seat: the version of the last act a computer made for its person (the clock's, or
+        # a stand-in's), so a late act of theirs is told why (check_turn).
+        self.played_for = [0] * self.seats
         self._logged = 0  # how many of the current deal's events are in ``log``
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
         self._summary_at = 0  # the last version whose event changed the summary
@@ -325,6 +336,15 @@ class Table:
         deal = self.deal
         return deal.reason(seat, action) if hasattr(deal, "reason") else deal.refusal(seat, action)
 
+    def check_turn(self, seat: int, version: int | None) -> str | None:
+        """Why an act of ``seat`` that answers the table at ``version`` (the state its page
+        showed) comes too late: a turn began since, and the act would land on a position the
+        player never saw. None: it answers the current turn, or says no version (an older page
+        or a script: judged by the rules alone, as before)."""
+        if version is None or version >= self.turn_version:
+            return None
+        return TOO_LATE if self.played_for[seat] > version else MOVED_ON
+
     def check_next(self, seat: int) -> str | None:
         if self.status == OVER:
             return MATCH_OVER
@@ -417,8 +437,10 @@ class Table:
         self._what_it_is()
         if not (kind == "chat" or kind == "act" and self.status == PLAYING and not self.clock):
             self._summary_at = version  # the summary changed (see summary: a card does not, but for its clock)
-        if (key := self.turn_key()) != self._turn_key or self.turn_since is None:
-            self._turn_key, self.turn_since = key, data.get("at")  # (an older stream: no "at", no clock)
+        if (key := self.turn_key()) != self._turn_key:
+            self._turn_key, self.turn_since, self.turn_version = key, data.get("at"), version
+        elif self.turn_since is None:
+            self.turn_since = data.get("at")  # (an older stream: no "at", no clock)
         self._collect_engine_events()
 
     def _on_join(self, data: dict) -> None:
@@ -437,6 +459,7 @@ class Table:
         self.filled = [self.filled[s] for s in keep]
         self.arrived = [self.arrived[s] for s in keep]
         self.acted = [self.acted[s] for s in keep]
+        self.played_for = [self.played_for[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
         self.ready = [False] * self.seats
@@ -467,6 +490,8 @@ class Table:
         if data.get("id") is not None:
             self.action_ids.add((data["seat"], str(data["id"])))
         self.acted[data["seat"]] += 1
+        if data.get("clock") or self.standin[data["seat"]]:  # the computer, for the seat's person
+            self.played_for[data["seat"]] = self.version + 1
 
     def _on_chat(self, data: dict) -> None:
         if len(self.chat) == self.chat.maxlen:

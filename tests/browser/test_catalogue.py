@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from tarocchi.engine import tricks
+from tarocchi.engine.game import Reason
 from tarocchi.games import sicilian
 from tarocchi.server import app as server_app
 from tarocchi.server import hub, messages, tables, watch
@@ -102,9 +103,11 @@ def test_every_engine_and_server_reason_is_translated():
 
 
 def reason_ids() -> dict[str, str]:
-    """Every refusal id a game or the engine gives: the ``Reason("id", "text")`` constants of
-    tarocchi/games/*.py and tarocchi/engine/*.py (read as source, also when compiled), and the
-    ids a game builds in a loop (``REASONS`` of a game module, e.g. Renaissance's follow_cups)."""
+    """Every refusal id a game, the engine or the table gives: the ``Reason("id", "text")``
+    constants of tarocchi/games/*.py, tarocchi/engine/*.py (read as source, also when compiled)
+    and tarocchi/server/tables.py (an act for a turn that is over), and the ids a game builds in
+    a loop (``REASONS`` of a game module, e.g. Renaissance's follow_cups). (The advice's ids are
+    hint.js's: tests/web/test_hint_catalogue.py.)"""
     import importlib
 
     import tarocchi.engine
@@ -127,6 +130,7 @@ def reason_ids() -> dict[str, str]:
                         # The client's catalogue is one for all games: an id means one thing.
                         assert ids.get(k) in (None, "", v), f"reason id {k!r} says {ids[k]!r} and {v!r}"
                         ids[k] = v
+    ids.update({v.id: str(v) for v in vars(tables).values() if isinstance(v, Reason)})
     return ids
 
 

@@ -122,8 +122,13 @@ class Seat:
         view = self.view
         return view is not None and view["phase"] != "done" and view["turn"] == self.you
 
-    async def act(self, action: str, client_id: str | None = None) -> None:
-        await self.send({"type": "act", "action": action, "id": client_id})
+    async def act(self, action: str, client_id: str | None = None, version: int | None = None) -> None:
+        """``version``: the table version the act answers, as the page sends it (None: left
+        out, as an older page or a script does)."""
+        message = {"type": "act", "action": action, "id": client_id}
+        if version is not None:
+            message["version"] = version
+        await self.send(message)
 
 
 def deal_done(state: dict) -> bool:

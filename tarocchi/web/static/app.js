@@ -70,6 +70,10 @@ const CLOSE_TOO_MANY = 4429;  // over a budget: wait before trying again
 const CLOSE_BAD_LINK = 4404;
 const CLOSE_BROKEN = 4410;  // the table could not be restored: it stays alone, the site goes on
 const HOLD_MS = 1600;      // the deal's last trick stays on the table this long before the count
+// An act refused for answering a turn that is over (the clock's computer played it): the reason
+// stays up this long, though the table moves on at once (the next seat plays).
+const LATE_NOTE_MS = 5000;
+const LATE_REASONS = new Set(["too_late", "moved_on"]);
 const NAME_MAX = 24;
 
 const state = {
@@ -81,7 +85,7 @@ const state = {
   chat: [],          // {version, seat, name, text}, oldest first
   chatMore: false,   // older lines are in the store: "Earlier messages" asks for them
   selected: new Set(), // cards chosen for the discard
-  note: null,        // {text, version}: a refusal or the reason of a dimmed card
+  note: null,        // {text, version, until?}: a refusal or the reason of a dimmed card (shown at that version, or until then)
   conn: "connecting",
   badLink: null,     // the reason a link opens nothing (a 4404 close)
   pending: null,     // the act sent and not yet answered: resent after a reconnect
@@ -461,7 +465,11 @@ function send(message) {
 function act(action) {
   if (state.pending) return; // one action at a time; the answer clears it
   const id = `${Date.now().toString(36)}-${++actCounter}`;
-  state.pending = { id, message: { type: "act", action, id }, acted: state.acted, deal: state.table?.deal_number };
+  if (state.note?.until) state.note = null;  // a late act's reason: this act is the answer to it
+  // version: the state this act answers; the server refuses it if that turn is over meanwhile
+  // (a card that left at the deadline must not land on the next turn, unseen).
+  const message = { type: "act", action, id, version: state.version };
+  state.pending = { id, message, acted: state.acted, deal: state.table?.deal_number };
   send(state.pending.message);
 }
 
@@ -507,7 +515,15 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "refused") {
     if (state.pending && (!msg.id || msg.id === state.pending.id)) state.pending = null;
-    state.note = { text: t("status.refused", { reason: reason(msg.reason, msg.reason_id) }), version: state.version };
+    const why = reason(msg.reason, msg.reason_id);
+    if (LATE_REASONS.has(msg.reason_id)) {
+      // Not a rule broken: said as it is ("Too late: ..."), and kept up a moment.
+      state.note = { text: t("status.late", { reason: why.charAt(0).toUpperCase() + why.slice(1) }),
+        version: state.version, until: Date.now() + LATE_NOTE_MS };
+      setTimeout(render, LATE_NOTE_MS + 20);
+    } else {
+      state.note = { text: t("status.refused", { reason: why }), version: state.version };
+    }
     render();
   } else if (msg.type === "chat") {
     addChat([msg]);
@@ -1134,7 +1150,8 @@ function render() {
   s.status.hidden = false;
   // (until the game's module and deck are here, the page is still connecting)
   const turnText = T && !ready ? t("conn.connecting") : statusText();
-  const note = state.note && state.note.version === state.version ? state.note.text : "";
+  const note = state.note && (state.note.version === state.version || Date.now() < (state.note.until ?? 0))
+    ? state.note.text : "";
   s.status.classList.toggle("yours", ready && myTurn());
   if (turnText !== lastStatus.key || note !== lastStatus.note) {
     text(s.status.firstChild, turnText);

@@ -79,6 +79,7 @@ const en = {
   "status.dimmed": "Dimmed: {reasons}.",
   "status.done": "The deal is over.",
   "status.refused": "Not allowed: {reason}.",
+  "status.late": "{reason}.",
   "status.cardwhy": "{card}: {reason}.",
 
   "speak.title": "Your announcement",
@@ -388,6 +389,7 @@ const it = {
   "status.dimmed": "Carte spente: {reasons}.",
   "status.done": "La smazzata è finita.",
   "status.refused": "Non si può: {reason}.",
+  "status.late": "{reason}.",
   "status.cardwhy": "{card}: {reason}.",
 
   "speak.title": "La tua dichiarazione",
@@ -688,6 +690,8 @@ const REASONS_IT = {
   "a seat is handed to the computer only during a match": "un posto si lascia al computer solo durante una partita",
   "that seat is not away, or not for long enough yet": "quel posto non è assente, o non ancora da abbastanza tempo",
   "a computer plays this seat now": "adesso questo posto lo gioca il computer",
+  "too late: the computer played for you": "troppo tardi: ha giocato il computer per te",
+  "the table moved on: look again": "il tavolo è andato avanti: guarda di nuovo",
   "the match is not over yet": "la partita non è ancora finita",
   "a name needs at least one letter or digit": "un nome ha almeno una lettera o una cifra",
   "a name is at most 24 characters": "un nome ha al massimo 24 caratteri",
@@ -806,6 +810,9 @@ const REASON_IDS_IT = {
   "signals_off": "a questo tavolo i segnali sono spenti",
   "volo_false": "volo dice che non hai più quel seme: ce l'hai ancora",
   "volo_fool": "niente volo sul Matto",
+  // The server's (tarocchi/server/tables.py): an act that answers a turn already over.
+  "too_late": "troppo tardi: ha giocato il computer per te",
+  "moved_on": "il tavolo è andato avanti: guarda di nuovo",
 };
 
 export const CATALOGUE = { en, it };
