@@ -476,6 +476,7 @@ class Hub:
                 if seat is not None and not self._connected(conn.table)[seat]:
                     self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
+                self.lobby.changed(conn.table)  # who is here is in its listing (issue 38)
 
     def state_frame(self, conn: Connection) -> bytes:
         """The state frame for a socket: its seat's projection and the events it has not had."""

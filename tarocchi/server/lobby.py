@@ -42,6 +42,7 @@ from tarocchi.engine.playout import random_action
 
 from .store import CLAIM_HERE, CLAIM_TOO_MANY, CLAIM_WON, address_key
 from .tables import BETWEEN, OVER, PLAYING, WAITING, Table
+from .watch import WATCH_SEAT, looking
 
 if TYPE_CHECKING:
     from .hub import Connection, Hub
@@ -63,6 +64,14 @@ AT_THIS_TABLE = "you are at this table already (a seat or its watch link): one s
 TOO_MANY_CLAIMS = (f"this address holds {CLAIMS_PER_ADDRESS} seats from the lobby that are not open yet: "
                    f"open one, or wait {CLAIM_SECONDS:g} seconds")
 REFUSED = {CLAIM_HERE: AT_THIS_TABLE, CLAIM_TOO_MANY: TOO_MANY_CLAIMS}  # the store's answers, in words
+NOBODY_HERE = "nobody is at this table now"
+PLAYING_KEPT = 2.0  # seconds the count of people playing is kept before it is counted again
+MY_TABLES = 20  # seat links a browser may ask about at once (POST /api/my-tables)
+
+
+def somebody_here(row: dict) -> bool:
+    """A listed table somebody has open now (a listing written before presence was kept: yes)."""
+    return any(row.get("present") or [True])
 
 
 class Lobby:
@@ -75,14 +84,16 @@ class Lobby:
         self.now = time.time
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
         self.visited: set[tuple[str, str]] = set()  # (table, address) whose visit this process wrote
+        self.counted: tuple[float, dict[str, int]] | None = None  # (when, people playing by game)
         self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> its next fill or clock
         self.tasks: dict[str, asyncio.Task] = {}  # table -> the computer playing a turn out of time
 
     # --- what the hub calls -----------------------------------------------------------------
 
     def changed(self, table: Table) -> None:
-        """After every change of a table (and when it is resumed): its listing, its timer."""
-        listing = self.listing(table)
+        """After every change of a table, a socket come or gone (and when it is resumed): its
+        listing, its timer."""
+        listing = self.listing(table, self.hub._connected(table))
         if table.id in self.written or listing is not None:
             if self.written.get(table.id, False) != listing:
                 try:  # (``since`` as first listed: the store keeps the first)
@@ -158,11 +169,12 @@ class Lobby:
     # --- listings ------------------------------------------------------------------------------
 
     @staticmethod
-    def listing(table: Table) -> dict | None:
+    def listing(table: Table, present: list[bool] | None = None) -> dict | None:
         """What the lobby knows of a table: a public room that waits (its seats not joined
         are open), or a Play now table under way with seats a computer holds for whoever
         comes (those are open); None for any other. The host's seat is never open: its link
-        is the host's, opened or not, here or away (issue 37)."""
+        is the host's, opened or not, here or away (issue 37). ``present``: the seats whose
+        person has the table open now (a table nobody is at is not offered: issue 38)."""
         if not table.public or table.kind != "room":
             return None
         if table.status == WAITING:
@@ -177,19 +189,36 @@ class Lobby:
                 "seats": table.seats, "quick": table.quick, "clock": table.clock,
                 "names": [table.names[s] if table.joined[s] and not table.filled[s] else None
                           for s in range(table.seats)],
+                "present": list(present or [False] * table.seats),
                 "watch": f"/w/{table.watch_token}" if table.watch_token else None}  # its spectators' link (watch.py)
 
     def public_tables(self, game: str | None = None) -> list[dict]:
-        """The public rooms still waiting, oldest first, as the lobby shows them."""
+        """The public rooms still waiting with somebody there, oldest first, as the lobby
+        shows them."""
         now, out = time.time(), []
         for row in self.hub.store.listings(game, CLAIM_SECONDS):
             free = [s for s in row["open"] if s not in row["claimed"]]
-            if row["status"] != WAITING or not free or now - row["since"] > LISTED_FOR:
+            if row["status"] != WAITING or not free or now - row["since"] > LISTED_FOR or not somebody_here(row):
                 continue
             out.append({"table": row["table"], "game": row["game"], "seats": row["seats"], "free": free,
-                        "names": row["names"], "waiting": round(max(0.0, now - row["since"])),
+                        "names": row["names"], "present": row.get("present"),
+                        "waiting": round(max(0.0, now - row["since"])),
                         "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch")})
         return out
+
+    def playing(self) -> dict[str, int]:
+        """The people at this process's tables now (their seat open in a page), by game;
+        kept a moment, as the lobby polls it."""
+        now = time.monotonic()
+        if self.counted is not None and now - self.counted[0] < PLAYING_KEPT:
+            return self.counted[1]
+        counts: dict[str, int] = {}
+        for table in self.hub.tables.values():
+            here = sum(self.hub._connected(table))
+            if here:
+                counts[table.game.name] = counts.get(table.game.name, 0) + here
+        self.counted = (now, counts)
+        return counts
 
     def claim(self, table_id: str, seat: int | None, address: str) -> tuple[str, int] | str:
         """A free seat of a listed table for the client at ``address``, ``seat`` if it is still
@@ -200,6 +229,8 @@ class Lobby:
         if not rows:
             return NOT_LISTED
         row = rows[0]
+        if not somebody_here(row):
+            return NOBODY_HERE
         free = [s for s in row["open"] if s not in row["claimed"]]
         key = address_key(address)
         for s in ([seat] if seat in free else []) + [s for s in free if s != seat]:
@@ -228,6 +259,31 @@ class Lobby:
             self.visited.clear()  # bounded: a visit written again is harmless
         self.visited.add(key)
 
+    async def seat_summary(self, link: str) -> dict:
+        """What the lobby's "Your tables" shows of one of this browser's seat links: the table,
+        its state and whose turn it is, or ``gone`` (the link opens nothing now: a seat handed
+        to another from the lobby, a seat left out at R17, a table that could not be restored).
+        A link is a seat's capability: it tells only what that seat already knows."""
+        gone = {"link": link, "gone": True}
+        found = self.hub.store.seat_of(link.removeprefix("/t/"))
+        if found is None or found[1] == WATCH_SEAT or found[0] in self.hub.broken:
+            return gone
+        table_id, room_seat = found
+        table = self.hub.tables.get(table_id)
+        if table is None:  # (another process drives it, or it waits in the store: its stream says)
+            try:
+                table = (await looking(self.hub).past(table_id)).table
+            except ValueError:
+                return gone
+        seat = table.seat_map[room_seat] if room_seat < len(table.seat_map) else None
+        if seat is None or (table.kind == "computer" and room_seat != 0):
+            return gone
+        turn = table.deal.to_act if table.status == PLAYING else None
+        yours = (turn == seat and table.bots[seat] is None) or (table.status == BETWEEN and not table.ready[seat])
+        return {"link": link, "table": table.id, "game": table.game.name, "kind": table.kind, "seats": table.seats,
+                "seat": seat, "status": table.status, "names": table.names, "turn": turn, "yours": yours,
+                "deal": len(table.match.deals) if table.match else 0}
+
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
                  quick: bool = False, hints: bool = False, address: str | None = None) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is never handed
@@ -250,7 +306,7 @@ class Lobby:
         if game not in self.hub.games:
             raise ValueError(f"unknown game {game!r}; the table offers {', '.join(self.hub.games)}")
         rows = [r for r in self.hub.store.listings(game, CLAIM_SECONDS)
-                if any(s not in r["claimed"] for s in r["open"])
+                if any(s not in r["claimed"] for s in r["open"]) and somebody_here(r)
                 and not (r["status"] == WAITING and time.time() - r["since"] > LISTED_FOR)]
         return sorted(rows, key=lambda r: (r["status"] != WAITING, r["since"]))
 
@@ -357,7 +413,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
     from starlette.routing import Route
 
     from .guard import client_address
-    from .messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, PlayNow, TakeSeat
+    from .messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, MyTables, PlayNow, TakeSeat
 
     too_many = JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
 
@@ -366,8 +422,20 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
             return too_many
         game = request.query_params.get("game") or None
         lobby = hub().lobby
+        site = hub().site
+        playing = await site.playing(lobby.playing()) if site is not None else lobby.playing()
         return JSONResponse({"tables": lobby.public_tables(game), "fill_seconds": lobby.fill_seconds,
-                             "clock": lobby.clock_seconds}, headers={"Cache-Control": "no-store"})
+                             "clock": lobby.clock_seconds, "playing": playing}, headers={"Cache-Control": "no-store"})
+
+    async def my_tables(request: Request):
+        if not await may_browse(request):
+            return too_many
+        body = await read_body(request, MyTables)
+        if isinstance(body, JSONResponse):
+            return body
+        lobby = hub().lobby
+        tables = [await lobby.seat_summary(link) for link in body.links]
+        return JSONResponse({"tables": tables}, headers={"Cache-Control": "no-store"})
 
     async def take_seat(request: Request):
         if not await may_browse(request):
@@ -403,5 +471,6 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         return JSONResponse({"table": table_id, "link": f"/t/{token}", "seat": seat, "new": new})
 
     return [Route("/api/public", public_tables),
+            Route("/api/my-tables", my_tables, methods=["POST"]),
             Route("/api/public/{table}/seat", take_seat, methods=["POST"]),
             Route("/api/play-now", play_now, methods=["POST"])]

@@ -165,6 +165,14 @@ class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
     game: GameName = "sicilian"
 
 
+SeatLinkText = Annotated[str, msgspec.Meta(max_length=80)]
+
+
+class MyTables(msgspec.Struct, forbid_unknown_fields=True):
+    """The seat links a browser keeps ("Your tables"): what each opens now (lobby.py)."""
+    links: Annotated[list[SeatLinkText], msgspec.Meta(max_length=20)] = []
+
+
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=3)] | None = None  # None: any free seat
 

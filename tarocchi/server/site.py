@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -43,6 +44,8 @@ CLOSE_MOVED = 1012  # "service restart": the page reconnects by itself
 MOVED = "this table moved to another server process: reconnect to carry on"
 LEASE_SECONDS = 5.0
 RELAY_BACKLOG = 500  # frames waiting for a relayed page that does not read: then it is closed
+PLAYING_KEY = "tarocchi:playing"  # a Redis hash: process -> its people at tables by game, and when
+PLAYING_EVERY = 5.0  # seconds between a process's counts of the people at its tables
 
 
 class Envelope(msgspec.Struct, omit_defaults=True):
@@ -238,6 +241,34 @@ class Site:
             log.exception("could not spend a new table's budget on the bus")
             return True
 
+    async def publish_playing(self) -> None:
+        """This process's people at their tables, by game, for the lobby of every process."""
+        counts = self.hub.lobby.playing()
+        now = asyncio.get_running_loop().time() + self.clock_offset
+        await self.bus.redis.hset(PLAYING_KEY, self.process, json.dumps({"at": now, "games": counts}))
+
+    async def playing(self, mine: dict[str, int]) -> dict[str, int]:
+        """The people at the site's tables, by game: every live process's last count (this
+        one's, ``mine``, as it is now). If Redis cannot be asked, this process's alone."""
+        total = dict(mine)
+        try:
+            rows = await self.bus.redis.hgetall(PLAYING_KEY)
+        except Exception:
+            log.exception("could not read the site's count of people playing")
+            return total
+        now = asyncio.get_running_loop().time() + self.clock_offset
+        for process, raw in rows.items():
+            process = process.decode() if isinstance(process, bytes) else process
+            try:
+                row = json.loads(raw)
+            except ValueError:
+                continue
+            if process == self.process or now - row.get("at", 0) > 3 * PLAYING_EVERY:
+                continue  # (this process's, counted as it is; a process gone quiet, no longer)
+            for game, n in row.get("games", {}).items():
+                total[game] = total.get(game, 0) + int(n)
+        return total
+
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         seconds, micros = await self.bus.redis.time()  # one clock for every process's buckets
@@ -248,7 +279,8 @@ class Site:
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._every(self.lease / 3, self.renew_leases)),
                       loop.create_task(self._every(self.lease / 2, self.take_orphans)),
-                      loop.create_task(self._every(min(1.0, self.lease / 4), self.watch_relays))]
+                      loop.create_task(self._every(min(1.0, self.lease / 4), self.watch_relays)),
+                      loop.create_task(self._every(PLAYING_EVERY, self.publish_playing))]
 
     async def stop(self) -> None:
         for task in self.tasks:

@@ -266,6 +266,13 @@ class Looking:
         return body
 
 
+def looking(hub: Hub) -> Looking:
+    """The hub's cache of the past (made on first use)."""
+    if not hasattr(hub, "looking"):
+        hub.looking = Looking(hub)
+    return hub.looking
+
+
 def deal_list(past: Past) -> dict:
     """The finished deals as the table page lists them for replay."""
     table = past.table
@@ -346,11 +353,6 @@ def routes(hub_of, page, may_look) -> list:
     budget for the JSON (each replays a stored stream): False, a 429."""
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
-
-    def looking(hub) -> Looking:
-        if not hasattr(hub, "looking"):
-            hub.looking = Looking(hub)
-        return hub.looking
 
     async def past_for(request):
         if not await may_look(request):

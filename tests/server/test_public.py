@@ -150,7 +150,8 @@ def test_two_strangers_who_click_the_same_seat_at_once_get_one_seat_each(store_d
     async def body():
         tables = Tables(store_db, Clock(asyncio.get_running_loop()))
         for round in range(8):  # (new people each round: one address holds few unopened seats)
-            table_id, _ = tables.hub.lobby.new_room(3, "sicilian", public=True, clock=None)
+            table_id, tokens = tables.hub.lobby.new_room(3, "sicilian", public=True, clock=None)
+            tables.page(tokens[0])  # the host is there (a room nobody is at is not offered)
             stores = [open_store(store_db) for _ in range(2)]
             lobbies = [Lobby(types.SimpleNamespace(store=s, revoke=lambda table_id, seat: None)) for s in stores]  # each process's
             start, got = threading.Barrier(2), [None, None]
@@ -180,6 +181,7 @@ def test_a_seat_claimed_and_never_opened_is_free_again_with_a_new_link(tmp_path)
         tables = Tables(str(tmp_path / "t.sqlite3"), Clock(asyncio.get_running_loop()))
         lobby, store = tables.hub.lobby, tables.store
         table_id, tokens = lobby.new_room(3, "sicilian", public=True, clock=None)
+        tables.page(tokens[0])
         first, _ = lobby.claim(table_id, 1, STRANGER)
         assert lobby.public_tables()[0]["free"] == [2]
         store.db.execute("UPDATE claims SET at = at - ? WHERE seat = 1", (CLAIM_SECONDS + 1,))
@@ -393,11 +395,13 @@ def test_an_older_stream_replays_as_it_did(tmp_path):
 
 
 def test_the_lobby_routes_and_their_budget():
-    with running_server(lobby=(5, 0.01)) as server:
+    async def body(server):
         base = server.url
         r = httpx.post(f"{base}/api/rooms", json={"game": "calabresella", "seats": 3, "public": True})
         assert r.status_code == 200
         table_id = r.json()["table"]
+        assert httpx.get(f"{base}/api/public").json()["tables"] == []  # nobody there yet
+        host = await Seat.open(server.ws_url, r.json()["links"][0].removeprefix("/t/"))
         listed = httpx.get(f"{base}/api/public").json()["tables"]
         assert [t["table"] for t in listed] == [table_id] and listed[0]["free"] == [1, 2]
         first = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}, headers=person(1)).json()
@@ -406,13 +410,17 @@ def test_the_lobby_routes_and_their_budget():
         assert late["seat"] == 2 and late["taken"] == "that seat was just taken"
         full = httpx.post(f"{base}/api/public/{table_id}/seat", json={"seat": 1}, headers=person(3))
         assert full.status_code == 409 and full.json()["error"] == NO_FREE_SEAT
-        # This address asked once (the seats were asked by others, each with a budget of its own):
-        codes = [httpx.get(f"{base}/api/public").status_code for _ in range(4)]
-        assert codes == [200] * 4  # the fifth: the burst's last
+        # This address asked twice (the seats were asked by others, each with a budget of its own):
+        codes = [httpx.get(f"{base}/api/public").status_code for _ in range(3)]
+        assert codes == [200] * 3  # the fifth: the burst's last
         over = httpx.get(f"{base}/api/public")
         assert over.status_code == 429 and "too many lobby requests" in over.json()["error"]
         assert httpx.get(f"{base}/api/public", headers=person(1)).status_code == 200  # another's is its own
         assert httpx.post(f"{base}/api/rooms", json={"seats": 3, "clock": 2}).status_code == 400  # 5 s at least
+        await host.close()
+
+    with running_server(lobby=(5, 0.01)) as server:
+        asyncio.run(body(server))
 
 
 def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too():
@@ -447,13 +455,18 @@ def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too()
 
 
 def test_play_now_over_http_opens_then_seats():
-    with running_server() as server:
+    async def body(server):
         base = server.url
         opened = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}, headers=person(1)).json()
         assert opened["new"] and opened["seat"] == 0
+        opener = await Seat.open(server.ws_url, opened["link"].removeprefix("/t/"))
         joined = httpx.post(f"{base}/api/play-now", json={"game": "ottocento"}, headers=person(2)).json()
         assert joined["table"] == opened["table"] and joined["seat"] == 1 and not joined["new"]
         assert httpx.post(f"{base}/api/play-now", json={"game": "scopa"}).status_code == 400
+        await opener.close()
+
+    with running_server() as server:
+        asyncio.run(body(server))
 
 
 # --- a site of two processes ---------------------------------------------------------------------

@@ -17,7 +17,7 @@ import pytest
 import websockets
 
 from tarocchi.server.lobby import (
-    AT_THIS_TABLE, CLAIM_SECONDS, CLAIMS_PER_ADDRESS, TOO_MANY_CLAIMS, Lobby,
+    AT_THIS_TABLE, CLAIM_SECONDS, CLAIMS_PER_ADDRESS, NO_FREE_SEAT, NOBODY_HERE, TOO_MANY_CLAIMS, Lobby,
 )
 from tarocchi.server.messages import Chat, Hello, Hint, Next
 from tarocchi.server.store import open_store
@@ -46,10 +46,11 @@ def age_claims(store_db: str, store, seconds: float) -> None:
 
 
 def test_the_hosts_seat_is_never_handed_out_opened_or_not(store_db):
-    """A public room whose host has not opened their link for longer than any claim lasts: the
-    lobby lists the guests' seats alone, every claim gets one of those, and the host's link
-    still opens the host's seat. At a Play now table whose opener never came, the computer that
-    fills the opener's seat holds it for them, never for a stranger."""
+    """A public room whose host has not opened their link for longer than any claim lasts is not
+    offered at all (nobody is there: issue 38); once the host is there, the lobby lists the
+    guests' seats alone and every claim gets one of those; the host's link still opens the
+    host's seat. At a Play now table whose opener never came, the computer that fills the
+    opener's seat holds it for them, never for a stranger."""
     async def body():
         clock = Clock(asyncio.get_running_loop())
         tables = Tables(store_db, clock)
@@ -57,25 +58,26 @@ def test_the_hosts_seat_is_never_handed_out_opened_or_not(store_db):
         table_id, tokens = lobby.new_room(3, "sicilian", public=True, clock=None, address="203.0.113.1")
         await settle()
         age_claims(store_db, hub.store, 2 * CLAIM_SECONDS)  # (as probed: the host away for longer)
+        assert lobby.public_tables() == [] and lobby.claim(table_id, 0, "203.0.113.5") == NOBODY_HERE
+        guest = tables.page(tokens[1])  # someone the host sent a link to is there: offered
+        await settle()
         (listed,) = lobby.public_tables()
-        assert listed["free"] == [1, 2]
-        got = [lobby.claim(table_id, 0, f"203.0.113.{n}") for n in (2, 3, 4)]
-        assert [g[1] for g in got[:2]] == [1, 2] and isinstance(got[2], str)  # a third finds none: never seat 0
+        assert listed["free"] == [2] and listed["present"] == [False, True, False]
+        got = [lobby.claim(table_id, 0, f"203.0.113.{n}") for n in (2, 3)]
+        assert got[0][1] == 2 and got[1] == NO_FREE_SEAT  # never seat 0
         assert hub.store.seat_of(tokens[0]) == (table_id, 0)
         host = tables.page(tokens[0])
         assert host.conn.seat == 0 and hub.tables[table_id].joined[0]
-        # Play now: the opener never opens, a second person does; the fill seats a computer for
-        # the opener, and a third person is given another computer's seat, never the opener's.
+        del guest
+        # Play now: an opener who never opens their table is not joined there by the next person;
+        # and the opener's seat is never offered, whoever else is at the table.
         quick, opener, _, _ = lobby.play_now("calabresella", "198.51.100.1")
-        _, second, seat, _ = lobby.play_now("calabresella", "198.51.100.2")
-        tables.page(second)
-        await settle(clock, clock.now + FILL + 0.1)
-        table = hub.tables[quick]
-        assert table.status == PLAYING and table.filled[0]
-        for n in range(3, 8):
-            found = lobby.play_now("calabresella", f"198.51.100.{n}")
-            assert found[0] != quick or found[2] != 0
-        assert hub.store.seat_of(opener) == (quick, 0)
+        other, second, seat, new = lobby.play_now("calabresella", "198.51.100.2")
+        assert other != quick and new and seat == 0
+        tables.page(opener)
+        third = lobby.play_now("calabresella", "198.51.100.3")
+        assert third[0] in (quick, other) and third[2] != 0
+        assert hub.store.seat_of(opener) == (quick, 0) and hub.store.seat_of(second) == (other, 0)
         tables.store.close()
 
     asyncio.run(body())
@@ -167,6 +169,7 @@ def test_over_http_a_seated_player_and_a_spectator_are_refused_another_seat():
 async def old_socket_says_hello(url: str, ws_url: str, claim_url: str) -> None:
     made = httpx.post(f"{url}/api/rooms", json={"game": "sicilian", "seats": 3, "public": True},
                       headers=person(1)).json()
+    host = await Seat.open(ws_url, made["links"][0].removeprefix("/t/"))
     old = made["links"][1].removeprefix("/t/")
     socket = await websockets.connect(f"{ws_url}/ws/{old}")  # opened, no hello yet
     taken = httpx.post(f"{claim_url}/api/public/{made['table']}/seat", json={"seat": 1}, headers=person(2)).json()
@@ -183,7 +186,8 @@ async def old_socket_says_hello(url: str, ws_url: str, claim_url: str) -> None:
     assert [a["type"] for a in answers] == ["error"] and "unknown link" in answers[0]["reason"]
     mine = await Seat.open(ws_url, taken["link"].removeprefix("/t/"))
     assert mine.state["table"]["you"] == 1 and mine.state["table"]["names"][1] != "Intruder"
-    await mine.close()
+    for seat in (mine, host):
+        await seat.close()
 
 
 def test_a_claim_revokes_the_old_link_on_a_socket_opened_before_it():
@@ -211,8 +215,11 @@ def test_one_address_holds_a_few_unopened_seats_on_every_process(store_db):
         lobby = tables.hub.lobby
         stores = [open_store(store_db) for _ in range(2)]
         lobbies = [Lobby(types.SimpleNamespace(store=s, revoke=lambda table_id, seat: None)) for s in stores]
-        rooms = [lobby.new_room(3, "renaissance", public=True, clock=None, address=f"198.51.100.{n}")[0]
-                 for n in range(CLAIMS_PER_ADDRESS + 2)]
+        made = [lobby.new_room(3, "renaissance", public=True, clock=None, address=f"198.51.100.{n}")
+                for n in range(CLAIMS_PER_ADDRESS + 2)]
+        rooms = [table_id for table_id, _ in made]
+        for _, tokens in made:
+            tables.page(tokens[0])  # each host is there
         got = [lobbies[n % 2].claim(room, None, "203.0.113.7") for n, room in enumerate(rooms[:CLAIMS_PER_ADDRESS])]
         assert all(isinstance(g, tuple) for g in got)
         for process in lobbies:
@@ -243,30 +250,38 @@ def test_on_a_site_one_address_cannot_hold_every_free_seat(redis, tmp_path):  # 
     db = str(tmp_path / "site.sqlite3")
     with running_server(db, bus=redis.url, process="A", lease=2.0) as a, \
             running_server(db, bus=redis.url, process="B", lease=2.0) as b:
-        rooms = [httpx.post(f"{a.url}/api/rooms", json={"game": "sicilian", "seats": 4, "public": True},
-                            headers=person(100 + n)).json()["table"] for n in range(6)]
-        codes = []
-        for n, room in enumerate(rooms):
-            server = (a, b)[n % 2]
-            r = httpx.post(f"{server.url}/api/public/{room}/seat", json={"seat": None}, headers=person(9))
-            codes.append(r.status_code)
-            if r.status_code == 429:
-                assert r.json()["error"] == TOO_MANY_CLAIMS
-        assert codes == [200] * CLAIMS_PER_ADDRESS + [429] * (len(rooms) - CLAIMS_PER_ADDRESS)
-        free = sum(len(t["free"]) for t in httpx.get(f"{b.url}/api/public").json()["tables"])
-        assert free == 3 * len(rooms) - CLAIMS_PER_ADDRESS
-        got = [None, None]
-        start = threading.Barrier(2)
+        asyncio.run(seize_seats(a, b))
 
-        def claim(i):
-            start.wait()
-            got[i] = httpx.post(f"{(a, b)[i].url}/api/public/{rooms[-1]}/seat", json={"seat": 2},
-                                headers=person(20 + i)).json()
 
-        threads = [threading.Thread(target=claim, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(g["seat"] for g in got) == [1, 2]  # one got seat 2, the other the next free
-        assert len({g["link"] for g in got}) == 2
+async def seize_seats(a, b) -> None:
+    made = [httpx.post(f"{a.url}/api/rooms", json={"game": "sicilian", "seats": 4, "public": True},
+                       headers=person(100 + n)).json() for n in range(6)]
+    rooms = [m["table"] for m in made]
+    hosts = [await Seat.open((a, b)[n % 2].ws_url, m["links"][0].removeprefix("/t/")) for n, m in enumerate(made)]
+    codes = []
+    for n, room in enumerate(rooms):
+        server = (a, b)[n % 2]
+        r = httpx.post(f"{server.url}/api/public/{room}/seat", json={"seat": None}, headers=person(9))
+        codes.append(r.status_code)
+        if r.status_code == 429:
+            assert r.json()["error"] == TOO_MANY_CLAIMS
+    assert codes == [200] * CLAIMS_PER_ADDRESS + [429] * (len(rooms) - CLAIMS_PER_ADDRESS)
+    free = sum(len(t["free"]) for t in httpx.get(f"{b.url}/api/public").json()["tables"])
+    assert free == 3 * len(rooms) - CLAIMS_PER_ADDRESS
+    got = [None, None]
+    start = threading.Barrier(2)
+
+    def claim(i):
+        start.wait()
+        got[i] = httpx.post(f"{(a, b)[i].url}/api/public/{rooms[-1]}/seat", json={"seat": 2},
+                            headers=person(20 + i)).json()
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(g["seat"] for g in got) == [1, 2]  # one got seat 2, the other the next free
+    assert len({g["link"] for g in got}) == 2
+    for host in hosts:
+        await host.close()

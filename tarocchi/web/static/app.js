@@ -55,6 +55,7 @@ import { h, patch, attr, text, signed } from "./dom.js";
 import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
+import { rememberSeat, askTables } from "./seats.js";
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -334,6 +335,34 @@ function linkRow(link, seat, names) {
     copyButton(url, { "data-focus": `copy-${seat}`, "aria-label": t("lobby.copy.label", { name }) }, t("lobby.copy")));
 }
 
+// The host's links, as they are now: a seat handed to a stranger from the lobby has a new link,
+// the stranger's alone, so its old one opens nothing: the host is told who took the seat instead
+// (the server says which of this browser's links still open a seat: POST /api/my-tables).
+const linkLife = { at: 0, pending: false, gone: new Set() };
+const LINKS_EVERY_MS = 4000;  // how often the waiting host's page asks again (a claim changes no state)
+function liveLinkRow(link, seat, T) {
+  if (!linkLife.pending && Date.now() - linkLife.at > LINKS_EVERY_MS) askLinks();
+  if (!linkLife.gone.has(link)) return linkRow(link, seat, T.names);
+  const who = T.joined?.[seat] ? t("table.taken.by", { name: whoLabel(seat) }) : t("table.taken.open");
+  return h("li", { class: "link-row taken", "data-seat": seat },
+    h("span", { class: "link-name", text: t("lobby.room.link", { name: seatName(ROOM_SEAT_NAMES[seat]) }) }),
+    h("span", { class: "quiet", text: who }));
+}
+async function askLinks() {
+  let links = null;
+  try { links = JSON.parse(store(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
+  if (!links) return;
+  linkLife.pending = true;
+  const answers = await askTables(links.slice(1));
+  linkLife.pending = false;
+  linkLife.at = Date.now();
+  if (answers) linkLife.gone = new Set(answers.filter((a) => a.gone).map((a) => a.link));
+  render();
+  // Asked again while the host waits: a seat is handed out from the lobby with no event here.
+  setTimeout(() => { if (state.table?.status === "waiting") render(); }, LINKS_EVERY_MS + 50);
+}
+const ROOM_SEAT_NAMES = ["host", "guest 1", "guest 2", "guest 3"];
+
 function roomLinks(links) {
   const names = ["host", "guest 1", "guest 2", "guest 3"];
   return h("div", { class: "room-links" },
@@ -482,6 +511,8 @@ function onMessage(msg) {
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
     state.conn = "ok";
     retries = 0;
+    // The lobby's "Your tables" and a replay's way back find this seat again (seats.js).
+    if (!watching && token && msg.table && state.table?.id !== msg.table.id) rememberSeat(`/t/${token}`, msg.table.id, msg.table.game);
     state.table = msg.table;
     state.view = msg.view;
     if (typeof msg.version === "number") {
@@ -982,9 +1013,13 @@ function waitingRoom() {
   return h("section", { class: "center waiting" },
     h("h2", { text: t("table.waiting") }),
     lobbyUi.waitingExtras(T, send),  // (first: Play now's countdown in sight on a phone)
-    h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
-      h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
-    T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
+    // Who is here now, as the seat boxes say it: here, away (joined, the page closed), not yet.
+    h("ul", { class: "joined" }, T.names.map((n, s) => {
+      const where = !T.joined?.[s] ? "out" : T.connected?.[s] ? "in" : "away";
+      return h("li", { class: where, "data-seat": s },
+        h("span", { text: whoLabel(s) }), h("small", { text: t({ in: "table.joined", away: "table.away", out: "table.notjoined" }[where]) }));
+    })),
+    T.you === 0 && links ? h("div", { class: "links-to-send" }, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => liveLinkRow(l, i + 1, T)))) : null,
     T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
     T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,

@@ -67,6 +67,8 @@ const en = {
   "table.waitfour": "{game} is played by four: the match starts when all four have joined.",
   "table.start": "Start the game",
   "table.links": "Links to send",
+  "table.taken.by": "taken from the lobby by {name}: its old link opens nothing",
+  "table.taken.open": "handed out from the lobby, not opened yet: its old link opens nothing",
 
   "status.speak": "Your turn: speak.",
   "status.discard": "Your turn: pick three cards to put in the discard, then confirm.",
@@ -377,6 +379,8 @@ const it = {
   "table.waitfour": "{game} si gioca in quattro: la partita comincia quando sono arrivati tutti e quattro.",
   "table.start": "Comincia la partita",
   "table.links": "Link da mandare",
+  "table.taken.by": "preso dalla sala da {name}: il suo vecchio link non apre più niente",
+  "table.taken.open": "dato dalla sala, non ancora aperto: il suo vecchio link non apre più niente",
 
   "status.speak": "Tocca a te: parla.",
   "status.discard": "Tocca a te: scegli tre carte da scartare, poi conferma.",
@@ -708,6 +712,7 @@ const REASONS_IT = {
   "that seat was just taken": "quel posto è appena stato preso",
   "this table has no free seat any more": "questo tavolo non ha più posti liberi",
   "this table is no longer in the lobby": "questo tavolo non è più nella sala",
+  "nobody is at this table now": "adesso non c'è nessuno a questo tavolo",
   "you are at this table already (a seat or its watch link): one seat a person": "sei già a questo tavolo (a un posto o col suo link per guardare): un posto a persona",
   "this address holds 3 seats from the lobby that are not open yet: open one, or wait 30 seconds": "questo indirizzo ha 3 posti presi dalla sala e non ancora aperti: aprine uno, o aspetta 30 secondi",
   "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch": "un computer gioca questo posto fino alla fine della smazzata: è tuo dalla prossima, e fino ad allora guardi",

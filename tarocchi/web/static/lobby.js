@@ -9,6 +9,7 @@
 
 import { t, tn, addMessages, reason, seatName } from "./i18n.js";
 import { h, patch } from "./dom.js";
+import { keptSeats, forgetSeats, askTables } from "./seats.js";
 import messages from "./lobby.i18n.js";
 
 addMessages(messages);
@@ -21,6 +22,8 @@ const LOW = 5;  // seconds: the clock turns red
 
 const pub = {
   tables: null,      // GET /api/public's tables, once loaded
+  playing: {},       // people at the site's tables now, by game
+  mine: null,        // this browser's seats as the server says them now (POST /api/my-tables)
   fill: 20,          // seconds a Play now table waits for people (the server says)
   error: "",
   busy: false,
@@ -48,6 +51,8 @@ export function startPolling() {
       const body = await res.json();
       pub.tables = Array.isArray(body.tables) ? body.tables : [];
       if (typeof body.fill_seconds === "number") pub.fill = body.fill_seconds;
+      if (body.playing && typeof body.playing === "object") pub.playing = body.playing;
+      await askMine();
       refresh();
     } catch { /* the server is away a moment */ }
   };
@@ -63,6 +68,18 @@ export async function postJson(path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.error || res.statusText);
   return data;
+}
+
+// "Your tables": the seats this browser holds (seats.js), as they are now; a link that opens
+// nothing any more, or whose match is over, is forgotten.
+async function askMine() {
+  const kept = keptSeats();
+  if (!kept.length) { pub.mine = []; return; }
+  const answers = await askTables(kept.map((s) => s.link));
+  if (!answers) return;  // (over the budget, or away: the next poll)
+  forgetSeats(answers.filter((a) => a.gone || a.status === "over").map((a) => a.link));
+  pub.mine = answers.filter((a) => !a.gone && a.status !== "over")
+    .sort((a, b) => Number(b.yours) - Number(a.yours));  // where it is your turn, first
 }
 
 async function post(path, body) {
@@ -97,7 +114,9 @@ function waited(seconds) {
 function tableRow(row) {
   const g = gameOf(row.game);
   const title = pub.gameTitle(g);
-  const seated = row.names.map((n) => (n === null ? null : seatName(n))).filter((n) => n !== null);
+  // The people seated, and which of them are away now (the server keeps who is here: issue 38).
+  const seated = row.names.map((n, s) => (n === null ? null : row.present && !row.present[s]
+    ? t("pub.list.away", { name: seatName(n) }) : seatName(n))).filter((n) => n !== null);
   const facts = [
     tn("pub.list.free", row.free.length, { m: row.seats }),
     seated.length ? t("pub.list.names", { names: seated.join(", ") }) : t("pub.list.nobody"),
@@ -130,26 +149,53 @@ function nowBody() {
     h("h2", { text: t("pub.now.title") }),
     h("p", { text: t("pub.now.help", { n: pub.fill }) }),
     pub.error ? h("p", { class: "error", role: "alert", text: pub.error }) : null,
-    h("div", { class: "play-now" }, pub.games.map((g) => h("button", {
-      type: "button", class: "primary", id: `play-now-${g.name}`, "data-focus": `play-now-${g.name}`, disabled: pub.busy,
-      onclick: () => playNow(g.name) }, t("pub.now.button", { game: pub.gameTitle(g) })))),
+    h("div", { class: "play-now" }, pub.games.map((g) => h("span", { class: "play-now-game" },
+      h("button", {
+        type: "button", class: "primary", id: `play-now-${g.name}`, "data-focus": `play-now-${g.name}`, disabled: pub.busy,
+        onclick: () => playNow(g.name) }, t("pub.now.button", { game: pub.gameTitle(g) })),
+      // How many people are at a table of this game now, on the whole site (the server counts).
+      h("small", { class: "playing-now", id: `playing-${g.name}`, text: tn("pub.playing", pub.playing[g.name] || 0) })))),
   ];
+}
+
+// One of this browser's tables: the game, who sits there, whose turn it is, and the way back.
+function mineRow(row) {
+  const title = pub.gameTitle(gameOf(row.game));
+  const names = (row.names || []).map((n, s) => (s === row.seat ? t("pub.mine.you") : seatName(n))).join(", ");
+  const turn = row.yours ? t("pub.mine.yours")
+    : row.status === "waiting" ? t("pub.mine.waiting")
+      : row.status === "between" ? t("pub.mine.between")
+        : row.turn !== null && row.turn !== undefined ? t("pub.mine.turn", { name: seatName(row.names[row.turn]) })
+          : t("pub.mine.playing");
+  return h("li", { class: "my-table" + (row.yours ? " yours" : ""), "data-table": row.table },
+    h("a", { class: "button", href: row.link, "data-focus": `mine-${row.table}`,
+      "aria-label": t("pub.mine.label", { game: title, turn }) }, t("pub.mine.back")),
+    h("span", {}, h("strong", { text: title }), " ", h("span", { class: "mine-turn", text: turn }),
+      h("span", { class: "quiet", text: ` · ${names}` })));
+}
+
+function mineBody() {
+  if (!pub.mine?.length) return [];
+  return [h("h2", { text: t("pub.mine.title") }), h("ul", { class: "my-tables" }, pub.mine.map(mineRow))];
 }
 
 function refresh() {
   if (!pub.list) return;
+  patch(pub.mineSection, mineBody());
+  pub.mineSection.hidden = !pub.mine?.length;
   patch(pub.now, nowBody());
   patch(pub.list, listBody());
 }
 
-// The two sections, the same elements at every render of the lobby (their content patched).
+// The sections, the same elements at every render of the lobby (their content patched).
 export function sections() {
   if (!pub.list) {
+    pub.mineSection = h("section", { class: "panel lobby-card lobby-mine", id: "your-tables", hidden: true });
     pub.now = h("section", { class: "panel lobby-card lobby-now", id: "play-now" });
     pub.list = h("section", { class: "panel lobby-card lobby-public", id: "public-tables" });
   }
   refresh();
-  return [pub.now, pub.list];
+  return [pub.mineSection, pub.now, pub.list];
 }
 
 // The room card's two settings: listed in the lobby, and the turn clock.

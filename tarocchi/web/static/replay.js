@@ -8,6 +8,7 @@
 
 import { t, lang, setLang, seatName, addMessages, reason } from "./i18n.js";
 import { cardSvg, cardName, cardLabel, miniCard, useDeck, deck } from "./cards.js";
+import { seatAt } from "./seats.js";
 import { h, patch, text, signed } from "./dom.js";
 
 const en = {
@@ -300,7 +301,8 @@ function renderReplay() {
   patch(s.links, [
     D.number > 1 ? h("a", { href: `/r/${R.token}/${D.number - 1}`, "data-focus": "prev-deal" }, t("replay.prevdeal")) : null,
     D.number < D.of ? h("a", { href: `/r/${R.token}/${D.number + 1}`, "data-focus": "next-deal" }, t("replay.nextdeal")) : null,
-    h("a", { href: `/w/${R.token}`, "data-focus": "to-table" }, t("replay.table")),
+    // Back to this browser's seat at the table if it has one (seats.js), else to watch it.
+    h("a", { href: seatAt(D.table) || `/w/${R.token}`, "data-focus": "to-table" }, t("replay.table")),
     h("a", { href: `/api/records/${R.token}`, download: "", "data-focus": "replay-download" }, t("back.download")),
   ]);
 }

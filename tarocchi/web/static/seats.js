@@ -1,0 +1,49 @@
+// The seats this browser holds (issue 38): each seat link it opened, with its table, kept in
+// the browser so that the lobby's "Your tables" finds them again, and a replay's "Back to the
+// table" goes back to the seat rather than to the watch page. A seat link is a capability: it
+// stays in this browser, and the server is asked only about the links this browser has
+// (POST /api/my-tables).
+
+const KEY = "tarocchi.seats";
+const KEPT = 20;  // the server answers for at most this many at once
+
+function read() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEY) || "[]");
+    return Array.isArray(list) ? list.filter((s) => s && typeof s.link === "string" && typeof s.table === "string") : [];
+  } catch { return []; }
+}
+
+function write(list) {
+  try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, KEPT))); } catch { /* private mode */ }
+}
+
+// The seats kept, the latest opened first.
+export function keptSeats() { return read(); }
+
+// This page's seat, opened now: first in the list.
+export function rememberSeat(link, table, game) {
+  write([{ link, table, game, at: Date.now() }, ...read().filter((s) => s.link !== link)]);
+}
+
+// Forget the links that open nothing any more (or whose match is over).
+export function forgetSeats(links) {
+  const gone = new Set(links);
+  if (gone.size) write(read().filter((s) => !gone.has(s.link)));
+}
+
+// The seat link this browser holds at a table, if any.
+export function seatAt(table) { return read().find((s) => s.table === table)?.link || null; }
+
+// What the server says of each kept link now: [{link, table, game, status, names, seat, turn,
+// yours, ...} or {link, gone: true}]; null if it could not be asked.
+export async function askTables(links) {
+  if (!links.length) return [];
+  try {
+    const res = await fetch("/api/my-tables", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ links: links.slice(0, KEPT) }) });
+    if (!res.ok) return null;
+    const body = await res.json();
+    return Array.isArray(body.tables) ? body.tables : null;
+  } catch { return null; }
+}
