@@ -112,6 +112,8 @@ def test_advice_past_its_bounds_is_refused_at_once_with_the_reason(stuck, monkey
                 await my_turn(seat)
             for seat in seats[:2]:
                 await seat.send({"type": "hint"})
+                # (taken: asked again on the same socket, it is pending; sockets are read in any order)
+                assert (await ask(seat)).get("reason_id") == "hint_pending"
             answer = await ask(seats[2])
             assert answer["type"] == "refused" and answer["reason_id"] == "advice_busy_here", answer
             # The server's own bound, whoever asks.
