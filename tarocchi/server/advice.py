@@ -75,7 +75,8 @@ NO_ADVICE = Reason("no_advice", "the computer could not work that out; try again
 HINT, REVIEW = "hint", "review"
 # Who goes to a free advice worker: a hint (its turn is running) before a review's next
 # decision, but never more than this many hints in a row while a review waits: under a steady
-# stream of hints the reviews still move on (without it, a bench run ended none).
+# stream of hints the reviews still move on (with hints always first, bench/advice_load.py's
+# flood of hints ended no review at all).
 HINTS_IN_A_ROW = 2
 ADDRESSES_KEPT = 10_000  # address budgets kept; past it they start afresh (a fresh burst, no more)
 
