@@ -113,9 +113,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
           away_timeout=args.away_timeout, new_tables=(args.new_tables, args.new_tables_per_second),
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
           header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
-          lease=args.lease, reuse_port=args.reuse_port,
+          lease=args.lease, reuse_port=args.reuse_port, advice_workers=args.advice_workers,
           **({} if args.advice_seconds is None else {"advice_seconds": args.advice_seconds}))
     return 0
+
+
+def advice_workers(text: str) -> int:
+    """``--advice-workers``: 0 to 64."""
+    if not text.isdigit() or int(text) > 64:
+        raise argparse.ArgumentTypeError(f"a whole number from 0 to 64, not {text!r}")
+    return int(text)
 
 
 def advice_seconds(text: str) -> float:
@@ -248,6 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--advice-seconds", type=advice_seconds, default=None,
                    help="CPU seconds the computer may spend on a hint, or on each decision of a deal's "
                         "review (default: the strongest level's own budget a decision, 0.6)")
+    v.add_argument("--advice-workers", type=advice_workers, default=1,
+                   help="hints and reviews think on workers of their own, never the computer players' "
+                        "(processes where they have processes, else threads): how many (default 1; 0 puts "
+                        "them on the computer players' workers, as before issue 37, only to measure the "
+                        "difference: bench/advice_load.py)")
     v.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     v.set_defaults(func=cmd_serve)
 

@@ -8,8 +8,9 @@ has now; a review rebuilds, for each of the seat's own decisions, the view the s
 by replaying the deal's record up to that action, so that the player never sees more than
 the seat saw at that moment (the record's hidden cards stay in this module).
 
-These functions run in the server's bot executor (a thread or a worker process): plain data
-in and out, and the player made once per worker, as ``hub.decide`` does.
+These functions run on the server's advice workers (a thread or a worker process of their own,
+apart from the tables' computers: ``server/advice.py``): plain data in and out, and the player
+made once per worker, as ``hub.decide`` does.
 """
 
 from __future__ import annotations

@@ -1,23 +1,39 @@
 """Hints and reviews at the table (issue 21; the players' side is ``tarocchi.bots.advice``).
 
 A **hint** answers a seat's ``hint`` on its own turn: the strongest computer player's best
-actions from the seat's own view (``deal.view(seat)``, never the deal), worked out in the bot
-executor. It never holds the table up: the table plays on while it thinks, and a hint whose
-position has moved on by the time it is ready (the seat acted, a deal began) is dropped. A
-**review** answers a seat's ``review`` once a deal is counted: each of that seat's decisions
-against the player's from the view the seat had then, worked out one decision at a time in
-the background (one review decision at a time on the whole server, so the bots of every
-table keep the other workers), each sent as it is ready; the next deal does not wait for it.
-Both go to the asking socket alone, are limited per socket (``ADVICE_BURST``, then
-``ADVICE_PER_SECOND``), and are refused for a seat a computer plays; a hint only where the
-table allows hints (a computer table, or a room whose host allowed them).
+actions from the seat's own view (``deal.view(seat)``, never the deal). It never holds the
+table up: the table plays on while it thinks, and a hint whose position has moved on by the
+time it is ready (the seat acted, a deal began) is dropped, or never worked out if it had not
+started. A **review** answers a seat's ``review`` once a deal is counted: each of that seat's
+decisions against the player's from the view the seat had then, worked out one decision at a
+time in the background, each sent as it is ready; the next deal does not wait for it. Both go
+to the asking socket alone, and are refused for a seat a computer plays and where the table
+does not allow hints (a computer table does; a room if its host allowed them).
+
+Advice thinks on workers of its own (``AdviceWorkers``: ``serve --advice-workers``, one by
+default), never on the tables' (``hub.executor``): a table's computers and the turn clock's
+stand-in never wait behind a hint or a review (issue 37: thirty hints in flight once took
+another table's bot turns from 0.02 s to 1.09 s). A hint goes before a review's next decision
+(but at most two in a row while one waits).
+What may wait for those workers is bounded: at most ``HINTS_AT_ONCE`` hints and
+``REVIEWS_AT_ONCE`` reviews under way on the server, ``ADVICE_PER_ADDRESS`` of them from one
+client address; past that a question is refused at once with the reason, never queued. What
+may be asked is budgeted per seat link (every socket of the link shares it: ``ADVICE_BURST``,
+then ``ADVICE_PER_SECOND``) and per client address (``ADDRESS_BURST``, then
+``ADDRESS_PER_SECOND``). The address is the socket's (``Connection.address``: the peer's, or
+the one a trusted proxy forwards; a relayed socket's comes with it over the bus); a socket
+whose address is not known (a relay that did not send it) is held to its seat link's budget
+and the server's bounds alone. On a site of several processes each process counts its own:
+the workers it protects are its own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
-import weakref
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,14 +48,101 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tarocchi.server")
 
-ADVICE_BURST, ADVICE_PER_SECOND = 6, 0.5  # hints and reviews a socket may ask for: at once, then a second
+ADVICE_BURST, ADVICE_PER_SECOND = 6, 0.5  # hints and reviews a seat link may ask for: at once, then a second
+ADDRESS_BURST, ADDRESS_PER_SECOND = 12, 0.5  # ... and a client address, over all its seat links
+ADVICE_WORKERS = 1  # the advice's own workers (serve --advice-workers)
+# Under way at once (waiting for a worker or being worked out). A hint waits for the hints
+# before it and a review decision every two hints, each at most the advice's CPU budget (0.6 s
+# by default); a review takes one decision at a time, interleaved with the other reviews'.
+# One address never fills the server's bounds alone.
+HINTS_AT_ONCE = 8  # on the server (one process)
+REVIEWS_AT_ONCE = 6  # on the server
+ADVICE_PER_ADDRESS = 4  # hints and reviews from one client address (a room of four behind one router)
 HINTS_OFF = Reason("hints_off", "the host did not allow hints at this table")
 HINT_NOT_NOW = Reason("hint_not_now", "a hint is for your own turn")
 HINT_PENDING = Reason("hint_pending", "the computer is still thinking about your last hint")
 REVIEW_NOT_NOW = Reason("review_not_now", "a deal is reviewed once it is counted")
 TOO_MANY_ADVICE = Reason("too_many_advice", f"too many hints and reviews: at most {ADVICE_BURST} at once, "
                                             f"then one every {1 / ADVICE_PER_SECOND:g} seconds")
+TOO_MANY_ADVICE_HERE = Reason("too_many_advice_here", f"too many hints and reviews from this address: at most "
+                                                      f"{ADDRESS_BURST} at once, then one every "
+                                                      f"{1 / ADDRESS_PER_SECOND:g} seconds")
+ADVICE_BUSY = Reason("advice_busy", "the computer is busy with other players' hints: try again in a moment")
+ADVICE_BUSY_HERE = Reason("advice_busy_here", f"{ADVICE_PER_ADDRESS} hints and reviews from this address are "
+                                              "under way already: try again when one is done")
 NO_ADVICE = Reason("no_advice", "the computer could not work that out; try again")
+
+HINT, REVIEW = "hint", "review"
+# Who goes to a free advice worker: a hint (its turn is running) before a review's next
+# decision, but never more than this many hints in a row while a review waits: under a steady
+# stream of hints the reviews still move on (with hints always first, bench/advice_load.py's
+# flood of hints ended no review at all).
+HINTS_IN_A_ROW = 2
+ADDRESSES_KEPT = 10_000  # address budgets kept; past it they start afresh (a fresh burst, no more)
+
+
+class AdviceWorkers:
+    """The advice's own workers: ``executor`` (a pool of ``workers``, apart from the tables'),
+    handed out one question at a time: hints first (``HINTS_IN_A_ROW``), each kind in the order
+    asked. A worker is taken back when the executor has finished with it, not when the one who
+    asked stops waiting (a cancelled question still runs to its end in a thread), so the
+    executor never holds more than ``workers`` questions and never queues one."""
+
+    def __init__(self, executor: Executor, workers: int):
+        self.executor = executor
+        self.workers = workers
+        self.busy = 0
+        self.waiting: dict[str, collections.deque[asyncio.Future]] = {HINT: collections.deque(),
+                                                                      REVIEW: collections.deque()}
+        self.hints_in_a_row = 0
+
+    async def run(self, kind: str, work, *args, wanted: Callable[[], bool] | None = None):
+        """``work(*args)`` on an advice worker once one is free and it is ``kind``'s turn (HINT or
+        REVIEW); None, without asking it, if ``wanted()`` says no by then (a hint for a turn
+        already played)."""
+        loop = asyncio.get_running_loop()
+        if self.busy < self.workers and not any(self.waiting.values()):
+            self.busy += 1
+        else:
+            turn = loop.create_future()
+            self.waiting[kind].append(turn)
+            try:
+                await turn  # the worker is handed over with it (``busy`` already counts it)
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._release()  # handed over just as it was cancelled: to the next
+                raise
+        try:
+            if wanted is not None and not wanted():
+                self._release()
+                return None
+            done = self.executor.submit(work, *args)
+            # (counted once it is worked out: a hint no longer wanted costs the reviews no turn)
+            self.hints_in_a_row = self.hints_in_a_row + 1 if kind == HINT else 0
+        except BaseException:
+            self._release()
+            raise
+        done.add_done_callback(lambda _: self._release_from(loop))
+        return await asyncio.wrap_future(done)
+
+    def _release_from(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(The executor's thread, or the process pool's manager thread.)"""
+        try:
+            loop.call_soon_threadsafe(self._release)
+        except RuntimeError:
+            pass  # the loop has closed: the server has stopped
+
+    def _release(self) -> None:
+        """A worker is free: to the next question waiting, or idle."""
+        hints, reviews = self.waiting[HINT], self.waiting[REVIEW]
+        for queue in (hints, reviews):
+            while queue and queue[0].done():  # (cancelled while waiting)
+                queue.popleft()
+        if hints or reviews:
+            kind = REVIEW if reviews and (not hints or self.hints_in_a_row >= HINTS_IN_A_ROW) else HINT
+            self.waiting[kind].popleft().set_result(None)
+            return
+        self.busy -= 1
 
 
 @dataclass
@@ -52,6 +155,7 @@ class Reviewing:
     done: bool = False
     sockets: set = field(default_factory=set)
     task: asyncio.Task | None = None
+    end: Callable[..., None] | None = None  # takes it off the reviews under way (once)
 
     def message(self) -> dict:
         return {"type": "review", "deal": self.deal_number, "decisions": None if self.decisions is None
@@ -59,18 +163,63 @@ class Reviewing:
 
 
 class Advisor:
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub, executor: Executor, workers: int):
         self.hub = hub
-        self.budgets: weakref.WeakKeyDictionary[Connection, Budget] = weakref.WeakKeyDictionary()
+        self.workers = AdviceWorkers(executor, workers)
         self.hints: dict[tuple[str, int], asyncio.Task] = {}  # (table, seat) -> the hint on its way
         self.reviews: dict[tuple[str, int], Reviewing] = {}  # (table, seat) -> its latest deal's review
-        self._slot: asyncio.Semaphore | None = None  # one review decision at a time, server-wide
+        self.under_way: collections.Counter[str] = collections.Counter()  # HINT or REVIEW -> how many
+        self.from_address: collections.Counter[str] = collections.Counter()  # address -> how many of those
+        self.address_budgets: dict[str, Budget] = {}  # address -> what it may still ask
 
-    def _spend(self, conn: Connection) -> bool:
-        budget = self.budgets.get(conn)
-        if budget is None:
-            budget = self.budgets[conn] = Budget(ADVICE_BURST, ADVICE_PER_SECOND)
-        return budget.spend(asyncio.get_running_loop().time())
+    # --- what may be asked ----------------------------------------------------------------------
+
+    def _admit(self, conn: Connection, kind: str | None) -> Reason | None:
+        """Why a hint or a review (``kind``; None: one that joins a review under way, no new
+        work) may not start now, or None: then it has spent the seat link's and the address's
+        budgets. The bounds are asked first: a question refused for them costs nothing."""
+        address = conn.address
+        if kind is not None:
+            if self.under_way[kind] >= (HINTS_AT_ONCE if kind == HINT else REVIEWS_AT_ONCE):
+                return ADVICE_BUSY
+            if address is not None and self.from_address[address] >= ADVICE_PER_ADDRESS:
+                return ADVICE_BUSY_HERE
+        now = asyncio.get_running_loop().time()
+        link = self.hub._link(conn)
+        if link.advice is None:
+            link.advice = Budget(ADVICE_BURST, ADVICE_PER_SECOND)
+        if not link.advice.spend(now):
+            return TOO_MANY_ADVICE
+        if address is not None:
+            budget = self.address_budgets.get(address)
+            if budget is None:
+                if len(self.address_budgets) >= ADDRESSES_KEPT:
+                    self.address_budgets.clear()  # forgetting old addresses only gives them a fresh burst
+                budget = self.address_budgets[address] = Budget(ADDRESS_BURST, ADDRESS_PER_SECOND)
+            if not budget.spend(now):
+                link.advice.tokens += 1  # (not spent after all: the address said no)
+                return TOO_MANY_ADVICE_HERE
+        return None
+
+    def _start(self, kind: str, address: str | None) -> Callable[..., None]:
+        """Count a hint or a review under way; the function that ends it, whoever calls it
+        first (its task's end, or a review replaced by the next deal's)."""
+        self.under_way[kind] += 1
+        if address is not None:
+            self.from_address[address] += 1
+        ended = False
+
+        def end(*_) -> None:
+            nonlocal ended
+            if ended:
+                return
+            ended = True
+            self.under_way[kind] -= 1
+            if address is not None:
+                self.from_address[address] -= 1
+                if not self.from_address[address]:
+                    del self.from_address[address]
+        return end
 
     # --- hints --------------------------------------------------------------------------------
 
@@ -90,9 +239,7 @@ class Advisor:
         return None
 
     def hint(self, conn: Connection) -> None:
-        reason = self.hint_refusal(conn)
-        if reason is None and not self._spend(conn):
-            reason = TOO_MANY_ADVICE
+        reason = self.hint_refusal(conn) or self._admit(conn, HINT)
         if reason is not None:
             return self.hub._refuse(conn, None, reason)
         key = (conn.table.id, conn.seat)
@@ -101,6 +248,7 @@ class Advisor:
         table = conn.table
         position = (table.deal, len(table.deal.history), table.deal.view(conn.seat))
         task = self.hints[key] = asyncio.get_running_loop().create_task(self._hint(conn, *position))
+        task.add_done_callback(self._start(HINT, conn.address))
 
         def finished(done: asyncio.Task) -> None:
             if self.hints.get(key) is done:
@@ -110,56 +258,58 @@ class Advisor:
     async def _hint(self, conn: Connection, deal: State, moves: int, view: dict) -> None:
         """``view`` is all the seat may know, and nothing more (``deal.view(seat)``)."""
         table, seat = conn.table, conn.seat
-        loop = asyncio.get_running_loop()
+
+        def wanted() -> bool:  # the seat has not acted meanwhile, the deal not moved on, the socket not gone
+            return table.deal is deal and len(deal.history) == moves and conn.seat == seat and self._open(conn)
         try:
-            actions = await loop.run_in_executor(self.hub.executor, advice.hint, table.game.name, view,
-                                                 self.hub.advice_seconds)
+            actions = await self.workers.run(HINT, advice.hint, table.game.name, view, self.hub.advice_seconds,
+                                             wanted=wanted)
         except Exception:
             log.exception("table %s seat %s: the hint raised", table.id, seat)
             return self.hub._refuse(conn, None, NO_ADVICE)
-        if table.deal is not deal or len(deal.history) != moves or conn.seat != seat or not self._open(conn):
-            return  # the seat acted meanwhile (or the deal moved on, or the socket went): for the past
+        if actions is None or not wanted():
+            return  # for the past
         conn.send({"type": "hint", "deal": len(table.match.deals), "acted": sum(table.acted), "actions": actions})
 
     # --- reviews ------------------------------------------------------------------------------
 
     def review(self, conn: Connection) -> None:
         table, seat = conn.table, conn.seat
+        key = (table.id, seat)
+        number = len(table.match.deals) if table.match is not None else 0
+        entry = self.reviews.get(key)
         reason = None
-        if seat is None:
+        if not table.hints:
+            reason = HINTS_OFF  # a review is the same advice as a hint
+        elif seat is None:
             reason = REVIEW_NOT_NOW
         elif table.bots[seat] is not None:
             reason = COMPUTER_PLAYS
         elif table.status not in (BETWEEN, OVER) or table.deal is None or not table.deal.done:
             reason = REVIEW_NOT_NOW
-        if reason is None and not self._spend(conn):
-            reason = TOO_MANY_ADVICE
+        if reason is None:
+            fresh = entry is None or entry.deal_number != number
+            if fresh and entry is not None:
+                self._stop(entry)  # the last deal's: this seat has moved on from it
+            reason = self._admit(conn, REVIEW if fresh else None)
         if reason is not None:
             return self.hub._refuse(conn, None, reason)
-        key = (table.id, seat)
-        number = len(table.match.deals)
-        entry = self.reviews.get(key)
-        if entry is None or entry.deal_number != number:
-            if entry is not None and entry.task is not None:
-                entry.task.cancel()
+        if fresh:
             entry = self.reviews[key] = Reviewing(number)
+            entry.end = self._start(REVIEW, conn.address)
             entry.task = asyncio.get_running_loop().create_task(
                 self._review(entry, table.game.name, table.deal.record(), seat))
+            entry.task.add_done_callback(entry.end)
         entry.sockets.add(conn)
         conn.send(entry.message())
 
     async def _review(self, entry: Reviewing, game: str, record: dict, seat: int) -> None:
-        loop = asyncio.get_running_loop()
-        if self._slot is None:
-            self._slot = asyncio.Semaphore(1)
+        # (A review goes on without its page: a reload asks for it again, and gets it so far.)
         try:
-            async with self._slot:
-                entry.decisions = await loop.run_in_executor(self.hub.executor, advice.decisions, record, seat)
+            entry.decisions = await self.workers.run(REVIEW, advice.decisions, record, seat)
             self._tell(entry)
             for index in entry.decisions:
-                async with self._slot:
-                    item = await loop.run_in_executor(self.hub.executor, advice.review, game, record, index,
-                                                      self.hub.advice_seconds)
+                item = await self.workers.run(REVIEW, advice.review, game, record, index, self.hub.advice_seconds)
                 entry.items.append(item)
                 self._tell(entry)
         except asyncio.CancelledError:
@@ -168,6 +318,12 @@ class Advisor:
             log.exception("a review of seat %s raised; it stops at %d decisions", seat, len(entry.items))
         entry.done = True
         self._tell(entry)
+
+    def _stop(self, entry: Reviewing) -> None:
+        if entry.task is not None:
+            entry.task.cancel()
+        if entry.end is not None:
+            entry.end()
 
     def _tell(self, entry: Reviewing) -> None:
         message = entry.message()
@@ -187,9 +343,7 @@ class Advisor:
         for key in [k for k in self.hints if k[0] == table_id]:
             self.hints.pop(key).cancel()
         for key in [k for k in self.reviews if k[0] == table_id]:
-            task = self.reviews.pop(key).task
-            if task is not None:
-                task.cancel()
+            self._stop(self.reviews.pop(key))
 
     async def stop(self) -> None:
         tasks = list(self.hints.values()) + [r.task for r in self.reviews.values() if r.task is not None]

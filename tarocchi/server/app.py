@@ -23,6 +23,7 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
+from .advice import ADVICE_WORKERS
 from .guard import (
     CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, client_address, protocols, raise_descriptor_limit,
 )
@@ -54,10 +55,12 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                chance: Chance | None = None, bus: str | None = None, process: str | None = None,
                lease: float = LEASE_SECONDS, lobby: tuple[int, float] = (LOBBY_BURST, LOBBY_PER_SECOND),
                fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
-               advice_seconds: float = ADVICE_SECONDS) -> Starlette:
+               advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
-    ``bot_processes`` worker processes when it is above zero (strong bots need the cores).
+    ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
+    hints and reviews in ``advice_workers`` of their own, threads or processes as the bots
+    (``make_advice_executor``; 0: on the bots' own, as before issue 37, only to measure it).
     ``budget``: each socket's message budget (a burst, then so many a second); ``new_tables``:
     the same for creating tables, per client address (rooms cannot be made in a flood; the
     address is the peer's, or the one a trusted proxy forwards: see ``server_config``);
@@ -71,6 +74,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     now table waits before computers fill it; ``public_clock``: a public table's turn clock;
     ``advice_seconds``: the CPU seconds the computer may spend on a hint or on one decision of a
     review (advice.py)."""
+    if advice_workers < 0:
+        raise ValueError("advice_workers is 0 or more")
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
     browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
@@ -80,7 +85,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return state["hub"]
 
     async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
-        address = client_address(request)
+        address = client_address(request) or "?"
         site = hub().site
         if site is not None:  # one budget per address for the whole site, not one per process
             return await site.spend_new_table(address, *limits, kind=kind)
@@ -101,12 +106,15 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     @contextlib.asynccontextmanager
     async def lifespan(app):
         executor = make_executor(bot_processes)
+        advice_executor = make_advice_executor(advice_workers, bot_processes > 0) if advice_workers else executor
         store = open_store(db)
         site = Site(Bus(bus), process or process_name(0), lease, budget) if bus else None
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
                            chance=chance, hello_timeout=hello_timeout, games=games, site=site,
-                           advice_seconds=advice_seconds)
+                           advice_seconds=advice_seconds, advice_executor=advice_executor,
+                           # (on the bots' own: as many at once as they have workers)
+                           advice_workers=advice_workers or bot_processes or BOT_THREADS)
         state["hub"].lobby.fill_seconds, state["hub"].lobby.clock_seconds = fill_seconds, public_clock
         state["hub"].start()
         if site is not None:
@@ -118,6 +126,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             if site is not None:
                 await site.stop()
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+            if advice_executor is not executor:
+                await asyncio.to_thread(advice_executor.shutdown, wait=True, cancel_futures=True)
             store.close()
 
     async def index(request: Request):
@@ -190,11 +200,26 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     return Starlette(routes=routes, lifespan=lifespan)
 
 
+BOT_THREADS = 4  # the tables' computers' threads where they have no processes
+ADVICE_NICENESS = 10  # an advice process's: on a busy machine the tables' processes get the cores first
+
+
 def make_executor(processes: int) -> Executor:
     if processes > 0:
         # spawn, not fork: the server has threads, and a forked copy of them is unsafe.
         return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
-    return ThreadPoolExecutor(4, thread_name_prefix="bot")
+    return ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="bot")
+
+
+def make_advice_executor(workers: int, processes: bool) -> Executor:
+    """Where hints and reviews think (advice.py): ``workers`` processes where the bots have
+    processes, each at a lower CPU priority than the tables', or else threads. (A thread keeps
+    its priority: lowered, it could be stopped by the system while it holds the interpreter's
+    lock, and every table would wait for it.)"""
+    if processes:
+        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=os.nice, initargs=(ADVICE_NICENESS,))
+    return ThreadPoolExecutor(workers, thread_name_prefix="advice")
 
 
 async def read_body(request: Request, kind: type):
@@ -240,7 +265,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
     if found[0].kind == "room":
         note_visit(hub, found[0].id, websocket)
     side = hub.watch if watching else hub
-    conn = hub.watch.connection(websocket, found[0]) if watching else Connection(websocket, *found, token)
+    conn = (hub.watch.connection(websocket, found[0]) if watching
+            else Connection(websocket, *found, token=token, address=client_address(websocket)))
     side.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
     hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long
@@ -287,10 +313,10 @@ async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budge
 
 def note_visit(hub: Hub, table_id: str, websocket) -> None:
     """A link of the table was opened from the socket's address: that client may not claim a
-    seat of it from the lobby (lobby.Lobby.visit). Noted where the socket arrived, which knows
-    the address (a relayed socket's owner does not); a socket without one is not noted."""
+    seat of it from the lobby (lobby.Lobby.visit). Noted where the socket arrived and, for a
+    relayed socket, again by the owner (the relay sends the address); none without one."""
     address = client_address(websocket)
-    if address != "?":
+    if address is not None:
         hub.lobby.visit(table_id, address)
 
 
@@ -322,7 +348,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           connections_per_address: int = CONNECTIONS_PER_ADDRESS,
           header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
           bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False,
-          advice_seconds: float = ADVICE_SECONDS) -> None:
+          advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS) -> None:
     """``reuse_port``: one of the workers of ``tarocchi serve --workers`` (server/workers.py),
     bound with SO_REUSEPORT beside the others."""
     import socket
@@ -334,7 +360,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
                      away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
                      bus=bus, process=process_name(port) if bus else None, lease=lease,
-                     advice_seconds=advice_seconds)
+                     advice_seconds=advice_seconds, advice_workers=advice_workers)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
     # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).

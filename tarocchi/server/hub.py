@@ -30,7 +30,7 @@ from tarocchi.bots import DEFAULT_LEVEL, advice, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
-from .advice import Advisor
+from .advice import ADVICE_WORKERS, Advisor
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
@@ -88,11 +88,15 @@ class Connection:
     MAX_QUEUED = 500  # frames waiting for a socket that does not read: past this it is closed
     watching = False  # a spectator's socket (watch.py): no seat, the spectator's projection
 
-    def __init__(self, websocket, table: Table, room_seat: int, token: str | None = None):
+    def __init__(self, websocket, table: Table, room_seat: int, token: str | None = None,
+                 address: str | None = None):
         self.websocket = websocket
         self.table = table
         self.room_seat = room_seat
         self.token = token  # the link it was opened with: checked again at each hello (a claim may replace it)
+        # The client's address (the peer's, or the one a trusted proxy forwards, or the one a
+        # relay sent with the socket); None where it is not known. Advice is budgeted by it.
+        self.address = address
         self.greeted = False
         self.sent_version = 0
         # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
@@ -201,6 +205,7 @@ class SeatLink:
     def __init__(self):
         self.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # hellos and history requests replay the past
         self.chat = Budget(CHAT_BURST, CHATS_PER_SECOND)  # a chat line goes to every socket
+        self.advice: Budget | None = None  # hints and reviews (advice.py makes it, with its limits)
         self.sockets: list[Connection] = []
 
 
@@ -228,7 +233,11 @@ class Hub:
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
                  hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
-                 site: Site | None = None, advice_seconds: float = advice.ADVICE_SECONDS):
+                 site: Site | None = None, advice_seconds: float = advice.ADVICE_SECONDS,
+                 advice_executor: Executor | None = None, advice_workers: int = ADVICE_WORKERS):
+        """``executor``: where the tables' computers think (and the turn clock's stand-in);
+        ``advice_executor``: where hints and reviews think, ``advice_workers`` at once (advice.py),
+        by default a thread pool of its own, made here and shut down with the hub."""
         self.store = store
         # A site of several processes (site.py): the tables this process drives are the ones
         # whose lease it holds. None: one process alone, every table its own.
@@ -273,7 +282,12 @@ class Hub:
                              if getattr(store, "commits_off_loop", False) else None)
         self.watch = Watchers(self)  # the spectators (watch.py)
         self.lobby = Lobby(self)  # public tables, Play now, the turn clock (lobby.py)
-        self.advisor = Advisor(self)  # hints and reviews (advice.py)
+        # Hints and reviews (advice.py), on workers of their own: never the tables'.
+        self.own_advice_executor = None
+        if advice_executor is None:
+            advice_executor = self.own_advice_executor = ThreadPoolExecutor(advice_workers,
+                                                                           thread_name_prefix="advice")
+        self.advisor = Advisor(self, advice_executor, advice_workers)
         self.advice_seconds = advice_seconds  # the player's CPU budget for one hint or review decision
 
     # --- start and stop ---------------------------------------------------------------------
@@ -344,6 +358,8 @@ class Hub:
             await self.committed.wait()
         if self.store_thread is not None:
             self.store_thread.shutdown()
+        if self.own_advice_executor is not None:
+            self.own_advice_executor.shutdown(wait=False, cancel_futures=True)
         if self.site is not None:  # let the others take this process's tables at once
             for table_id in list(self.tables):
                 with contextlib.suppress(Exception):

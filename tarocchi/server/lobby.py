@@ -443,7 +443,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         body = await read_body(request, TakeSeat)
         if isinstance(body, JSONResponse):
             return body
-        claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request))
+        claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request) or "?")
         if isinstance(claimed, str):
             return JSONResponse({"error": claimed}, status_code=429 if claimed == TOO_MANY_CLAIMS else 409)
         token, seat = claimed
@@ -462,7 +462,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         try:
             if not lobby.has_seat_for(body.game) and not await may_create(request):
                 return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
-            seated = lobby.play_now(body.game, client_address(request))
+            seated = lobby.play_now(body.game, client_address(request) or "?")
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         if isinstance(seated, str):

@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import msgspec
+from starlette.datastructures import Address
 
 from .messages import CLOSE_TOO_SLOW, TOO_SLOW, Budget
 
@@ -50,9 +51,11 @@ PLAYING_EVERY = 5.0  # seconds between a process's counts of the people at its t
 
 class Envelope(msgspec.Struct, omit_defaults=True):
     """One message on the bus. ``op``: ``open`` (relay -> owner: a socket for ``token``, answer
-    to ``reply``), ``frame`` (relay -> owner: what the page sent), ``gone`` (relay -> owner:
-    the page went away), ``text`` (owner -> relay: a frame for the page), ``close`` (owner ->
-    relay: close the page's socket with ``code`` and ``reason``)."""
+    to ``reply``; ``address``: its client's, by which the owner budgets advice), ``frame``
+    (relay -> owner: what the page sent), ``gone`` (relay -> owner: the page went away),
+    ``text`` (owner -> relay: a frame for the page), ``close`` (owner -> relay: close the page's
+    socket with ``code`` and ``reason``). A field a process does not know is ignored: processes
+    of two versions side by side still talk."""
     op: str
     conn: str
     text: str | None = None
@@ -60,6 +63,7 @@ class Envelope(msgspec.Struct, omit_defaults=True):
     reply: str | None = None
     code: int = 1000
     reason: str = ""
+    address: str | None = None
 
 
 _encode = msgspec.json.Encoder().encode
@@ -176,9 +180,12 @@ class RemoteSocket:
     """The websocket of a page connected to another process, as ``serve_socket`` uses one:
     what the page sends arrives through ``inbox``; what is sent to it goes over the bus."""
 
-    def __init__(self, site: Site, relay: str, conn: str):
+    def __init__(self, site: Site, relay: str, conn: str, address: str | None = None):
         self.site, self.relay, self.conn = site, relay, conn
         self.inbox: asyncio.Queue = asyncio.Queue()
+        # The page's address as the relay saw it (guard.client_address reads it as a local
+        # socket's); None from a relay that did not send one.
+        self.client = Address(address, 0) if address else None
 
     async def receive(self) -> dict:
         return await self.inbox.get()
@@ -319,7 +326,8 @@ class Site:
         if envelope.op == "open":
             from .app import serve_socket  # (the app imports this module)
 
-            remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn)
+            remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn,
+                                                               envelope.address)
             budget = Budget(*self.budget) if self.budget else None
             task = asyncio.get_running_loop().create_task(serve_socket(self.hub, remote, envelope.token or "", budget))
             task.add_done_callback(lambda _: self.remote.pop(envelope.conn, None))
@@ -347,7 +355,9 @@ class Site:
         relay = self.relays[conn] = Relay(websocket, elsewhere.table_id, elsewhere.owner)
         writer = asyncio.get_running_loop().create_task(relay.write())
         try:
-            self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process))
+            client = getattr(websocket, "client", None)
+            self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process,
+                                                    address=client.host if client else None))
             while not writer.done():
                 receiving = asyncio.ensure_future(websocket.receive())
                 await asyncio.wait([receiving, writer], return_when=asyncio.FIRST_COMPLETED)

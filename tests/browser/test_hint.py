@@ -15,6 +15,8 @@ import pytest
 
 from .checks import INSIDE, SIZES, check_axe
 from .driver import TURN_OR_COUNT, deal_over, phase, resize, take_turn
+from .fake import open_fake, table, view
+from .test_issue22 import finished
 from .test_screens import look, switch
 
 pytestmark = pytest.mark.browser
@@ -165,3 +167,17 @@ def test_the_host_chooses_hints_and_every_seat_sees_the_choice(live_server, new_
     for other in pages.values():
         check_axe(other, "room waiting with the hints note")
         assert other.locator("#hint-button").count() == 0
+
+
+def test_the_review_is_offered_only_where_hints_are_allowed(live_server, new_page):
+    """A room at the count: "Review my decisions" where the host allowed hints, nothing where
+    not (the server refuses a review there, as it refuses a hint)."""
+    deal = finished("sicilian", 3)
+    pays = deal.returns()
+    for hints in (True, False):
+        page = new_page(SIZES["desktop"])
+        open_fake(page, live_server.url, table(3, "sicilian", kind="room", status="between", totals=pays,
+                                                sheet=[pays], hints=hints), view(deal))
+        page.locator(".center.count .payments").wait_for()
+        assert page.locator("#review-button").count() == (1 if hints else 0), hints
+        assert page.errors == []

@@ -57,6 +57,7 @@ def watched(monkeypatch):
     """The advice's player watched (a new one for each question: the pool's threads share none)."""
     WATCHED.clear()
     monkeypatch.setattr(server_advice, "ADVICE_BURST", 10_000)  # a hint at nearly every turn, at test speed
+    monkeypatch.setattr(server_advice, "ADDRESS_BURST", 10_000)  # (every seat from this one address)
     monkeypatch.setattr(advice, "_player", Watching)
     return WATCHED
 

@@ -111,9 +111,13 @@ Object.assign(REASON_IDS.it, {
   hint_pending: "il computer sta ancora pensando al tuo ultimo suggerimento",
   review_not_now: "una smazzata si rivede dopo il conteggio",
   too_many_advice: "troppe richieste di suggerimenti e revisioni: aspetta un poco",
+  too_many_advice_here: "troppe richieste di suggerimenti e revisioni da questo indirizzo: aspetta un poco",
+  advice_busy: "il computer è occupato con i suggerimenti di altri giocatori: riprova tra un momento",
+  advice_busy_here: "troppi suggerimenti e revisioni in corso da questo indirizzo: riprova quando uno è finito",
   no_advice: "il computer non è riuscito a calcolarlo; riprova",
 });
-const OURS = new Set(["hints_off", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice", "no_advice"]);
+const OURS = new Set(["hints_off", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice",
+  "too_many_advice_here", "advice_busy", "advice_busy_here", "no_advice"]);
 
 // What came from the server: the latest hint, the latest review, and what is being asked.
 const advice = { hint: null, asking: false, hidden: false, review: null, reviewAsked: 0, acted: 0 };
@@ -254,10 +258,11 @@ function itemLine(c, item) {
   return t("advice.review.diff", { ...params, cost: amount(c, item.cost).replace(/^\+/, "") });
 }
 
-// The review in the count: a button, then the seat's decisions as they are worked out.
+// The review in the count: a button, then the seat's decisions as they are worked out. Only
+// where the table allows hints (the server refuses a review elsewhere, as it refuses a hint).
 export function reviewSection(c) {
   const T = c.table;
-  if (!T || !c.view || c.view.phase !== "done" || T.bots?.[T.you]) return null;
+  if (!T || !T.hints || !c.view || c.view.phase !== "done" || T.bots?.[T.you]) return null;
   const R = advice.review && advice.review.deal === T.deal_number ? advice.review : null;
   if (!R) {
     const asked = advice.reviewAsked === T.deal_number;
