@@ -66,10 +66,10 @@ async def soon(check, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
-def test_hints_that_fill_the_advice_workers_never_hold_up_another_tables_computers(stuck):
+def test_hints_that_fill_the_advice_workers_never_hold_up_another_tables_computers(stuck, store_db):
     """Four hints in flight, each thinking until the test ends (before issue 37 they held all
     four of the tables' bot threads, and every table's computers waited for them)."""
-    with running_server() as server:
+    with running_server(store_db) as server:  # (on both stores)
         async def body():
             probe = await Seat.open(server.ws_url, computer(server.url))
             baseline = statistics.median([await bots_answer(probe, 20) for _ in range(3)])
@@ -132,10 +132,10 @@ def test_advice_past_its_bounds_is_refused_at_once_with_the_reason(stuck, monkey
         asyncio.run(body())
 
 
-def test_the_sockets_of_one_seat_link_share_one_hint_budget(strongest, monkeypatch):
+def test_the_sockets_of_one_seat_link_share_one_hint_budget(strongest, monkeypatch, store_db):
     strongest(Quick)
     monkeypatch.setattr(server_advice, "ADVICE_PER_SECOND", 1e-6)  # no refill while the test runs
-    with running_server() as server:
+    with running_server(store_db) as server:  # (on both stores)
         async def body():
             token = computer(server.url)
             sockets = [await Seat.open(server.ws_url, token) for _ in range(3)]
@@ -154,14 +154,14 @@ def test_the_sockets_of_one_seat_link_share_one_hint_budget(strongest, monkeypat
         asyncio.run(body())
 
 
-def test_one_address_has_one_advice_budget_over_all_its_seat_links(strongest):
+def test_one_address_has_one_advice_budget_over_all_its_seat_links(strongest, store_db):
     """The hints of one client address over several tables: refused for the address once its
     burst is spent, though each seat link has budget left (the rate's refill while the test
     runs is counted)."""
     strongest(Quick)
     burst, rate = server_advice.ADDRESS_BURST, server_advice.ADDRESS_PER_SECOND
     links = burst // server_advice.ADVICE_BURST + 3  # more than the address's burst, over links with room
-    with running_server() as server:
+    with running_server(store_db) as server:  # (on both stores)
         async def body():
             seats = [await Seat.open(server.ws_url, computer(server.url)) for _ in range(links)]
             for seat in seats:
@@ -187,10 +187,10 @@ def test_one_address_has_one_advice_budget_over_all_its_seat_links(strongest):
 
 
 @pytest.mark.parametrize("hints", [False, True])
-def test_a_room_without_hints_refuses_reviews_too(strongest, hints):
+def test_a_room_without_hints_refuses_reviews_too(strongest, hints, store_db):
     """After the count, where a review is otherwise answered (the room with hints)."""
     strongest(Quick)
-    with running_server() as server:
+    with running_server(store_db) as server:  # (on both stores)
         async def body():
             seats = [await Seat.open(server.ws_url, t) for t in room(server.url, 3, hints=hints)]
             for s in seats:
