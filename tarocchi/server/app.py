@@ -37,7 +37,7 @@ from .messages import (
     Budget, NewComputer, NewRoom, decode,
 )
 from .lobby import FILL_SECONDS, PUBLIC_CLOCK, lobby_routes
-from .site import LEASE_SECONDS, Bus, Elsewhere, Site, process_name
+from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Elsewhere, Site, alone_name, hold_alone, process_name
 from .store import open_store, redacted
 from .watch import WATCH_SEAT
 from .watch import routes as watch_routes
@@ -105,10 +105,23 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        executor = make_executor(bot_processes)
-        advice_executor = make_advice_executor(advice_workers, bot_processes > 0) if advice_workers else executor
         store = open_store(db)
         site = Site(Bus(bus), process or process_name(0), lease, budget) if bus else None
+        # One process alone, or a site: never both on one database (site.py, DatabaseTaken).
+        try:
+            if site is None:
+                alone = (alone_name(), await hold_alone(store, alone_name(), redacted(db)))
+            else:
+                alone = None
+                await site.join_database(store, redacted(db))
+        except DatabaseTaken as e:
+            log.error("%s", e)
+            if site is not None:
+                await site.bus.close()
+            store.close()
+            raise
+        executor = make_executor(bot_processes)
+        advice_executor = make_advice_executor(advice_workers, bot_processes > 0) if advice_workers else executor
         state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
                            bot_level_default=bot_level_default, away_timeout=away_timeout,
                            chance=chance, hello_timeout=hello_timeout, games=games, site=site,
@@ -125,6 +138,10 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             await state["hub"].stop()
             if site is not None:
                 await site.stop()
+            if alone is not None:
+                alone[1].cancel()
+                with contextlib.suppress(Exception):
+                    store.release(ALONE, alone[0])
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
             if advice_executor is not executor:
                 await asyncio.to_thread(advice_executor.shutdown, wait=True, cancel_futures=True)

@@ -168,6 +168,65 @@ return spent
 """
 
 
+# --- one database: one process alone, or a site, never both ------------------------------------
+#
+# Two processes on one database without a bus would each drive their own copy of a table (a
+# seat on one sees "waiting" at v2 while the table is at v6 on the other). So a process without
+# a bus holds the database's own lease (ALONE, renewed every second) and starts only when no
+# other process holds a live lease; a process of a site holds a lease of its own beside its
+# tables' and starts only when no process holds ALONE. Either one waits a lease's length for a
+# process that was killed (its leases run out), and refuses to start past it, saying why.
+
+ALONE = "process:alone"  # the leases row of the one process serving a database without a bus
+ALONE_LEASE = 4.0  # seconds; renewed every second
+QUIET_WAIT = 10.0  # seconds to wait for the leases of a process that was stopped or killed to run out
+
+
+class DatabaseTaken(RuntimeError):
+    """Another process serves the database in a way this one cannot share it."""
+
+
+def alone_name() -> str:
+    return f"alone:{socket.gethostname()}:{os.getpid()}"
+
+
+async def until_quiet(ask, seconds: float = QUIET_WAIT):
+    """``ask()`` again and again until it answers nothing (or ``seconds`` pass); its last answer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (answer := ask()) and loop.time() < deadline:
+        await asyncio.sleep(0.25)
+    return answer
+
+
+async def hold_alone(store, me: str, where: str) -> asyncio.Task:
+    """Serve ``store`` as its one process (no bus): take the database's lease, or DatabaseTaken.
+    The task that renews the lease (cancel it, then ``store.release(ALONE, me)``, at the stop)."""
+    others = await until_quiet(lambda: store.live_owners() - {me})
+    if not others and store.acquire(ALONE, me, ALONE_LEASE) == me:
+        others = store.live_owners() - {me}  # (a process of a site that started meanwhile)
+        if not others:
+            return asyncio.get_running_loop().create_task(_renew_alone(store, me))
+        store.release(ALONE, me)
+    raise DatabaseTaken(
+        f"another Tarocchi process serves the database {where} ({', '.join(sorted(others))}): two processes on one "
+        f"database must both be started with --bus REDIS_URL (a site of several processes, docs/operations.md), "
+        f"or the other one stopped first")
+
+
+async def _renew_alone(store, me: str) -> None:
+    off_loop = getattr(store, "commits_off_loop", False)  # (PostgreSQL: not on the loop every table shares)
+    while True:
+        await asyncio.sleep(ALONE_LEASE / 4)
+        try:
+            held = (await asyncio.to_thread(store.renew, me, ALONE_LEASE, [ALONE]) if off_loop
+                    else store.renew(me, ALONE_LEASE, [ALONE]))
+            if ALONE not in held:
+                log.error("the database's lease went to another process: two processes may be serving it")
+        except Exception:  # the database may be away a moment: try again next time
+            log.exception("could not renew the database's lease")
+
+
 class Elsewhere(Exception):
     """The table a link opens is driven by another process now."""
 
@@ -276,6 +335,25 @@ class Site:
                 total[game] = total.get(game, 0) + int(n)
         return total
 
+    @property
+    def row(self) -> str:
+        """This process's own leases row: every process of a site holds one while it runs."""
+        return f"process:{self.process}"
+
+    async def join_database(self, store, where: str) -> None:
+        """Join the site on ``store`` unless a process without a bus serves it (DatabaseTaken);
+        this process's own lease (``row``) tells a process without a bus that the site is there."""
+        alone = await until_quiet(lambda: store.lease_owner(ALONE))
+        if not alone:
+            store.acquire(self.row, self.process, self.lease)
+            alone = store.lease_owner(ALONE)  # (one that started meanwhile)
+            if not alone:
+                return
+            store.release(self.row, self.process)
+        raise DatabaseTaken(
+            f"a Tarocchi process without --bus serves the database {where} ({alone}): stop it, or start every "
+            f"process of the site with --bus")
+
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         seconds, micros = await self.bus.redis.time()  # one clock for every process's buckets
@@ -295,6 +373,9 @@ class Site:
         await asyncio.gather(*self.tasks, return_exceptions=True)
         if self.queries is not None:
             self.queries.shutdown(wait=False, cancel_futures=True)
+        if self.hub is not None:
+            with contextlib.suppress(Exception):
+                self.hub.store.release(self.row, self.process)
         await self.bus.close()
 
     @staticmethod
@@ -315,7 +396,7 @@ class Site:
     async def renew_leases(self) -> None:
         hub = self.hub
         mine = dict(hub.tables)
-        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, list(mine)))
+        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, [*mine, self.row]))
 
     async def take_orphans(self) -> None:
         self.hub.take_orphans(await self.ask(self.hub.store.orphans))

@@ -121,6 +121,9 @@ class Store(Protocol):
     def orphans(self) -> list[str]:
         """Unfinished tables that no live lease holds (their process died): to take over."""
 
+    def live_owners(self) -> set[str]:
+        """Who holds a live lease now, of a table or of the database itself (site.py)."""
+
     def seat_of(self, token: str) -> tuple[str, int] | None:
         """(table id, seat) of a seat token, or None for an unknown token."""
 
@@ -393,6 +396,9 @@ class SqliteStore:
         marks = ",".join("?" * len(wanted))
         return dict(self.db.execute(f"SELECT table_id, owner FROM leases WHERE expires >= ? AND table_id IN ({marks})",
                                     (time.time(), *wanted))) if wanted else {}
+
+    def live_owners(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT DISTINCT owner FROM leases WHERE expires >= ?", (time.time(),))}
 
     def orphans(self) -> list[str]:
         return [r[0] for r in self.db.execute(

@@ -255,6 +255,10 @@ class PostgresStore:
             return dict(conn.execute(f"SELECT table_id, owner FROM leases WHERE expires >= {NOW} "
                                      f"AND table_id = ANY(%s)", (wanted,)).fetchall())
 
+    def live_owners(self) -> set[str]:
+        with self._connection() as conn:
+            return {r[0] for r in conn.execute(f"SELECT DISTINCT owner FROM leases WHERE expires >= {NOW}")}
+
     def orphans(self) -> list[str]:
         with self._connection() as conn:
             return [r[0] for r in conn.execute(
