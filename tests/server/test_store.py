@@ -197,7 +197,7 @@ def test_a_version_3_file_keeps_its_claims_and_learns_who_made_them(tmp_path):
 
 
 def test_open_store_picks_the_store_by_url_and_a_log_line_hides_the_password(tmp_path, postgres):
-    from tarocchi.server.store_pg import PostgresStore
+    from tarocchi.server.store.postgres import PostgresStore
 
     sqlite = open_store(str(tmp_path / "s.sqlite3"))
     assert isinstance(sqlite, SqliteStore)

@@ -14,7 +14,7 @@ import websockets
 
 from tarocchi.server.hub import CLOSE_NOT_STORED
 from tarocchi.server.store import SCHEMA_VERSION, VersionConflict
-from tarocchi.server.store_pg import PostgresStore
+from tarocchi.server.store.postgres import PostgresStore
 from tests.faults.server import ServerProcess
 from tests.postgres import Cluster
 from tests.server.live import running_server

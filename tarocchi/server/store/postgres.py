@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from .store import (
+from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
 
