@@ -979,16 +979,18 @@ function waitingRoom() {
   const joined = (T.joined || []).filter(Boolean).length;
   let links = null;
   try { links = JSON.parse(store(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
-  return h("section", { class: "center waiting" },
+  // (focusable: on a phone it scrolls, and a guest's has nothing else a keyboard reaches)
+  return h("section", { class: "center waiting", tabindex: "0", "aria-label": t("table.waiting") },
     h("h2", { text: t("table.waiting") }),
+    // (the host's one action, under the title: the links below it fill a desktop's centre)
+    T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null,
     lobbyUi.waitingExtras(T, send),  // (first: Play now's countdown in sight on a phone)
     h("ul", { class: "joined" }, T.names.map((n, s) => h("li", { class: T.joined?.[s] ? "in" : "out" },
       h("span", { text: whoLabel(s) }), h("small", { text: T.joined?.[s] ? t("table.joined") : t("table.notjoined") })))),
     T.you === 0 && links ? h("div", {}, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => linkRow(l, i + 1, T.names)))) : null,
     T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
-    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,
-    T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
+    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null);
 }
 
 // Which words a link that opens nothing gets: left out (R17), a broken table, or unknown.
