@@ -1,11 +1,16 @@
 """Issue 38, "Reach and fit": what players found at 1366x800, 390x844 and 360x640, in English
-and Italian. The host of a four-seat room sees "Start now with three seats" without scrolling."""
+and Italian. The host of a four-seat room sees "Start now with three seats" without scrolling;
+the discard's Confirm and Next deal each have a key (C, N; the games' own confirm buttons C
+too), said in their tooltips and aria-keyshortcuts."""
 
 from __future__ import annotations
 
 import pytest
 
-from .checks import SIZES, check_axe, check_inside, screen
+from .checks import DESKTOP, SIZES, check_axe, check_inside, screen
+from .fake import open_fake, table, view
+from .test_issue12 import find_deal
+from .test_late_act import acts
 from .test_room import create_room
 from .test_screens import switch
 
@@ -62,3 +67,86 @@ def test_the_host_of_four_seats_sees_start_with_three_without_scrolling(live_ser
     start.click()
     host.locator(".hand .card").first.wait_for()
     assert host.errors == []
+
+
+# --- 2. The keys of Confirm and Next deal -----------------------------------------------------
+
+def test_c_confirms_the_discard_and_n_asks_for_the_next_deal(live_server, new_page):
+    """After picking three discards, C confirms them (15 Shift+Tab presses before); at the count
+    N asks for the next deal (21 Tab presses). Each button says its key in its tooltip and in
+    aria-keyshortcuts, in both languages; a C before three are picked sends nothing."""
+    deal = find_deal(lambda d: d.phase == "discard" and d.to_act == 0)
+    page = new_page(DESKTOP)
+    fake = open_fake(page, live_server.url, table(kind="room"), view(deal))
+    confirm = page.locator("#confirm-discard")
+    confirm.wait_for()
+    assert confirm.get_attribute("aria-keyshortcuts") == "C"
+    for code, label in (("it", "Conferma lo scarto"), ("en", "Confirm the discard")):
+        switch(page, code)
+        assert confirm.get_attribute("title") == f"{label} (C)"
+    allowed = page.locator(".hand .card:not([aria-disabled='true'])")
+    allowed.first.focus()
+    page.keyboard.press("Space")  # one picked: C is not yet the discard
+    page.keyboard.press("c")
+    page.wait_for_timeout(200)
+    assert acts(fake, page) == []
+    picked = [allowed.nth(i).get_attribute("data-card") for i in range(3)]
+    for code in picked[1:]:
+        page.locator(f".hand .card[data-card='{code}']").focus()
+        page.keyboard.press("Space")
+    page.locator(".hand .card[aria-pressed='true']").nth(2).wait_for()
+    check_axe(page, "the discard picked, its key said")
+    page.keyboard.press("c")
+    (act,) = acts(fake, page, 1)
+    assert act["action"].split()[0] == "discard" and sorted(act["action"].split()[1:]) == sorted(picked)
+
+    # The count: N is Next deal.
+    deal.apply(act["action"])
+    while not deal.done:
+        deal.apply(deal.legal_actions()[0])
+    pays = deal.returns()
+    fake.push(tbl=table(kind="room", status="between", totals=pays, sheet=[pays]), v=view(deal))
+    nxt = page.locator("#next-deal")
+    nxt.wait_for()
+    assert nxt.get_attribute("aria-keyshortcuts") == "N"
+    for code, label in (("it", "Prossima smazzata"), ("en", "Next deal")):
+        switch(page, code)
+        assert nxt.get_attribute("title") == f"{label} (N)"
+    check_axe(page, "the count, Next deal's key said")
+    page.evaluate("() => document.activeElement?.blur()")
+    page.keyboard.press("n")
+    for _ in range(200):
+        if any(m.get("type") == "next" for m in fake.sent):
+            break
+        page.wait_for_timeout(25)
+    assert [m for m in fake.sent if m.get("type") == "next"] == [{"type": "next"}]
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("game", "moment", "button", "word"), [
+    ("calabresella", "give", "#confirm-discard", "restituisco"),
+    ("calabresella", "lay", "#confirm-discard", "scarto"),
+    ("ottocento", "declare", "#confirm-declare", "declare"),
+])
+def test_c_confirms_a_games_own_pick_too(live_server, new_page, game, moment, button, word):
+    """The games' own confirm buttons take the same key: Calabresella's card given back and
+    cards laid in the monte, Ottocento's declaration (the rules pages say so)."""
+    seats = 4 if game == "ottocento" else 3
+    deal = find_deal(lambda d: d.phase == moment and d.to_act == 0 and any(c["action"] != "declare" for c in d.view(0)["choices"]),
+                     seats=seats, game=game)
+    page = new_page(DESKTOP)
+    fake = open_fake(page, live_server.url, table(seats=seats, game=game, kind="room"), view(deal))
+    confirm = page.locator(button)
+    confirm.wait_for()
+    assert confirm.get_attribute("aria-keyshortcuts") == "C"
+    assert confirm.get_attribute("title").endswith(" (C)")
+    if moment != "declare":  # pick the cards on the hand first
+        size = deal.view(0).get("lay") or 1
+        for i in range(size):
+            page.locator(".hand .card:not([aria-disabled='true']):not([aria-pressed='true'])").first.click()
+    page.locator(f"{button}:not([disabled])").wait_for()
+    page.evaluate("() => document.activeElement?.blur()")
+    page.keyboard.press("C")
+    (act,) = acts(fake, page, 1)
+    assert act["action"].split()[0] == word and len(act["action"].split()) > 1, act
+    assert page.errors == []

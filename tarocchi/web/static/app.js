@@ -46,8 +46,9 @@
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
 // ctx (ctxFor below) gives the view, the table, `me`, the catalogue (t, tn, gt, tSeat), the
-// cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), and
-// the discard selection.
+// cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), the
+// discard selection, and confirmKey(label): the attributes that give a game's confirm button
+// the C key (aria-keyshortcuts and its tooltip).
 
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
@@ -75,6 +76,11 @@ const HOLD_MS = 1600;      // the deal's last trick stays on the table this long
 const LATE_NOTE_MS = 5000;
 const LATE_REASONS = new Set(["too_late", "moved_on"]);
 const NAME_MAX = 24;
+// Keys of their own for the buttons a turn ends with, far from a keyboard's Tab order (the
+// discard's Confirm sat 15 Shift+Tabs from the last card picked, Next deal 21 Tabs away). A
+// game's confirm button (a lay, a give-back, a declaration) takes C by the same attribute.
+const CONFIRM_KEY = "C";
+const NEXT_KEY = "N";
 
 const state = {
   table: null,
@@ -178,7 +184,7 @@ function ctxFor() {
     t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
     cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
     act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
-    dimmedReasons, discard: discardControl, render,
+    dimmedReasons, discard: discardControl, render, confirmKey: (label) => keyAttrs(CONFIRM_KEY, label),
   };
 }
 
@@ -721,6 +727,7 @@ function discardControl({ size = 3, word = "discard", fallbackKey = "discard.fal
     v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
       ? h("span", { class: "why discard-fallback", text: gt(fallbackKey) }) : null,
     h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== size,
+      ...keyAttrs(CONFIRM_KEY, t("discard.confirm")),
       onclick: () => act(`${word} ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
 }
 
@@ -747,6 +754,11 @@ function actionsArea() {
   return own;
 }
 
+// A button's own key: said to a screen reader and in its tooltip ("Next deal (N)").
+function keyAttrs(key, label) {
+  return { "aria-keyshortcuts": key, title: `${label} (${key})` };
+}
+
 function nextControls() {
   const T = state.table;
   if (T.status === "over") {
@@ -761,7 +773,7 @@ function nextControls() {
   const ready = T.ready?.[T.you];
   return h("div", { class: "next" },
     h("button", { type: "button", class: "primary", id: "next-deal", "data-focus": "next", disabled: !!ready,
-      onclick: () => send({ type: "next" }) }, t("count.next")),
+      ...keyAttrs(NEXT_KEY, t("count.next")), onclick: () => send({ type: "next" }) }, t("count.next")),
     ready ? h("span", { class: "quiet-on-felt", text: t("count.waitnext") }) : null);
 }
 
@@ -1280,6 +1292,14 @@ function onKey(e) {
     return;
   }
   if (hintKey(ctxFor(), e.key)) return;
+  // C and N: the button of the actions that carries the key (a C before the cards are all
+  // picked does nothing: the count beside it says how many).
+  const upper = e.key.toUpperCase();
+  if (upper === CONFIRM_KEY || upper === NEXT_KEY) {
+    const b = shell?.actions.querySelector(`button[aria-keyshortcuts="${upper}"]`);
+    if (b) { e.preventDefault(); if (!b.disabled) b.click(); }
+    return;
+  }
   if ((e.key === "l" || e.key === "L") && state.view?.phase === "play" && state.view.last_trick) {
     state.showLast = !state.showLast;
     render();
