@@ -1,13 +1,17 @@
 """Issue 38, "Reach and fit": what players found at 1366x800, 390x844 and 360x640, in English
 and Italian. The host of a four-seat room sees "Start now with three seats" without scrolling;
 the discard's Confirm and Next deal each have a key (C, N; the games' own confirm buttons C
-too), said in their tooltips and aria-keyshortcuts."""
+too), said in their tooltips and aria-keyshortcuts; and, measured by bounding boxes, the top
+bar's title, deal and badges never overlap (the watch page at 390 px, Italian Ottocento at
+360 px)."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from .checks import DESKTOP, SIZES, check_axe, check_inside, screen
+from .driver import resize
 from .fake import open_fake, table, view
 from .test_issue12 import find_deal
 from .test_late_act import acts
@@ -150,3 +154,61 @@ def test_c_confirms_a_games_own_pick_too(live_server, new_page, game, moment, bu
     (act,) = acts(fake, page, 1)
     assert act["action"].split()[0] == word and len(act["action"].split()) > 1, act
     assert page.errors == []
+
+
+# --- 3. Fit: the top bar, the waiting room's seats, Ottocento's declarations -----------------
+
+TOP = RECT + OVERLAP + """() => {
+  const parts = ['.home', '.game-name', '.deal-no', '.tag.watching', '.conn', '.reconnect', '.help-link', '.sound', '.lang'];
+  const seen = [];
+  for (const sel of parts) {
+    const el = document.querySelector(`.topbar ${sel}`);
+    if (!el || !el.getClientRects().length) continue;
+    const r = box(el);
+    if (r.w < 2 && r.h < 2) continue;
+    seen.push([sel, el, r]);
+  }
+  const out = [];
+  for (const [sel, el, r] of seen) {
+    if (r.l < -0.5 || r.t < -0.5 || r.r > innerWidth + 0.5 || r.b > innerHeight + 0.5) out.push(`${sel} outside the viewport`);
+    if (el.scrollWidth > el.clientWidth + 1) out.push(`${sel}: its text wider than its box (${el.scrollWidth} > ${el.clientWidth})`);
+  }
+  // The blocks the parts lie in hold them (a block squeezed to nothing lets its text spill).
+  for (const block of document.querySelectorAll('.topbar > *')) {
+    if (block.getClientRects().length && block.scrollWidth > block.clientWidth + 1) out.push(`.${block.className}: its content wider than its box (${block.scrollWidth} > ${block.clientWidth})`);
+  }
+  for (let i = 0; i < seen.length; i++)
+    for (let j = i + 1; j < seen.length; j++)
+      if (overlap(seen[i][2], seen[j][2])) out.push(`${seen[i][0]} overlaps ${seen[j][0]}`);
+  return out;
+}"""
+
+
+def top_fits(page, where: str) -> None:
+    assert page.evaluate(TOP) == [], where
+    check_axe(page, where)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("sicilian", 4), ("renaissance", 3), ("calabresella", 3), ("ottocento", 4)])
+def test_the_top_bar_of_the_watch_page_and_the_table_fits_a_phone(live_server, new_page, game, seats):
+    """The title, the game, the deal, the spectator's badge and the buttons side by side and
+    apart on the watch page at 390 and 360 px (the title lay over the deal number), and on the
+    seat's own page (Italian Ottocento at 360 px: "Smazzata 1, a 800"), in both languages."""
+    r = httpx.post(f"{live_server.url}/api/computer", json={"game": game, "seats": seats, "level": "random"})
+    assert r.status_code == 200, r.text
+    host = new_page(DESKTOP)
+    host.goto(live_server.url + r.json()["link"])
+    host.locator(".hand .card").first.wait_for()
+    watch = host.locator("#watch-url").input_value()
+    for size in ("phone", "small"):
+        spectator = new_page(SIZES[size], locale="it-IT")
+        spectator.goto(watch)
+        spectator.locator(".topbar .deal-no").wait_for()
+        spectator.locator(".seats .seat").first.wait_for()
+        resize(host, SIZES[size])
+        for code in ("it", "en"):
+            for page, who in ((spectator, "watch"), (host, "seat")):
+                switch(page, code)
+                screen(page, game, f"topbar-{who}", size, code)
+                top_fits(page, f"{game}, the {who} page's top bar, {size} {code}")
+    assert host.errors == []
