@@ -3,7 +3,7 @@ and Italian. The host of a four-seat room sees "Start now with three seats" with
 the discard's Confirm and Next deal each have a key (C, N; the games' own confirm buttons C
 too), said in their tooltips and aria-keyshortcuts; and, measured by bounding boxes, the top
 bar's title, deal and badges never overlap (the watch page at 390 px, Italian Ottocento at
-360 px)."""
+360 px) and "non ancora arrivato" stays inside its seat's box in the waiting room."""
 
 from __future__ import annotations
 
@@ -212,3 +212,48 @@ def test_the_top_bar_of_the_watch_page_and_the_table_fits_a_phone(live_server, n
                 screen(page, game, f"topbar-{who}", size, code)
                 top_fits(page, f"{game}, the {who} page's top bar, {size} {code}")
     assert host.errors == []
+
+
+SEAT_TAGS = RECT + """() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('.seats .seat')) {
+    const s = box(seat);
+    for (const tag of seat.querySelectorAll('.tag')) {
+      const r = box(tag);
+      if (r.l < s.l - 0.5 || r.r > s.r + 0.5 || r.t < s.t - 0.5 || r.b > s.b + 0.5)
+        out.push(`seat ${seat.dataset.seat}: "${tag.textContent}" ${Math.round(r.l)}-${Math.round(r.r)} spills out of ${Math.round(s.l)}-${Math.round(s.r)}`);
+      if (tag.scrollWidth > tag.clientWidth + 1) out.push(`seat ${seat.dataset.seat}: "${tag.textContent}" wider than its tag`);
+    }
+  }
+  for (const li of document.querySelectorAll('.waiting .joined li')) {
+    const l = box(li);
+    for (const part of li.children) {
+      const r = box(part);
+      if (r.l < l.l - 0.5 || r.r > l.r + 0.5) out.push(`"${part.textContent}" spills out of its row`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "small"])
+def test_not_here_yet_stays_inside_its_seat_in_the_waiting_room(live_server, new_page, size):
+    """A four-seat room with two in, on phones: each absent seat's "non ancora arrivato" (and
+    every other tag) lies inside its seat's box, the host's page and a guest's, in Italian (it
+    spilled out) and English."""
+    host = new_page(SIZES[size], locale="it-IT")
+    own, guests = create_room(host, live_server.url, 4)
+    host.goto(own)
+    guest = new_page(SIZES[size], locale="it-IT")
+    guest.goto(guests[0])
+    for page in (host, guest):
+        page.wait_for_function("() => document.querySelectorAll('.waiting .joined li.in').length === 2")
+        assert page.locator(".seats .seat .tag", has_text="non ancora arrivato").count() == 2
+    for code in ("it", "en"):
+        for page, who in ((host, "host"), (guest, "guest")):
+            switch(page, code)
+            where = f"the waiting room, {who}, {size} {code}"
+            screen(page, "sicilian", f"waiting-{who}", size, code)
+            assert page.evaluate(SEAT_TAGS) == [], where
+            check_axe(page, where)
+    assert host.errors == [] and guest.errors == []
