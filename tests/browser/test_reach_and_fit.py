@@ -3,18 +3,22 @@ and Italian. The host of a four-seat room sees "Start now with three seats" with
 the discard's Confirm and Next deal each have a key (C, N; the games' own confirm buttons C
 too), said in their tooltips and aria-keyshortcuts; and, measured by bounding boxes, the top
 bar's title, deal and badges never overlap (the watch page at 390 px, Italian Ottocento at
-360 px) and "non ancora arrivato" stays inside its seat's box in the waiting room."""
+360 px), "non ancora arrivato" stays inside its seat's box in the waiting room, and an
+Ottocento seat's declaration never runs into its card count."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 
+from tests.server.live import running_server
+
 from .checks import DESKTOP, SIZES, check_axe, check_inside, screen
 from .driver import resize
 from .fake import open_fake, table, view
 from .test_issue12 import find_deal
 from .test_late_act import acts
+from .test_ottocento import RICH, Scripted, sit_until
 from .test_room import create_room
 from .test_screens import switch
 
@@ -257,3 +261,44 @@ def test_not_here_yet_stays_inside_its_seat_in_the_waiting_room(live_server, new
             assert page.evaluate(SEAT_TAGS) == [], where
             check_axe(page, where)
     assert host.errors == [] and guest.errors == []
+
+
+DECLARED = RECT + OVERLAP + """() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('.seat')) {
+    const d = seat.querySelector('.declared');
+    if (!d) continue;
+    const shown = box(d);
+    const s = box(seat);
+    if (shown.t < s.t - 0.5 || shown.b > s.b + 0.5) out.push(`seat ${seat.dataset.seat}: the declaration outside its seat`);
+    const others = [...seat.querySelectorAll('.seat-head, .stat')].filter((e) => e.getClientRects().length).map((e) => [e.className, box(e)]);
+    // The declaration's lines as drawn (a line cut by its scrolling box still lies where it is
+    // drawn): none that shows may lie over the seat's name, total, cards or tricks.
+    const lines = [...d.querySelectorAll(':scope > *')].map(box).filter((r) => overlap(r, shown));
+    for (const [what, r] of others) {
+      if (overlap(shown, r)) out.push(`seat ${seat.dataset.seat}: the declaration's box overlaps ${what}`);
+      for (const line of lines) if (overlap(line, r)) out.push(`seat ${seat.dataset.seat}: a line of the declaration (${Math.round(line.t)}-${Math.round(line.b)}) runs into ${what} (${Math.round(r.t)}-${Math.round(r.b)})`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "small"])
+def test_an_ottocento_seats_declaration_never_runs_into_its_card_count(new_page, size):
+    """At the first lead the seat on the left (a rule bot) has declared eight combinations: its
+    tile scrolls them, and the line the scrolling cuts lay against "15 carte" (its card count),
+    at 390x844 and 360x640; no line of it that shows may lie over the seat's name, total,
+    cards or tricks, in either language."""
+    with running_server(chance=Scripted(3, 1, RICH["eight"], seed=5)) as server:
+        page = new_page(SIZES[size])
+        sit_until(page, server.url, "rule", "play")
+        assert page.locator(".seat[data-seat='1'] .declared .combo").count() >= 7
+        for code in ("en", "it"):
+            switch(page, code)
+            where = f"ottocento, the declarations beside the seats, {size} {code}"
+            screen(page, "ottocento", "declared-beside-seats", size, code)
+            assert page.evaluate(DECLARED) == [], where
+            check_inside(page, where)
+            check_axe(page, where)
+        assert page.errors == []
