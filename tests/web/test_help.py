@@ -251,6 +251,43 @@ def test_the_game_words_stay_italian(game, lang):
         assert w.lower() in text.lower(), f"{game}.{lang}: {w!r} missing"
 
 
+
+# --- the keys at the table ------------------------------------------------------------------
+
+# Every key the table answers (static/app.js onKey, hint.js, replay.js), as each page's language
+# names it: each page lists them all (a game without speaking buttons, Renaissance, no 1-9).
+KEYS = {"en": ["Tab", "Shift", "←", "→", "↓", "Enter", "Space", "1", "9", "C", "N", "H", "L", "Esc", "Home", "End"],
+        "it": ["Tab", "Maiusc", "←", "→", "↓", "Invio", "Spazio", "1", "9", "C", "N", "H", "L", "Esc", "Home", "Fine"]}
+NAMED = {"ArrowLeft": "←", "ArrowRight": "→", "ArrowDown": "↓", "Escape": "Esc"}
+
+
+def button_keys() -> set[str]:
+    """The keys the client's buttons carry in aria-keyshortcuts (written out, as a *_KEY
+    constant, or given to the replay's buttons), as the English page names them."""
+    static = HELP.parent
+    code = "\n".join(p.read_text(encoding="utf-8") for p in [*static.glob("*.js"), *static.glob("games/*.js")])
+    keys = set(re.findall(r'"aria-keyshortcuts": "([^"]+)"', code))
+    keys |= set(re.findall(r'const \w+_KEY = "([^"]+)"', code))
+    keys |= set(re.findall(r'button\("replay-[\w-]+", "[\w.]+", .*?, "(\w+)"\)', code))
+    return {NAMED.get(k, k) for k in keys}
+
+
+def test_every_key_a_button_carries_is_in_the_pages_list():
+    keys = button_keys()
+    assert {"C", "N", "H", "L", "Home", "End", "←", "→"} <= keys, keys
+    assert keys <= set(KEYS["en"]), f"keys the pages do not list: {keys - set(KEYS['en'])}"
+
+
+@pytest.mark.parametrize("game,lang", PAGES)
+def test_the_page_lists_every_key_of_the_table(game, lang):
+    raw = (HELP / f"{game}.{lang}.html").read_text(encoding="utf-8")
+    assert 'href="#keys"' in raw, "the keys are not in the page's contents"
+    section = raw[raw.index('<h2 id="keys">'):]
+    section = section[:section.index("<h2", 4)]
+    listed = set(re.findall(r"<kbd>([^<]+)</kbd>", section))
+    expected = set(KEYS[lang]) - ({"1", "9"} if game == "renaissance" else set())
+    assert listed == expected, f"missing {sorted(expected - listed)}, not keys {sorted(listed - expected)}"
+
 # --- the figures --------------------------------------------------------------------------
 
 def same_value(deck, codes) -> int | None:

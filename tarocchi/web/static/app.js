@@ -46,8 +46,9 @@
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
 // ctx (ctxFor below) gives the view, the table, `me`, the catalogue (t, tn, gt, tSeat), the
-// cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), and
-// the discard selection.
+// cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), the
+// discard selection, and confirmKey(label): the attributes that give a game's confirm button
+// the C key (aria-keyshortcuts and its tooltip).
 
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
@@ -76,6 +77,11 @@ const HOLD_MS = 1600;      // the deal's last trick stays on the table this long
 const LATE_NOTE_MS = 5000;
 const LATE_REASONS = new Set(["too_late", "moved_on"]);
 const NAME_MAX = 24;
+// Keys of their own for the buttons a turn ends with, far from a keyboard's Tab order (the
+// discard's Confirm sat 15 Shift+Tabs from the last card picked, Next deal 21 Tabs away). A
+// game's confirm button (a lay, a give-back, a declaration) takes C by the same attribute.
+const CONFIRM_KEY = "C";
+const NEXT_KEY = "N";
 
 const state = {
   table: null,
@@ -179,7 +185,7 @@ function ctxFor() {
     t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
     cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
     act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
-    dimmedReasons, discard: discardControl, render,
+    dimmedReasons, discard: discardControl, render, confirmKey: (label) => keyAttrs(CONFIRM_KEY, label),
   };
 }
 
@@ -752,6 +758,7 @@ function discardControl({ size = 3, word = "discard", fallbackKey = "discard.fal
     v.choices.some((c) => !c.reason && cardInfo(c.action).kind === "trump")
       ? h("span", { class: "why discard-fallback", text: gt(fallbackKey) }) : null,
     h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== size,
+      ...keyAttrs(CONFIRM_KEY, t("discard.confirm")),
       onclick: () => act(`${word} ${[...state.selected].join(" ")}`) }, t("discard.confirm")));
 }
 
@@ -778,6 +785,11 @@ function actionsArea() {
   return own;
 }
 
+// A button's own key: said to a screen reader and in its tooltip ("Next deal (N)").
+function keyAttrs(key, label) {
+  return { "aria-keyshortcuts": key, title: `${label} (${key})` };
+}
+
 function nextControls() {
   const T = state.table;
   if (T.status === "over") {
@@ -792,7 +804,7 @@ function nextControls() {
   const ready = T.ready?.[T.you];
   return h("div", { class: "next" },
     h("button", { type: "button", class: "primary", id: "next-deal", "data-focus": "next", disabled: !!ready,
-      onclick: () => send({ type: "next" }) }, t("count.next")),
+      ...keyAttrs(NEXT_KEY, t("count.next")), onclick: () => send({ type: "next" }) }, t("count.next")),
     ready ? h("span", { class: "quiet-on-felt", text: t("count.waitnext") }) : null);
 }
 
@@ -1010,8 +1022,11 @@ function waitingRoom() {
   const joined = (T.joined || []).filter(Boolean).length;
   let links = null;
   try { links = JSON.parse(store(`tarocchi.links.${location.pathname}`) || "null"); } catch { /* none */ }
-  return h("section", { class: "center waiting" },
+  // (focusable: on a phone it scrolls, and a guest's has nothing else a keyboard reaches)
+  return h("section", { class: "center waiting", tabindex: "0", "aria-label": t("table.waiting") },
     h("h2", { text: t("table.waiting") }),
+    // (the host's one action, under the title: the links below it fill a desktop's centre)
+    T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null,
     lobbyUi.waitingExtras(T, send),  // (first: Play now's countdown in sight on a phone)
     // Who is here now, as the seat boxes say it: here, away (joined, the page closed), not yet.
     h("ul", { class: "joined" }, T.names.map((n, s) => {
@@ -1022,8 +1037,7 @@ function waitingRoom() {
     T.you === 0 && links ? h("div", { class: "links-to-send" }, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => liveLinkRow(l, i + 1, T)))) : null,
     T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
-    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null,
-    T.you === 0 && T.early_start && joined === 3 ? h("button", { type: "button", class: "primary", id: "start-three", "data-focus": "start", onclick: () => send({ type: "start" }) }, t("table.start3")) : null);
+    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null);
 }
 
 // Which words a link that opens nothing gets: left out (R17), a broken table, or unknown.
@@ -1102,14 +1116,17 @@ function topbar() {
       h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
       T ? h("span", { class: "game-name" }, h("span", { class: "long", text: tableGameTitle() }),
         h("span", { class: "short", text: tableGameTitle(true) })) : null),
-    dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
-    watching && T ? h("span", { class: "tag watching", text: t("watch.badge") }) : null,
+    // (the deal and a spectator's badge one block: a phone stacks them beside the title)
+    dealNo || (watching && T) ? h("span", { class: "deal-block" },
+      dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
+      watching && T ? h("span", { class: "tag watching", text: t("watch.badge") }) : null) : null,
     state.badLink ? null : h("span", { class: `conn ${state.conn}` },
       h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${state.conn}`) })),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
       onclick: () => { state.conn = "connecting"; render(); connect(); } }, t("conn.usehere")) : null,
     T ? h("a", { class: "help-link button", href: `/static/help/${gameName()}.${lang()}.html`, target: "_blank", rel: "noopener", text: t("help.rules") }) : null,
-    T ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
+    // (no sound for a spectator: it says a turn of one's own, and a spectator has none)
+    T && !watching ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
       title: t("sound.label"),
       onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
     langButton(render),
@@ -1313,6 +1330,14 @@ function onKey(e) {
     return;
   }
   if (hintKey(ctxFor(), e.key)) return;
+  // C and N: the button of the actions that carries the key (a C before the cards are all
+  // picked does nothing: the count beside it says how many).
+  const upper = e.key.toUpperCase();
+  if (upper === CONFIRM_KEY || upper === NEXT_KEY) {
+    const b = shell?.actions.querySelector(`button[aria-keyshortcuts="${upper}"]`);
+    if (b) { e.preventDefault(); if (!b.disabled) b.click(); }
+    return;
+  }
   if ((e.key === "l" || e.key === "L") && state.view?.phase === "play" && state.view.last_trick) {
     state.showLast = !state.showLast;
     render();

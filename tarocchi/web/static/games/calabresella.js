@@ -72,7 +72,7 @@ function pickConfirm(c, { size, word, titleKey }) {
   return h("section", { class: "actions discard", "aria-label": t(titleKey), "data-size": size },
     h("span", { class: "discard-count", text: t("discard.count", { n, size }) }),
     h("button", { type: "button", class: "primary", id: "confirm-discard", "data-focus": "confirm", disabled: n !== size,
-      onclick: () => c.act(`${word} ${[...selected].join(" ")}`) }, t(`${titleKey}.confirm`)));
+      ...c.confirmKey(t(`${titleKey}.confirm`)), onclick: () => c.act(`${word} ${[...selected].join(" ")}`) }, t(`${titleKey}.confirm`)));
 }
 
 // Scegliete: take none to three of the face-up cards (C12), then lay as many.
@@ -89,7 +89,7 @@ function takePicker(c) {
     }, c.miniCard(code), c.h("span", { class: "take-name", text: c.cardName(code) })))),
     h("div", { class: "bid-buttons" },
       h("button", { type: "button", class: "primary", id: "confirm-take", "data-focus": "take", disabled: !TAKE.size,
-        onclick: () => c.act(`prendo ${[...TAKE].join(" ")}`) }, t("cal.take.confirm", { n: TAKE.size })),
+        ...c.confirmKey(t("cal.take.confirm", { n: TAKE.size })), onclick: () => c.act(`prendo ${[...TAKE].join(" ")}`) }, t("cal.take.confirm", { n: TAKE.size })),
       h("button", { type: "button", class: "word", "data-action": "passo", "data-focus": "take-none",
         onclick: () => c.act("passo") }, h("span", { class: "word-main", text: "passo" }), h("small", { text: t("cal.take.pass") }))));
 }

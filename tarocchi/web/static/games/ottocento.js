@@ -134,7 +134,7 @@ function declareEditor(c) {
       h("span", { class: "declare-total" + (dbl ? "" : " plain"), "data-points": total.points, title: dbl || null,
         text: t("ott.declare.total", { n: total.points }) + (dbl ? ` (${dbl})` : "") }),
       h("button", { type: "button", class: "primary", id: "confirm-declare", "data-focus": "declare", disabled: !some,
-        onclick: () => c.act(editAction(e)) }, t("ott.declare.confirm", { n: total.points })),
+        ...c.confirmKey(t("ott.declare.confirm", { n: total.points })), onclick: () => c.act(editAction(e)) }, t("ott.declare.confirm", { n: total.points })),
       h("button", { type: "button", class: "word", "data-action": "declare", "data-focus": "declare-none", onclick: () => c.act("declare") },
         h("span", { class: "word-main", text: t("ott.declare.none") }))));
 }
