@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 import websockets  # noqa: E402
 
-from tarocchi.server.store import open_store  # noqa: E402
+from tarocchi.server.core.store import open_store  # noqa: E402
 from tests.faults.server import ServerProcess  # noqa: E402
 from tests.postgres import Cluster  # noqa: E402
 from tests.redis_server import RedisServer  # noqa: E402

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/postgres.py
 
-from tarocchi.server.store import Store, open_store  # noqa: E402
+from tarocchi.server.core.store import Store, open_store  # noqa: E402
 
 TABLES = 50
 CREATED = {"game": "sicilian", "kind": "computer", "seats": 3, "names": ["you", "bot", "bot"],

@@ -156,8 +156,8 @@ def cmd_check_db(args: argparse.Namespace) -> int:
     import os
     import sqlite3
 
-    from .server.store import DamagedRow, SqliteStore, open_store
-    from .server.tables import check_stream
+    from .server.core.store import DamagedRow, SqliteStore, open_store
+    from .server.core.tables import check_stream
 
     url = "://" in args.file  # a PostgreSQL database (read like a server would)
     if not url and not os.path.isfile(args.file):

@@ -33,18 +33,19 @@ import asyncio
 import collections
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tarocchi.bots import advice
 from tarocchi.engine.game import Reason, State
 
-from .messages import Budget
-from .tables import BETWEEN, COMPUTER_PLAYS, OVER, PLAYING
+from .core.features import Feature
+from .core.messages import Budget, Hint, Review
+from .core.tables import BETWEEN, COMPUTER_PLAYS, OVER, PLAYING
 
 if TYPE_CHECKING:
-    from .hub import Connection, Hub
+    from .core.hub import Connection, Hub
 
 log = logging.getLogger("tarocchi.server")
 
@@ -162,10 +163,21 @@ class Reviewing:
                 else len(self.decisions), "items": self.items, "done": self.done}
 
 
-class Advisor:
-    def __init__(self, hub: Hub, executor: Executor, workers: int):
+class Advisor(Feature):
+    """Hints and reviews: a feature of the table (core/features.py), on workers of its own."""
+    handles = (Hint, Review)
+
+    def __init__(self, hub: Hub, executor: Executor | None = None, workers: int = ADVICE_WORKERS,
+                 seconds: float = advice.ADVICE_SECONDS):
+        """``executor``: where hints and reviews think, ``workers`` at once; by default a
+        thread pool of its own, made here and shut down with it."""
         self.hub = hub
+        self.seconds = seconds  # the player's CPU budget for one hint or review decision
+        self.own_executor = None
+        if executor is None:
+            executor = self.own_executor = ThreadPoolExecutor(workers, thread_name_prefix="advice")
         self.workers = AdviceWorkers(executor, workers)
+        self.link_budgets: dict[tuple[str, int], Budget] = {}  # (table, room seat) -> what its link may still ask
         self.hints: dict[tuple[str, int], asyncio.Task] = {}  # (table, seat) -> the hint on its way
         self.reviews: dict[tuple[str, int], Reviewing] = {}  # (table, seat) -> its latest deal's review
         self.under_way: collections.Counter[str] = collections.Counter()  # HINT or REVIEW -> how many
@@ -185,10 +197,11 @@ class Advisor:
             if address is not None and self.from_address[address] >= ADVICE_PER_ADDRESS:
                 return ADVICE_BUSY_HERE
         now = asyncio.get_running_loop().time()
-        link = self.hub._link(conn)
-        if link.advice is None:
-            link.advice = Budget(ADVICE_BURST, ADVICE_PER_SECOND)
-        if not link.advice.spend(now):
+        # (one budget for every socket of the seat link, kept while the table is in memory)
+        link = self.link_budgets.get((conn.table.id, conn.room_seat))
+        if link is None:
+            link = self.link_budgets[(conn.table.id, conn.room_seat)] = Budget(ADVICE_BURST, ADVICE_PER_SECOND)
+        if not link.spend(now):
             return TOO_MANY_ADVICE
         if address is not None:
             budget = self.address_budgets.get(address)
@@ -197,7 +210,7 @@ class Advisor:
                     self.address_budgets.clear()  # forgetting old addresses only gives them a fresh burst
                 budget = self.address_budgets[address] = Budget(ADDRESS_BURST, ADDRESS_PER_SECOND)
             if not budget.spend(now):
-                link.advice.tokens += 1  # (not spent after all: the address said no)
+                link.tokens += 1  # (not spent after all: the address said no)
                 return TOO_MANY_ADVICE_HERE
         return None
 
@@ -241,7 +254,7 @@ class Advisor:
     def hint(self, conn: Connection) -> None:
         reason = self.hint_refusal(conn) or self._admit(conn, HINT)
         if reason is not None:
-            return self.hub._refuse(conn, None, reason)
+            return self.hub.refuse(conn, None, reason)
         key = (conn.table.id, conn.seat)
         # The position is taken now, not when the task first runs: the seat's next message (its
         # action) may be handled before that, and the hint would be for the turn after it.
@@ -262,11 +275,11 @@ class Advisor:
         def wanted() -> bool:  # the seat has not acted meanwhile, the deal not moved on, the socket not gone
             return table.deal is deal and len(deal.history) == moves and conn.seat == seat and self._open(conn)
         try:
-            actions = await self.workers.run(HINT, advice.hint, table.game.name, view, self.hub.advice_seconds,
+            actions = await self.workers.run(HINT, advice.hint, table.game.name, view, self.seconds,
                                              wanted=wanted)
         except Exception:
             log.exception("table %s seat %s: the hint raised", table.id, seat)
-            return self.hub._refuse(conn, None, NO_ADVICE)
+            return self.hub.refuse(conn, None, NO_ADVICE)
         if actions is None or not wanted():
             return  # for the past
         conn.send({"type": "hint", "deal": len(table.match.deals), "acted": sum(table.acted), "actions": actions})
@@ -293,7 +306,7 @@ class Advisor:
                 self._stop(entry)  # the last deal's: this seat has moved on from it
             reason = self._admit(conn, REVIEW if fresh else None)
         if reason is not None:
-            return self.hub._refuse(conn, None, reason)
+            return self.hub.refuse(conn, None, reason)
         if fresh:
             entry = self.reviews[key] = Reviewing(number)
             entry.end = self._start(REVIEW, conn.address)
@@ -309,7 +322,7 @@ class Advisor:
             entry.decisions = await self.workers.run(REVIEW, advice.decisions, record, seat)
             self._tell(entry)
             for index in entry.decisions:
-                item = await self.workers.run(REVIEW, advice.review, game, record, index, self.hub.advice_seconds)
+                item = await self.workers.run(REVIEW, advice.review, game, record, index, self.seconds)
                 entry.items.append(item)
                 self._tell(entry)
         except asyncio.CancelledError:
@@ -339,7 +352,18 @@ class Advisor:
 
     # --- a table leaves memory, the server stops ----------------------------------------------------
 
+    def handle(self, conn: Connection, message: Hint | Review) -> None:
+        if isinstance(message, Hint):
+            self.hint(conn)
+        else:
+            self.review(conn)
+
+    def unloaded(self, table_id: str, code: int, reason: str) -> None:
+        self.forget(table_id)
+
     def forget(self, table_id: str) -> None:
+        for key in [k for k in self.link_budgets if k[0] == table_id]:
+            del self.link_budgets[key]
         for key in [k for k in self.hints if k[0] == table_id]:
             self.hints.pop(key).cancel()
         for key in [k for k in self.reviews if k[0] == table_id]:
@@ -352,3 +376,5 @@ class Advisor:
         await asyncio.gather(*tasks, return_exceptions=True)
         self.hints.clear()
         self.reviews.clear()
+        if self.own_executor is not None:
+            self.own_executor.shutdown(wait=False, cancel_futures=True)

@@ -17,29 +17,24 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+from starlette.websockets import WebSocket
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
-from .advice import ADVICE_WORKERS
-from .guard import (
-    CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, client_address, protocols, raise_descriptor_limit,
+from .advice import ADVICE_WORKERS, Advisor
+from .core.hub import TABLE_GAMES, Chance, Hub
+from .core.messages import (
+    BODY_TOO_LARGE, BURST, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY, MAX_FRAME, NEW_TABLES_BURST,
+    NEW_TABLES_PER_SECOND, PER_SECOND, TOO_MANY_TABLES, Budget, NewComputer, NewRoom,
 )
-from .hub import (
-    BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, TABLE_GAMES, UNKNOWN_LINK, BrokenTable, Chance,
-    Connection, Hub,
-)
-from .messages import (
-    BODY_TOO_LARGE, BURST, CLOSE_NO_HELLO, CLOSE_TOO_MANY, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY,
-    MAX_FRAME, NEW_TABLES_BURST, NEW_TABLES_PER_SECOND, NO_HELLO, PER_SECOND, TOO_MANY, TOO_MANY_TABLES, BadMessage,
-    Budget, NewComputer, NewRoom, decode,
-)
-from .lobby import FILL_SECONDS, PUBLIC_CLOCK, lobby_routes
-from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Elsewhere, Site, alone_name, hold_alone, process_name
-from .store import open_store, redacted
-from .watch import WATCH_SEAT
+from .core.sockets import client_address, serve_socket
+from .core.store import Store, open_store, redacted
+from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
+from .lobby import FILL_SECONDS, PUBLIC_CLOCK, Lobby, lobby_routes
+from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
+from .watch import Watchers
 from .watch import routes as watch_routes
 
 log = logging.getLogger("tarocchi.server")
@@ -122,22 +117,20 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             raise
         executor = make_executor(bot_processes)
         advice_executor = make_advice_executor(advice_workers, bot_processes > 0) if advice_workers else executor
-        state["hub"] = Hub(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
-                           bot_level_default=bot_level_default, away_timeout=away_timeout,
-                           chance=chance, hello_timeout=hello_timeout, games=games, site=site,
-                           advice_seconds=advice_seconds, advice_executor=advice_executor,
-                           # (on the bots' own: as many at once as they have workers)
-                           advice_workers=advice_workers or bot_processes or BOT_THREADS)
-        state["hub"].lobby.fill_seconds, state["hub"].lobby.clock_seconds = fill_seconds, public_clock
+        state["hub"] = assemble(store, executor, bot_delay=bot_delay, trick_pause=trick_pause,
+                                bot_level_default=bot_level_default, away_timeout=away_timeout,
+                                chance=chance, hello_timeout=hello_timeout, games=games, site=site,
+                                advice_seconds=advice_seconds, advice_executor=advice_executor,
+                                # (on the bots' own: as many at once as they have workers)
+                                advice_workers=advice_workers or bot_processes or BOT_THREADS,
+                                fill_seconds=fill_seconds, public_clock=public_clock)
         state["hub"].start()
         if site is not None:
             await site.start(state["hub"])
         try:
             yield
         finally:
-            await state["hub"].stop()
-            if site is not None:
-                await site.stop()
+            await state["hub"].stop()  # (and each feature: the site's tasks, bus and lease)
             if alone is not None:
                 alone[1].cancel()
                 with contextlib.suppress(Exception):
@@ -211,10 +204,29 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
         WebSocketRoute("/ws/{token}", table_socket),
-        *watch_routes(hub, index, may_look),  # spectators, replays, downloads (watch.py)
+        *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def assemble(store: Store, executor, *, site: Site | None = None, advice_executor=None,
+             advice_workers: int = ADVICE_WORKERS, advice_seconds: float = ADVICE_SECONDS,
+             fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK, **options) -> Hub:
+    """The server's core with its features plugged in: the one place they are wired
+    (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
+    looking back, hints and reviews, and on a site of several processes its leases and relays.
+    Each is also the hub's attribute of its name (``hub.lobby``...), for the routes and tests;
+    the core itself reads none of them. ``options`` go to ``Hub``."""
+    hub = Hub(store, executor, **options)
+    hub.lobby = hub.plug(Lobby(hub, fill_seconds=fill_seconds, clock_seconds=public_clock))
+    hub.watch = hub.plug(Watchers(hub))
+    hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
+    hub.site = site
+    if site is not None:
+        site.hub = hub
+        hub.plug(site)
+    return hub
 
 
 BOT_THREADS = 4  # the tables' computers' threads where they have no processes
@@ -255,86 +267,6 @@ async def read_body(request: Request, kind: type):
         return msgspec.json.decode(raw or b"{}", type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         return JSONResponse({"error": f"bad request: {e}"}, status_code=400)
-
-
-async def serve_socket(hub: Hub, websocket: WebSocket, token: str, budget: Budget | None = None) -> None:
-    """One seat's socket, from the token to the close. Garbage gets an error, never a crash;
-    a socket over its message budget gets an error and is closed (4429)."""
-    budget = budget or Budget()
-    loop = asyncio.get_running_loop()
-    try:
-        found = hub.find(token)
-        watching = found is not None and found[1] == WATCH_SEAT  # a spectator (watch.py)
-        reason = (UNKNOWN_LINK if found is None else
-                  None if watching else LEFT_OUT if found[0].seat_map[found[1]] is None else None)
-        code = CLOSE_UNKNOWN
-    except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
-        found, reason, code = None, BROKEN, CLOSE_BROKEN
-    except Elsewhere as e:  # another process drives the table: relay to it (site.py)
-        note_visit(hub, e.table_id, websocket)
-        return await hub.site.relay(websocket, token, e)
-    if reason:
-        with contextlib.suppress(WebSocketDisconnect, WebSocketDisconnected):
-            await websocket.send_json({"type": "error", "reason": reason})
-            await websocket.close(code, reason)
-        return
-    # A spectator's socket runs the same loop; the watchers attach and answer it (watch.py).
-    if found[0].kind == "room":
-        note_visit(hub, found[0].id, websocket)
-    side = hub.watch if watching else hub
-    conn = (hub.watch.connection(websocket, found[0]) if watching
-            else Connection(websocket, *found, token=token, address=client_address(websocket)))
-    side.attach(conn)
-    writer = asyncio.create_task(conn.write_loop(hub))
-    hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long
-    try:
-        while True:
-            try:
-                frame = await (websocket.receive() if conn.greeted
-                               else asyncio.wait_for(websocket.receive(), hello_by - loop.time()))
-            except TimeoutError:
-                conn.send({"type": "error", "reason": NO_HELLO})
-                conn.close(CLOSE_NO_HELLO, NO_HELLO)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(writer), 5)
-                break
-            if frame["type"] == "websocket.disconnect":
-                break
-            if writer.done():
-                break  # the writer closed the socket or lost it
-            if not budget.spend(loop.time()):
-                conn.send({"type": "error", "reason": TOO_MANY})
-                conn.close(CLOSE_TOO_MANY, TOO_MANY)
-                with contextlib.suppress(Exception):  # let the writer say it, then go
-                    await asyncio.wait_for(asyncio.shield(writer), 5)
-                break
-            raw = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
-            try:
-                message = decode(raw or "")
-            except BadMessage as e:
-                conn.send({"type": "error", "reason": str(e)})
-                continue
-            try:
-                side.handle(conn, message)
-            except Exception:
-                log.exception("could not handle %r", message)
-                conn.send({"type": "error", "reason": SERVER_FAILED})
-    except WebSocketDisconnect:
-        pass
-    finally:
-        side.detach(conn)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-
-
-def note_visit(hub: Hub, table_id: str, websocket) -> None:
-    """A link of the table was opened from the socket's address: that client may not claim a
-    seat of it from the lobby (lobby.Lobby.visit). Noted where the socket arrived and, for a
-    relayed socket, again by the owner (the relay sends the address); none without one."""
-    address = client_address(websocket)
-    if address is not None:
-        hub.lobby.visit(table_id, address)
 
 
 def server_config(app, host: str, port: int, *, deflate: bool = False, proxy: str | None = None,

@@ -26,14 +26,6 @@ HEADER_TIMEOUT = 5.0  # seconds from a connection's first byte (or its opening) 
 TOO_MANY_CONNECTIONS = "too many connections from this address"
 
 
-def client_address(connection) -> str | None:
-    """The client's address as the app sees it, for a Request or a WebSocket: the peer's, or
-    the one a trusted proxy forwards (``app.server_config``), or the one a relay sent with a
-    relayed socket (site.RemoteSocket); None where none is known (a test's fake socket)."""
-    client = getattr(connection, "client", None)
-    return client.host if client else None
-
-
 class ConnectionGuard:
     """Counts each client address's open connections and refuses one past ``per_address``;
     the addresses in ``trusted`` (a reverse proxy's, whose clients all share them) are not

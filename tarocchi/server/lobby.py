@@ -40,13 +40,14 @@ from typing import TYPE_CHECKING
 from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import random_action
 
-from .store import CLAIM_HERE, CLAIM_TOO_MANY, CLAIM_WON, address_key
-from .tables import BETWEEN, OVER, PLAYING, WAITING, Table
-from .watch import WATCH_SEAT, looking
+from .core.store import CLAIM_HERE, CLAIM_TOO_MANY, CLAIM_WON, address_key
+from .core.tables import BETWEEN, OVER, PLAYING, WAITING, WATCH_SEAT, Table
+from .core.features import Feature
+from .core.hub import decide
+from .core.messages import Public
 
 if TYPE_CHECKING:
-    from .hub import Connection, Hub
-    from .messages import Public
+    from .core.hub import Connection, Hub
 
 log = logging.getLogger("tarocchi.server")
 
@@ -74,14 +75,13 @@ def somebody_here(row: dict) -> bool:
     return any(row.get("present") or [True])
 
 
-class Lobby:
+class Lobby(Feature):
     """The hub's side of the lobby: listings, Play now, the fill and the turn clock. ``now``
     is the wall clock the deadlines are kept in (a test gives its own)."""
 
     def __init__(self, hub: Hub, *, fill_seconds: float = FILL_SECONDS, clock_seconds: float = PUBLIC_CLOCK):
         self.hub = hub
         self.fill_seconds, self.clock_seconds = fill_seconds, clock_seconds
-        self.now = time.time
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
         self.visited: set[tuple[str, str]] = set()  # (table, address) whose visit this process wrote
         self.counted: tuple[float, dict[str, int]] | None = None  # (when, people playing by game)
@@ -93,7 +93,7 @@ class Lobby:
     def changed(self, table: Table) -> None:
         """After every change of a table, a socket come or gone (and when it is resumed): its
         listing, its timer."""
-        listing = self.listing(table, self.hub._connected(table))
+        listing = self.listing(table, self.hub.connected(table))
         if table.id in self.written or listing is not None:
             if self.written.get(table.id, False) != listing:
                 try:  # (``since`` as first listed: the store keeps the first)
@@ -103,34 +103,54 @@ class Lobby:
                     log.exception("table %s: could not write its listing", table.id)
         self.arm(table)
 
-    def step(self, table: Table) -> bool:
+    handles = (Public,)
+
+    @property
+    def now(self):
+        """The wall clock the deadlines are kept in: the hub's (a test sets its own)."""
+        return self.hub.now
+
+    @now.setter
+    def now(self, clock) -> None:
+        self.hub.now = clock
+
+    def handle(self, conn: Connection, message: Public) -> None:
+        self.on_public(conn, message)
+
+    def opened(self, table_id: str, address: str) -> None:
+        self.visit(table_id, address)
+
+    def unloaded(self, table_id: str, code: int, reason: str) -> None:
+        self.forget(table_id)
+
+    def advance(self, table: Table) -> bool:
         """What follows by itself in the lobby's tables (``Hub._advance``): computers fill the
         seats nobody took by ``fill_at`` (while someone is there to play with them), and
         between deals the people who came for a computer's seat get it. True if it wrote."""
         hub = self.hub
         if (table.status == WAITING and table.quick and table.fill_at is not None and not all(table.joined)
-                and self.now() >= table.fill_at and any(hub._connected(table))):
+                and self.now() >= table.fill_at and any(hub.connected(table))):
             level = hub.standin_level(table.game)
             for seat in range(table.seats):
                 if not table.joined[seat]:
-                    hub._write(table, "fill", {"seat": seat, "level": level})
+                    hub.write(table, "fill", {"seat": seat, "level": level})
             return True
         if table.status in (BETWEEN, OVER) and any(table.arrived):
             # (one who came and went again keeps the seat: theirs when they are back, the
             # computer's meanwhile)
-            here = hub._connected(table)
+            here = hub.connected(table)
             coming = [s for s in range(table.seats) if table.arrived[s] and here[s]]
             for seat in coming:
-                hub._write(table, "return", {"seat": seat})
+                hub.write(table, "return", {"seat": seat})
             return bool(coming)
         return False
 
-    def waits_for_the_deal(self, table: Table, seat: int) -> bool:
+    def keeps_for_the_deal(self, table: Table, seat: int) -> bool:
         """A person opens a seat a computer filled: mid-deal it stays the computer's until
         the deal ends (an ``arrive`` event); True then. False: it is theirs at once."""
         if table.filled[seat] and table.status == PLAYING:
             if not table.arrived[seat]:
-                self.hub._write(table, "arrive", {"seat": seat})
+                self.hub.write(table, "arrive", {"seat": seat})
             return True
         return False
 
@@ -143,13 +163,13 @@ class Lobby:
         table, hub = conn.table, self.hub
         reason = table.check_public(conn.room_seat)
         if reason:
-            return hub._refuse(conn, None, reason)
+            return hub.refuse(conn, None, reason)
         if table.public != message.public:
             data = {"public": message.public, "at": round(self.now(), 3)}
             if message.public and not table.clock:
                 data["clock"] = self.clock_seconds
-            hub._write(table, "public", data)
-        hub._changed(table)
+            hub.write(table, "public", data)
+        hub.changed(table)
 
     def forget(self, table_id: str) -> None:
         self.written.pop(table_id, None)
@@ -206,6 +226,19 @@ class Lobby:
                         "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch")})
         return out
 
+    def shared(self) -> dict:
+        return {"playing": self.playing()}
+
+    async def playing_on_the_site(self) -> dict[str, int]:
+        """The people at a table of each game now: this process's, and on a site every other
+        live process's last count (``Leases.gathered``)."""
+        total = dict(self.playing())
+        leases = self.hub.leases
+        for counts in await leases.gathered("playing") if leases is not None else []:
+            for game, n in (counts or {}).items():
+                total[game] = total.get(game, 0) + int(n)
+        return total
+
     def playing(self) -> dict[str, int]:
         """The people at this process's tables now (their seat open in a page), by game;
         kept a moment, as the lobby polls it."""
@@ -214,7 +247,7 @@ class Lobby:
             return self.counted[1]
         counts: dict[str, int] = {}
         for table in self.hub.tables.values():
-            here = sum(self.hub._connected(table))
+            here = sum(self.hub.connected(table))
             if here:
                 counts[table.game.name] = counts.get(table.game.name, 0) + here
         self.counted = (now, counts)
@@ -272,7 +305,7 @@ class Lobby:
         table = self.hub.tables.get(table_id)
         if table is None:  # (another process drives it, or it waits in the store: its stream says)
             try:
-                table = (await looking(self.hub).past(table_id)).table
+                table = (await self.hub.stored(table_id)).table
             except ValueError:
                 return gone
         seat = table.seat_map[room_seat] if room_seat < len(table.seat_map) else None
@@ -356,12 +389,12 @@ class Lobby:
             return
         if due > self.now():  # (a timer a little early)
             return self.arm(table)
-        if not any(hub._connected(table)):
+        if not any(hub.connected(table)):
             return  # nobody here: the next hello arms it again
         if table.status == WAITING:
             try:
-                with hub._atomic(table):
-                    hub._changed(table)  # step() fills the seats
+                with hub.atomic(table):
+                    hub.changed(table)  # step() fills the seats
             except Exception:
                 log.exception("table %s: filling its seats raised; undone", table.id)
             return
@@ -376,18 +409,16 @@ class Lobby:
         seats = table.clock_seats()
         if table.status == BETWEEN:
             try:
-                with hub._atomic(table):
+                with hub.atomic(table):
                     for seat in seats:
-                        hub._write(table, "next", {"seat": seat, "clock": True})
-                    hub._changed(table)
+                        hub.write(table, "next", {"seat": seat, "clock": True})
+                    hub.changed(table)
             except Exception:
                 log.exception("table %s: Next deal out of time raised; undone", table.id)
             return
         if not seats or table.automatic() is not None:
             return  # the server answers for that seat itself (R12)
         seat, deal = seats[0], table.deal
-        from .hub import decide  # (the hub imports this module)
-
         try:
             action = await asyncio.get_running_loop().run_in_executor(
                 hub.executor, decide, table.game.name, hub.standin_level(table.game), deal.view(seat))
@@ -398,7 +429,7 @@ class Lobby:
             return  # the person played meanwhile
         if not isinstance(action, str) or table.check_act(seat, action) is not None:
             action = table.game.action_text(random_action(deal.copy(), random.Random()))
-        hub._write_alone(table, "act", {"seat": seat, "action": action, "id": None, "clock": True})
+        hub.write_alone(table, "act", {"seat": seat, "action": action, "id": None, "clock": True})
 
 
 # --- the routes (app.create_app mounts them) ---------------------------------------------------
@@ -412,8 +443,8 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from .guard import client_address
-    from .messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, MyTables, PlayNow, TakeSeat
+    from .core.sockets import client_address
+    from .core.messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, MyTables, PlayNow, TakeSeat
 
     too_many = JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
 
@@ -422,8 +453,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
             return too_many
         game = request.query_params.get("game") or None
         lobby = hub().lobby
-        site = hub().site
-        playing = await site.playing(lobby.playing()) if site is not None else lobby.playing()
+        playing = await lobby.playing_on_the_site()
         return JSONResponse({"tables": lobby.public_tables(game), "fill_seconds": lobby.fill_seconds,
                              "clock": lobby.clock_seconds, "playing": playing}, headers={"Cache-Control": "no-store"})
 

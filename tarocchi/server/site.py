@@ -34,19 +34,19 @@ from typing import TYPE_CHECKING
 import msgspec
 from starlette.datastructures import Address
 
-from .messages import CLOSE_TOO_SLOW, TOO_SLOW, Budget
+from .core.features import CLOSE_MOVED, MOVED, Elsewhere, Leases  # noqa: F401  (CLOSE_MOVED, MOVED: the relays' words)
+from .core.messages import CLOSE_TOO_SLOW, TOO_SLOW, Budget
+from .core.sockets import serve_socket
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .core.hub import Hub
 
 log = logging.getLogger("tarocchi.server")
 
-CLOSE_MOVED = 1012  # "service restart": the page reconnects by itself
-MOVED = "this table moved to another server process: reconnect to carry on"
 LEASE_SECONDS = 5.0
 RELAY_BACKLOG = 500  # frames waiting for a relayed page that does not read: then it is closed
-PLAYING_KEY = "tarocchi:playing"  # a Redis hash: process -> its people at tables by game, and when
-PLAYING_EVERY = 5.0  # seconds between a process's counts of the people at its tables
+SHARED_KEY = "tarocchi:shared"  # Redis hashes of what the processes share: process -> its value, and when
+SHARE_EVERY = 5.0  # seconds between a process's shares
 
 
 class Envelope(msgspec.Struct, omit_defaults=True):
@@ -227,14 +227,6 @@ async def _renew_alone(store, me: str) -> None:
             log.exception("could not renew the database's lease")
 
 
-class Elsewhere(Exception):
-    """The table a link opens is driven by another process now."""
-
-    def __init__(self, table_id: str, owner: str):
-        super().__init__(f"table {table_id} is driven by {owner}")
-        self.table_id, self.owner = table_id, owner
-
-
 class RemoteSocket:
     """The websocket of a page connected to another process, as ``serve_socket`` uses one:
     what the page sends arrives through ``inbox``; what is sent to it goes over the bus."""
@@ -278,7 +270,7 @@ class Relay:
             await self.websocket.send_text(envelope.text or "")
 
 
-class Site:
+class Site(Leases):
     """This process's part of a site of several: its name, the bus, its leases."""
 
     def __init__(self, bus: Bus, process: str, lease: float = LEASE_SECONDS, budget: tuple[int, float] | None = None):
@@ -307,33 +299,33 @@ class Site:
             log.exception("could not spend a new table's budget on the bus")
             return True
 
-    async def publish_playing(self) -> None:
-        """This process's people at their tables, by game, for the lobby of every process."""
-        counts = self.hub.lobby.playing()
+    async def publish_shared(self) -> None:
+        """What each feature shares with the site's other processes (``Feature.shared``: the
+        lobby's count of people playing), one Redis hash per name: process -> its value, and when."""
         now = asyncio.get_running_loop().time() + self.clock_offset
-        await self.bus.redis.hset(PLAYING_KEY, self.process, json.dumps({"at": now, "games": counts}))
+        for feature in self.hub.features:
+            for name, value in feature.shared().items():
+                await self.bus.redis.hset(f"{SHARED_KEY}:{name}", self.process, json.dumps({"at": now, "value": value}))
 
-    async def playing(self, mine: dict[str, int]) -> dict[str, int]:
-        """The people at the site's tables, by game: every live process's last count (this
-        one's, ``mine``, as it is now). If Redis cannot be asked, this process's alone."""
-        total = dict(mine)
+    async def gathered(self, name: str) -> list:
+        """What every other live process last shared under ``name``; none if Redis cannot be
+        asked (a count is then this process's alone)."""
         try:
-            rows = await self.bus.redis.hgetall(PLAYING_KEY)
+            rows = await self.bus.redis.hgetall(f"{SHARED_KEY}:{name}")
         except Exception:
-            log.exception("could not read the site's count of people playing")
-            return total
+            log.exception("could not read what the site's processes share")
+            return []
         now = asyncio.get_running_loop().time() + self.clock_offset
+        out = []
         for process, raw in rows.items():
             process = process.decode() if isinstance(process, bytes) else process
             try:
                 row = json.loads(raw)
             except ValueError:
                 continue
-            if process == self.process or now - row.get("at", 0) > 3 * PLAYING_EVERY:
-                continue  # (this process's, counted as it is; a process gone quiet, no longer)
-            for game, n in row.get("games", {}).items():
-                total[game] = total.get(game, 0) + int(n)
-        return total
+            if process != self.process and now - row.get("at", 0) <= 3 * SHARE_EVERY:  # (a process gone quiet: no more)
+                out.append(row.get("value"))
+        return out
 
     @property
     def row(self) -> str:
@@ -365,7 +357,7 @@ class Site:
         self.tasks = [loop.create_task(self._every(self.lease / 3, self.renew_leases)),
                       loop.create_task(self._every(self.lease / 2, self.take_orphans)),
                       loop.create_task(self._every(min(1.0, self.lease / 4), self.watch_relays)),
-                      loop.create_task(self._every(PLAYING_EVERY, self.publish_playing))]
+                      loop.create_task(self._every(SHARE_EVERY, self.publish_shared))]
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -376,7 +368,8 @@ class Site:
         if self.hub is not None:
             with contextlib.suppress(Exception):
                 self.hub.store.release(self.row, self.process)
-        await self.bus.close()
+        if self.bus is not None:
+            await self.bus.close()
 
     @staticmethod
     async def _every(seconds: float, work) -> None:
@@ -393,20 +386,44 @@ class Site:
             return query(*args)
         return await asyncio.get_running_loop().run_in_executor(self.queries, query, *args)
 
+    # --- the core's hooks (core/features.py: Leases) -------------------------------------------
+
+    def acquire(self, table_id: str, new: bool = False) -> None:
+        """This process drives the table from now on, or Elsewhere names the one that does."""
+        owner = self.hub.store.acquire(table_id, self.process, self.lease)
+        if owner != self.process and not new:
+            raise Elsewhere(table_id, owner)
+
+    def release(self, table_id: str) -> None:
+        self.hub.store.release(table_id, self.process)
+
+    # --- the periodic work ---------------------------------------------------------------------
+
     async def renew_leases(self) -> None:
+        mine = dict(self.hub.tables)
+        self.let_go_lost(mine, await self.ask(self.hub.store.renew, self.process, self.lease, [*mine, self.row]))
+
+    def let_go_lost(self, mine: dict, held: set[str]) -> None:
+        """A table whose lease another process has taken (this one stalled past its lease) is
+        let go: its pages reconnect to the owner. ``held``: the store's answer for the tables
+        ``mine``, asked off the loop; a table loaded (or loaded again) since is not judged by it."""
         hub = self.hub
-        mine = dict(hub.tables)
-        hub.renew_leases(mine, await self.ask(hub.store.renew, self.process, self.lease, [*mine, self.row]))
+        for table_id in [t for t, table in mine.items() if hub.tables.get(t) is table and t not in held]:
+            log.warning("table %s: its lease went to another process; letting it go", table_id)
+            hub.let_go(table_id)
 
     async def take_orphans(self) -> None:
-        self.hub.take_orphans(await self.ask(self.hub.store.orphans))
+        """Carry on the unfinished tables whose process died (their lease ran out)."""
+        hub = self.hub
+        for table_id in await self.ask(hub.store.orphans):
+            if table_id not in hub.tables and table_id not in hub.broken:
+                log.info("table %s: its lease ran out; this process carries it on", table_id)
+                hub.resume(table_id)
 
     # --- the owner's side -----------------------------------------------------------------
 
     def _on_message(self, envelope: Envelope) -> None:
         if envelope.op == "open":
-            from .app import serve_socket  # (the app imports this module)
-
             remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn,
                                                                envelope.address)
             budget = Budget(*self.budget) if self.budget else None

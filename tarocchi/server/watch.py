@@ -30,22 +30,22 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import secrets
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
 
 from tarocchi.engine.records import dumps, match_record, new_deal
 
-from .messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, TOO_MANY_LOOKS, Act, Budget,
+from .core.messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, TOO_MANY_LOOKS, Act, Budget,
                        Hello, History)
-from .tables import CHAT_KEPT, Table, chat_line, replay, spectator_view
-from .tables import encode_json as _encode
+from .core.features import Spectators
+from .core.hub import Connection, StoredTable, stored_table
+from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, spectator_view
+from .core.tables import encode_json as _encode
 
 if TYPE_CHECKING:
-    from .hub import Connection, Hub
+    from .core.hub import Hub
 
-WATCH_SEAT = 255  # the seat number of a watch token in the store's seats rows
 WATCH_ONLY = "a watch link only watches: a spectator cannot play, chat or speak for a seat"
 SPECTATORS_PER_TABLE = 200
 TOO_MANY_SPECTATORS = f"this table has {SPECTATORS_PER_TABLE} spectators already: try again later"
@@ -53,10 +53,6 @@ NOT_FINISHED = "that deal is not finished: its replay opens at the count"
 NO_SUCH_DEAL = "this table has no such deal"
 BROKEN_PAST = "this table could not be restored after a problem on the server"
 UNKNOWN_TABLE = "unknown link: this table does not exist"
-
-
-def new_watch_token() -> str:
-    return secrets.token_urlsafe(24)
 
 
 def watch_link(token: str) -> str:
@@ -77,27 +73,50 @@ def spectator_frame(table: Table, view: dict | None, since: int, connected: list
 
 # --- spectators' sockets -------------------------------------------------------------------
 
-def _connection_class():
-    from .hub import Connection  # (the hub imports this module)
+class SpectatorConnection(Connection):
+    """A spectator's socket: no seat, the spectator's projection."""
+    watching = True
 
-    return Connection
+    def __init__(self, websocket, table: Table, watchers: Watchers):
+        super().__init__(websocket, table, WATCH_SEAT)
+        self.watchers = watchers
+        self.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # per socket: one link, many spectators
+
+    def state_frame(self, hub: Hub) -> bytes:
+        return self.watchers.state_frame(self)
 
 
-class Watchers:
+class Watchers(Spectators):
     """The spectators of every table this process drives: their sockets, their state frames
-    (one spectator projection per table and version, encoded once for all of them)."""
+    (one spectator projection per table and version, encoded once for all of them). The core
+    hands it every socket opened with a watch token (``Spectators``)."""
 
     def __init__(self, hub: Hub):
         self.hub = hub
         self.sockets: dict[str, list[Connection]] = {}  # table id -> its spectators' sockets
         self.views: dict[str, tuple[int, dict | None]] = {}  # table id -> (version, spectator view)
         self.frames: dict[tuple, bytes] = {}  # (table, version, since, *connected) -> frame
+        self.looking = Looking(hub)  # the replays made lately
 
     def connection(self, websocket, table: Table) -> Connection:
-        conn = _connection_class()(websocket, table, WATCH_SEAT)
-        conn.watching = True
-        conn.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # per socket: one link, many spectators
-        return conn
+        return SpectatorConnection(websocket, table, self)
+
+    # --- the core's hooks (core/features.py) ------------------------------------------------
+
+    def told(self, table: Table) -> None:
+        self.tell(table)
+
+    def chat(self, table: Table, frame: bytes) -> None:
+        self.send(table.id, frame)
+
+    def holds(self, table_id: str) -> bool:
+        return self.watching(table_id)
+
+    def unloaded(self, table_id: str, code: int, reason: str) -> None:
+        self.drop(table_id, code, reason)
+
+    def routes(self) -> list:
+        return []  # (app.create_app mounts ``routes`` below: they need the page and the budget)
 
     def attach(self, conn: Connection) -> None:
         sockets = self.sockets.setdefault(conn.table.id, [])
@@ -114,7 +133,7 @@ class Watchers:
             self.sockets.pop(conn.table.id, None)
             self.views.pop(conn.table.id, None)
             with contextlib.suppress(RuntimeError):
-                asyncio.get_running_loop().call_soon(self.hub._unload_if_idle, conn.table)
+                asyncio.get_running_loop().call_soon(self.hub.unload_if_idle, conn.table)
 
     def watching(self, table_id: str) -> bool:
         return bool(self.sockets.get(table_id))
@@ -148,7 +167,7 @@ class Watchers:
         """The spectator's state: the table as every seat's summary has it (``you`` null, no
         seat to hand over), the spectator view, and the public events it has not had."""
         table = conn.table
-        connected = self.hub._connected(table)
+        connected = self.hub.connected(table)
         # (a seat coming or going changes the frame, not the version)
         key = (table.id, table.version, conn.sent_version, *connected)
         frame = self.frames.get(key)
@@ -177,27 +196,17 @@ class Watchers:
             return conn.send({"type": "error", "reason": "say hello first"})
         if isinstance(message, History):
             if not conn.hellos.spend(loop.time()):
-                return self._refuse(conn, None, TOO_MANY_HELLOS)
+                return self.refuse(conn, None, TOO_MANY_HELLOS)
             rows = self.hub.store.chat_before(table.id, message.before, CHAT_KEPT + 1)
             lines = [chat_line(table.name_at(data["seat"], version), data, version)
                      for version, data in reversed(rows[:CHAT_KEPT])]
             return conn.send({"type": "history", "before": message.before, "lines": lines,
                               "more": len(rows) > CHAT_KEPT})
-        self._refuse(conn, message.id if isinstance(message, Act) else None, WATCH_ONLY)
+        self.refuse(conn, message.id if isinstance(message, Act) else None, WATCH_ONLY)
 
     @staticmethod
-    def _refuse(conn: Connection, client_id, reason: str) -> None:
+    def refuse(conn: Connection, client_id, reason: str) -> None:
         conn.send({"type": "refused", "id": client_id, "reason": reason, "version": conn.table.version})
-
-
-def ensure_watch(hub: Hub, table: Table) -> None:
-    """Give a table from before watch links its token: a seats row, then a ``watch`` event
-    (staged with the request that asked, like any event of the table)."""
-    if table.watch_token is not None:
-        return
-    token = new_watch_token()
-    hub.store.add_token(table.id, WATCH_SEAT, token)
-    hub._write(table, "watch", {"token": token})
 
 
 # --- looking back -----------------------------------------------------------------------------
@@ -210,29 +219,24 @@ class Past:
     matches: list  # every Match of the table, in order
 
 
+def past_from(stored: StoredTable) -> Past:
+    """The finished deals of a table read from its stream (``Hub.stored``)."""
+    deals = [(m, k, d) for m, match in enumerate(stored.matches) for k, d in enumerate(match.deals) if d.done]
+    return Past(stored.table, deals, stored.matches)
+
+
 def past_of(table_id: str, events: list[tuple[int, str, dict]]) -> Past:
-    """Replay the stream with the server's own ``Table`` and keep each match as it ends or is
-    replaced by the next (a rematch)."""
-    first, rest = events[:1], events[1:]
-    table = replay(table_id, first)
-    matches: list = []
-    for version, kind, data in rest:
-        table.apply_event(version, kind, data)
-        if table.match is not None and (not matches or matches[-1] is not table.match):
-            matches.append(table.match)
-    deals = [(m, k, d) for m, match in enumerate(matches) for k, d in enumerate(match.deals) if d.done]
-    return Past(table, deals, matches)
+    """The past of the table whose stream is ``events``."""
+    return past_from(stored_table(table_id, events))
 
 
 class Looking:
-    """The past of the tables asked about lately, kept by (table, stream length), and the
-    replays made lately: asked again, neither is worked out again. The work itself (replaying a
-    stream, every seat's view at every step of a deal: tens to hundreds of milliseconds) runs
-    in a thread, not on the event loop every table shares."""
+    """The replays made lately, kept: asked again, none is worked out again. The work itself
+    (every seat's view at every step of a deal: tens to hundreds of milliseconds) runs in a
+    thread, not on the event loop every table shares, as the stream's replay does (``Hub.stored``)."""
 
     def __init__(self, hub: Hub, kept: int = 32):
         self.hub, self.kept = hub, kept
-        self.cache: collections.OrderedDict[str, tuple[int, Past]] = collections.OrderedDict()
         self.replays: collections.OrderedDict[tuple, bytes] = collections.OrderedDict()
 
     def table_of(self, token: str) -> str | None:
@@ -244,16 +248,7 @@ class Looking:
         return found[0]
 
     async def past(self, table_id: str) -> Past:
-        events = self.hub.store.events(table_id)  # (on the loop: the store is used from it)
-        kept = self.cache.get(table_id)
-        if kept is not None and kept[0] == len(events):
-            self.cache.move_to_end(table_id)
-            return kept[1]
-        past = await asyncio.to_thread(past_of, table_id, events)
-        self.cache[table_id] = (len(events), past)
-        while len(self.cache) > self.kept:
-            self.cache.popitem(last=False)
-        return past
+        return past_from(await self.hub.stored(table_id))
 
     async def replay(self, past: Past, number: int) -> bytes:
         """``replay_of`` as JSON; LookupError for no such finished deal."""
@@ -264,13 +259,6 @@ class Looking:
             while len(self.replays) > self.kept:
                 self.replays.popitem(last=False)
         return body
-
-
-def looking(hub: Hub) -> Looking:
-    """The hub's cache of the past (made on first use)."""
-    if not hasattr(hub, "looking"):
-        hub.looking = Looking(hub)
-    return hub.looking
 
 
 def deal_list(past: Past) -> dict:
@@ -346,7 +334,7 @@ def records_of(past: Past) -> str:
 
 # --- HTTP: the watch link, replays, downloads ----------------------------------------------------
 
-def routes(hub_of, page, may_look) -> list:
+def routes(watchers_of, page, may_look) -> list:
     """The routes of watching and looking back (docs/protocol.md): the pages (``page``: the
     client's one page) and the JSON a page reads. Any seat or watch token opens them: what they
     give is public once a deal is over. ``may_look(request)`` spends the client address's
@@ -357,14 +345,15 @@ def routes(hub_of, page, may_look) -> list:
     async def past_for(request):
         if not await may_look(request):
             return JSONResponse({"error": TOO_MANY_LOOKS}, status_code=429)
-        hub = hub_of()
-        table_id = looking(hub).table_of(request.path_params["token"])
+        watchers = watchers_of()
+        hub = watchers.hub
+        table_id = watchers.looking.table_of(request.path_params["token"])
         if table_id is None:
             return JSONResponse({"error": UNKNOWN_TABLE}, status_code=404)
         if table_id in hub.broken:
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
         try:
-            return await looking(hub).past(table_id)
+            return await watchers.looking.past(table_id)
         except ValueError:  # a stream that does not replay (tarocchi check-db says why)
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
 
@@ -382,7 +371,7 @@ def routes(hub_of, page, may_look) -> list:
             unfinished = table.deal is not None and not table.deal.done and number == len(past.deals) + 1
             return JSONResponse({"error": NOT_FINISHED if unfinished else NO_SUCH_DEAL}, status_code=404)
         try:
-            return Response(await looking(hub_of()).replay(past, number), media_type="application/json")
+            return Response(await watchers_of().looking.replay(past, number), media_type="application/json")
         except LookupError as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 

@@ -11,7 +11,8 @@ from tarocchi.engine import tricks
 from tarocchi.engine.game import Reason
 from tarocchi.games import sicilian
 from tarocchi.server import app as server_app
-from tarocchi.server import hub, messages, tables, watch
+from tarocchi.server import watch
+from tarocchi.server.core import hub, messages, tables
 
 STATIC = Path(__file__).resolve().parents[2] / "tarocchi" / "web" / "static"
 SOURCE = (STATIC / "i18n.js").read_text(encoding="utf-8")

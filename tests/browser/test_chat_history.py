@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tarocchi.server.store import SqliteStore
-from tarocchi.server.tables import CHAT_KEPT
+from tarocchi.server.core.store import SqliteStore
+from tarocchi.server.core.tables import CHAT_KEPT
 from tests.browser.test_reconnect import SPY
 from tests.conftest import DESKTOP
 from tests.server.live import running_server

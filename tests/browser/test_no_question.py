@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tarocchi.engine.cards import CODES
-from tarocchi.server.hub import Chance
+from tarocchi.server.core.hub import Chance
 from tests.conftest import DESKTOP
 from tests.engine.builders import deal_of
 from tests.server.live import running_server

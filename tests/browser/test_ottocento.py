@@ -16,7 +16,7 @@ import time
 import pytest
 
 from tarocchi.games.ottocento import CODES
-from tarocchi.server.hub import Chance
+from tarocchi.server.core.hub import Chance
 from tests.conftest import DESKTOP, PHONE, shot
 from tests.server.live import running_server
 

@@ -11,8 +11,8 @@ import pytest
 
 from tarocchi.engine.cards import card
 from tarocchi.games.sicilian import Deal
-from tarocchi.server.hub import Chance
-from tarocchi.server.tables import shuffled_deck
+from tarocchi.server.core.hub import Chance
+from tarocchi.server.core.tables import shuffled_deck
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
 

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from tarocchi.server.hub import Chance
+from tarocchi.server.core.hub import Chance
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
 

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from tarocchi.server.hub import TABLE_GAMES, Chance
+from tarocchi.server.core.hub import TABLE_GAMES, Chance
 from tests.conftest import DESKTOP, PHONE, shot
 from tests.server.live import running_server
 

@@ -13,7 +13,7 @@ import httpx
 import psycopg
 import pytest
 
-from tarocchi.server.store import open_store
+from tarocchi.server.core.store import open_store
 from tests.conftest import DESKTOP, PHONE
 from tests.faults.server import ServerProcess
 from tests.nginx_proxy import Proxy

@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from tarocchi.server.guard import TOO_MANY_CONNECTIONS
-from tarocchi.server.messages import BODY_TOO_LARGE, CLOSE_NO_HELLO, MAX_BODY, NO_HELLO, TOO_MANY_TABLES
+from tarocchi.server.core.messages import BODY_TOO_LARGE, CLOSE_NO_HELLO, MAX_BODY, NO_HELLO, TOO_MANY_TABLES
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat, new_room
 

@@ -9,10 +9,10 @@ import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 
-from tarocchi.server.app import serve_socket
-from tarocchi.server.hub import Chance, Hub
-from tarocchi.server.messages import Budget
-from tarocchi.server.store import open_store
+from tarocchi.server.app import assemble, serve_socket
+from tarocchi.server.core.hub import Chance, Hub
+from tarocchi.server.core.messages import Budget
+from tarocchi.server.core.store import open_store
 from tests.server.seat import pick_action
 
 
@@ -124,5 +124,5 @@ async def until(check, seconds: float = 10.0) -> None:
 def new_hub(db: str) -> tuple[Hub, RecordingStore]:
     """A hub on the database ``db`` (a SQLite path or a PostgreSQL URL)."""
     store = RecordingStore(db)
-    hub = Hub(store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0, chance=Chance(random.Random(3)))
+    hub = assemble(store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0, chance=Chance(random.Random(3)))
     return hub, store

@@ -15,7 +15,7 @@ import pytest
 from tarocchi import bots
 from tarocchi.bots import advice
 from tarocchi.server.advice import ADVICE_BURST
-from tarocchi.server.hub import Chance
+from tarocchi.server.core.hub import Chance
 from tests.server.fake import new_hub, open_room, until
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done

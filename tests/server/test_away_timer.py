@@ -11,9 +11,10 @@ import itertools
 
 import pytest
 
-from tarocchi.server.hub import Connection, Hub
-from tarocchi.server.messages import Hello
-from tarocchi.server.store import SqliteStore
+from tarocchi.server.app import assemble
+from tarocchi.server.core.hub import Connection, Hub
+from tarocchi.server.core.messages import Hello
+from tarocchi.server.core.store import SqliteStore
 
 AWAY = 5.0
 
@@ -97,7 +98,7 @@ async def playing_room(tmp_path):
     under way): (clock, store, hub, table id, tokens, pages)."""
     clock = Clock(asyncio.get_running_loop())
     store = SqliteStore(str(tmp_path / "t.sqlite3"))
-    hub = Hub(store, None, away_timeout=AWAY)
+    hub = assemble(store, None, away_timeout=AWAY)
     hub.start()
     table_id, tokens = hub.new_room(3)
     pages = [Page(hub, t, clock) for t in tokens]

@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from tarocchi.cli import main as cli
-from tarocchi.server.hub import BROKEN, CLOSE_BROKEN
+from tarocchi.server.core.hub import BROKEN, CLOSE_BROKEN
 from tests.server.live import running_server
 from tests.server.seat import Seat, new_computer, new_room, play_computer_deal, play_room_deal
 
@@ -116,7 +116,7 @@ def test_check_db_refuses_what_is_not_a_database(tmp_path):
 
 
 def test_check_db_reads_a_postgresql_database_too(postgres):
-    from tarocchi.server.store import open_store
+    from tarocchi.server.core.store import open_store
 
     url = postgres.new_database()
     store = open_store(url)

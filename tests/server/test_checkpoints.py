@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tarocchi.server.store import Checkpoints, SqliteStore
+from tarocchi.server.core.store import Checkpoints, SqliteStore
 
 CREATED = {"kind": "room", "seats": 3, "names": ["host", "guest 1", "guest 2"],
            "bots": [None, None, None], "options": {"forced_call": True}}

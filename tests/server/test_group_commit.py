@@ -12,8 +12,8 @@ import asyncio
 import random
 
 from tarocchi.server.app import serve_socket
-from tarocchi.server.hub import CLOSE_NOT_STORED
-from tarocchi.server.messages import Budget
+from tarocchi.server.core.hub import CLOSE_NOT_STORED
+from tarocchi.server.core.messages import Budget
 from tests.server.fake import Socket, new_hub, open_room, until
 from tests.server.seat import pick_action
 

@@ -17,16 +17,16 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from tarocchi.server.app import serve_socket
-from tarocchi.server.hub import SERVER_FAILED, Chance, Hub
-from tarocchi.server.messages import Budget
-from tarocchi.server.tables import BETWEEN, NEEDS_EVERY_SEAT, OVER, PLAYING, WAITING, Table, replay
+from tarocchi.server.app import assemble, serve_socket
+from tarocchi.server.core.hub import SERVER_FAILED, Chance, Hub
+from tarocchi.server.core.messages import Budget
+from tarocchi.server.core.tables import BETWEEN, NEEDS_EVERY_SEAT, OVER, PLAYING, WAITING, Table, replay
 from tests.server.fake import RecordingStore, Socket, until
 
 
 def new_hub(tmp_path, **options) -> tuple[Hub, RecordingStore]:
     store = RecordingStore(str(tmp_path / "isolation.sqlite3"))
-    hub = Hub(store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0, chance=Chance(random.Random(5)),
+    hub = assemble(store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0, chance=Chance(random.Random(5)),
               **options)
     return hub, store
 
@@ -138,7 +138,7 @@ async def reach(room: Room, kind: str) -> tuple[Socket, dict]:
         return room.sockets[0], {"type": "rematch"}
     if kind == "takeover":
         room.sockets[2].leave()
-        await until(lambda: not room.hub._connected(room.table)[2])
+        await until(lambda: not room.hub.connected(room.table)[2])
         return room.sockets[0], {"type": "takeover", "seat": 2}
     raise AssertionError(kind)
 
@@ -206,7 +206,7 @@ def test_ottocento_room_of_four_does_not_start_with_three_and_restarts_cleanly(t
         # A new server on the same file starts, and the room goes on when the fourth comes.
         again_store = RecordingStore(store.path)
         again_store.committed[room.id] = store.events(room.id)[-1][0]  # what the first server stored
-        again = Hub(again_store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0)
+        again = assemble(again_store, ThreadPoolExecutor(1), bot_delay=0.0, trick_pause=0.0)
         again.start()
         assert room.id not in again.broken
         room.hub, room.store = again, again.store
@@ -241,7 +241,7 @@ def test_a_sicilian_room_of_four_still_starts_with_three(tmp_path):
 def test_a_bot_that_raises_or_cheats_leaves_its_seat_to_the_rule_bot(tmp_path, monkeypatch, caplog):
     """One table's faulty bot never stops that table or another: the seat is played by the
     rule bot from then on (logged once a seat), and both deals reach their count."""
-    import tarocchi.server.hub as hub_module
+    import tarocchi.server.core.hub as hub_module
 
     real, asked = hub_module.decide, []
 

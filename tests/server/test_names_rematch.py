@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from tarocchi.engine.game import get_game
-from tarocchi.server.hub import TABLE_GAMES
-from tarocchi.server.tables import NAME_EMPTY, NAME_LIMIT, NAME_LONG, NOT_OVER
+from tarocchi.server.core.hub import TABLE_GAMES
+from tarocchi.server.core.tables import NAME_EMPTY, NAME_LIMIT, NAME_LONG, NOT_OVER
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat
 from tests.trust.harness import new_room_ids, next_deal, open_all, play_deal, run_async, running

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tarocchi.server.site import ALONE
-from tarocchi.server.store import open_store
+from tarocchi.server.core.store import open_store
 from tests.faults.server import ServerProcess
 from tests.server.test_site import redis  # noqa: F401  (the fixture: a Redis for the bus)
 

@@ -15,11 +15,13 @@ import types
 import httpx
 import pytest
 
-from tarocchi.server.hub import Hub
+from tarocchi.server.app import assemble
+from tarocchi.server.core.hub import Hub
+from tarocchi.server.site import Site
 from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, Lobby
-from tarocchi.server.messages import Act, Hello, Next, Public
-from tarocchi.server.store import open_store
-from tarocchi.server.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
+from tarocchi.server.core.messages import Act, Hello, Next, Public
+from tarocchi.server.core.store import open_store
+from tarocchi.server.core.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
 from tarocchi.server.watch import WATCH_SEAT
 from tests.server.live import running_server
 from tests.server.seat import Seat
@@ -42,7 +44,7 @@ class Tables:
     def __init__(self, db: str, clock: Clock, site=None):
         self.store = open_store(db)
         self.clock = clock
-        self.hub = Hub(self.store, None, bot_delay=0.0, trick_pause=0.0, away_timeout=600, site=site)
+        self.hub = assemble(self.store, None, bot_delay=0.0, trick_pause=0.0, away_timeout=600, site=site)
         self.hub.lobby.now = lambda: clock.now
         self.hub.start()
 
@@ -357,15 +359,15 @@ def test_the_clock_fires_on_the_process_that_takes_the_table_over(tmp_path):
     async def body():
         db = str(tmp_path / "site.sqlite3")
         clock = Clock(asyncio.get_running_loop())
-        a = Tables(db, clock, site=types.SimpleNamespace(process="A", lease=5.0))
+        a = Tables(db, clock, site=Site(None, "A", lease=5.0))  # (their buses not started: the leases alone)
         table_id, tokens, pages = clocked_room(a, seconds=10, game="renaissance")
         await settle()
         table = pages[0].conn.table
         deadline, seat = table.deadline(), to_act(table)
-        b = Tables(db, clock, site=types.SimpleNamespace(process="B", lease=5.0))
+        b = Tables(db, clock, site=Site(None, "B", lease=5.0))
         assert table_id not in b.hub.tables  # A drives it
         await a.hub.stop()
-        b.hub.take_orphans()
+        await b.hub.site.take_orphans()
         moved = b.hub.tables[table_id]
         assert moved.deadline() == deadline
         b.page(tokens[(seat + 1) % 3])
@@ -559,7 +561,7 @@ def test_whatever_happens_the_stream_replays_to_the_table_in_memory(tmp_path_fac
                 # mid-deal, nobody took a computer's seat
                 assert all(table.bots[s] is not None for s in range(table.seats) if arrived_before[s])
             again = replay(table_id, store.events(table_id))
-            connected = hub._connected(table)
+            connected = hub.connected(table)
             for s in range(table.seats):
                 assert again.summary(s, connected) == table.summary(s, connected)
             assert again.deadline() == table.deadline()

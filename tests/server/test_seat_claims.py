@@ -19,9 +19,9 @@ import websockets
 from tarocchi.server.lobby import (
     AT_THIS_TABLE, CLAIM_SECONDS, CLAIMS_PER_ADDRESS, NO_FREE_SEAT, NOBODY_HERE, TOO_MANY_CLAIMS, Lobby,
 )
-from tarocchi.server.messages import Chat, Hello, Hint, Next
-from tarocchi.server.store import open_store
-from tarocchi.server.tables import NEXT_DEAL, PLAYING, spectator_view
+from tarocchi.server.core.messages import Chat, Hello, Hint, Next
+from tarocchi.server.core.store import open_store
+from tarocchi.server.core.tables import NEXT_DEAL, PLAYING, spectator_view
 from tests.server.live import running_server
 from tests.server.seat import Seat
 from tests.server.test_away_timer import Clock

@@ -17,7 +17,7 @@ import pytest
 import websockets
 
 from tarocchi.server.site import CLOSE_MOVED
-from tarocchi.server.store import open_store
+from tarocchi.server.core.store import open_store
 from tests.faults.server import ServerProcess, run
 from tests.postgres import Cluster
 from tests.trust.harness import run_async
@@ -202,7 +202,7 @@ def test_in_a_database_outage_every_page_of_the_table_is_told_at_once_relayed_or
     periodic lease, orphan and relay queries, which wait as long each while the database is
     away, run in a thread of their own and hold nobody up (while they ran on the event loop,
     this test measured 28.8 s)."""
-    from tarocchi.server.hub import CLOSE_NOT_STORED
+    from tarocchi.server.core.hub import CLOSE_NOT_STORED
 
     with Cluster() as cluster:
         db = cluster.new_database()
@@ -339,7 +339,7 @@ def test_a_relayed_page_that_does_not_read_is_closed_not_buffered_for_ever():
     """The relay's side of Connection.MAX_QUEUED: past RELAY_BACKLOG frames waiting for a page,
     what it has not read is dropped and its socket closed (4408), so one reader that never reads
     cannot make a relaying process's memory grow."""
-    from tarocchi.server.messages import CLOSE_TOO_SLOW
+    from tarocchi.server.core.messages import CLOSE_TOO_SLOW
     from tarocchi.server.site import RELAY_BACKLOG, Envelope, Relay, Site
 
     site = Site(bus=None, process="B")
@@ -355,25 +355,25 @@ def test_a_lease_answer_asked_off_the_loop_judges_only_the_tables_it_was_asked_f
     and loaded again here (its lease taken anew). The stale answer, "not held", must not make
     the process let go of the table it holds now; the same answer for the table it asked about
     does (another process took the lease: its pages go to the owner)."""
-    import types
-
+    from tarocchi.server.site import Site
     from tests.server.test_away_timer import Clock
     from tests.server.test_public import Tables, settle
 
     async def body():
         clock = Clock(asyncio.get_running_loop())
-        a = Tables(str(tmp_path / "site.sqlite3"), clock, site=types.SimpleNamespace(process="A", lease=5.0))
+        site = Site(None, "A", lease=5.0)  # (its bus is not started: the leases alone)
+        a = Tables(str(tmp_path / "site.sqlite3"), clock, site=site)
         table_id, tokens = a.hub.lobby.new_room(3, "sicilian", public=False, clock=None)
         for token in tokens:
             a.page(token)
         await settle()
         asked = dict(a.hub.tables)  # what the renewal asked about
-        a.hub._unload(table_id)  # meanwhile: let go (released) and opened again (acquired anew)
+        a.hub.unload(table_id)  # meanwhile: unloaded (its lease given back) and opened again (acquired anew)
         again = a.page(tokens[0])
         assert a.hub.tables[table_id] is not asked[table_id]
-        a.hub.renew_leases(asked, held=set())  # the answer for the old one
+        site.let_go_lost(asked, held=set())  # the answer for the old one
         assert a.hub.tables.get(table_id) is again.conn.table and not again.conn.aborted  # kept
-        a.hub.renew_leases(dict(a.hub.tables), held=set())  # another process holds it now
+        site.let_go_lost(dict(a.hub.tables), held=set())  # another process holds it now
         assert table_id not in a.hub.tables and again.conn.aborted  # its page reconnects to the owner
         a.store.close()
 

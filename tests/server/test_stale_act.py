@@ -15,9 +15,9 @@ import random
 
 import httpx
 
-from tarocchi.server.hub import Chance
-from tarocchi.server.messages import Act, Chat, Name
-from tarocchi.server.tables import MOVED_ON, PLAYING, TOO_LATE, replay
+from tarocchi.server.core.hub import Chance
+from tarocchi.server.core.messages import Act, Chat, Name
+from tarocchi.server.core.tables import MOVED_ON, PLAYING, TOO_LATE, replay
 from tests.server.live import running_server
 from tests.server.seat import Seat, pick_action, play_room_deal
 from tests.server.test_away_timer import Clock
@@ -226,7 +226,7 @@ def test_on_a_site_a_late_card_relayed_by_the_other_process_is_refused(redis, si
 
 
 def act_ids_of(db: str, table_id: str) -> list:
-    from tarocchi.server.store import open_store
+    from tarocchi.server.core.store import open_store
 
     store = open_store(db)
     try:

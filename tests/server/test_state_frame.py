@@ -14,7 +14,7 @@ import pytest
 
 from tarocchi.games.sicilian import action_text
 from tarocchi.engine.playout import random_action
-from tarocchi.server.tables import BETWEEN, OVER, ROOM_NAMES, Table, shuffled_deck
+from tarocchi.server.core.tables import BETWEEN, OVER, ROOM_NAMES, Table, shuffled_deck
 
 
 def check_every_frame(table: Table, rng: random.Random, acted: collections.Counter) -> set[str]:

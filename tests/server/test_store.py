@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarocchi.server.store import (
+from tarocchi.server.core.store import (
     LEASES, LISTINGS, SCHEMA, SCHEMA_VERSION, SchemaTooNew, SqliteStore, VersionConflict, open_store, redacted,
 )
-from tarocchi.server.tables import replay
+from tarocchi.server.core.tables import replay
 
 CREATED = {"kind": "room", "seats": 3, "names": ["host", "guest 1", "guest 2"],
            "bots": [None, None, None], "options": {"forced_call": True}}
@@ -174,7 +174,7 @@ def test_an_older_sqlite_file_opens_and_is_brought_up_to_this_schema(tmp_path, o
 def test_a_version_3_file_keeps_its_claims_and_learns_who_made_them(tmp_path):
     """Version 4 (issue 37) adds who made a claim and who has been at a table: a file of version
     3, with a listing and a live claim, opens with both kept and claims by address at once."""
-    from tarocchi.server.store import CLAIM_HERE, CLAIM_TAKEN, CLAIM_WON
+    from tarocchi.server.core.store import CLAIM_HERE, CLAIM_TAKEN, CLAIM_WON
 
     path = str(tmp_path / "v3.sqlite3")
     with sqlite3.connect(path) as db:  # version 3's tables, as that code made them
@@ -197,7 +197,7 @@ def test_a_version_3_file_keeps_its_claims_and_learns_who_made_them(tmp_path):
 
 
 def test_open_store_picks_the_store_by_url_and_a_log_line_hides_the_password(tmp_path, postgres):
-    from tarocchi.server.store.postgres import PostgresStore
+    from tarocchi.server.core.store.postgres import PostgresStore
 
     sqlite = open_store(str(tmp_path / "s.sqlite3"))
     assert isinstance(sqlite, SqliteStore)

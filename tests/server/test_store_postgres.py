@@ -12,9 +12,9 @@ import psycopg
 import pytest
 import websockets
 
-from tarocchi.server.hub import CLOSE_NOT_STORED
-from tarocchi.server.store import SCHEMA_VERSION, VersionConflict
-from tarocchi.server.store.postgres import PostgresStore
+from tarocchi.server.core.hub import CLOSE_NOT_STORED
+from tarocchi.server.core.store import SCHEMA_VERSION, VersionConflict
+from tarocchi.server.core.store.postgres import PostgresStore
 from tests.faults.server import ServerProcess
 from tests.postgres import Cluster
 from tests.server.live import running_server

@@ -7,7 +7,7 @@ import asyncio
 import random
 
 from tarocchi.server.app import serve_socket
-from tarocchi.server.messages import Budget
+from tarocchi.server.core.messages import Budget
 from tests.server.fake import Socket, new_hub, open_room, until
 
 HIDE = ("connected", "takeover")  # who is connected is not part of the match

@@ -19,8 +19,8 @@ from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.records import replay as replay_record
 from tarocchi.server.app import serve_socket
-from tarocchi.server.messages import TOO_MANY_LOOKS, Budget
-from tarocchi.server.tables import replay as replay_table
+from tarocchi.server.core.messages import TOO_MANY_LOOKS, Budget
+from tarocchi.server.core.tables import replay as replay_table
 from tarocchi.engine.playout import random_action
 from tarocchi.server.watch import WATCH_SEAT, spectator_view
 from tests.server.fake import Socket, new_hub, open_room, until
@@ -179,7 +179,7 @@ def test_a_spectator_of_four_sicilian_seats_learns_nothing_of_the_called_trump_o
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_both_stores_keep_a_watch_token_beside_the_seats(kind, tmp_path, request):
-    from tarocchi.server.store import open_store
+    from tarocchi.server.core.store import open_store
 
     url = str(tmp_path / "s.sqlite3") if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
     store = open_store(url)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 
 from tarocchi.engine.game import game_names, get_game
-from tarocchi.server.hub import Chance
-from tarocchi.server.tables import Table
+from tarocchi.server.core.hub import Chance
+from tarocchi.server.core.tables import Table
 from tests.server.live import running_server
 from tests.server.seat import Seat, new_room  # noqa: F401  (re-exported for the tests)
 
@@ -162,7 +162,7 @@ async def next_deal(seats: list[Seat]) -> bool:
 
 def stream(db: str, table_id: str) -> list[tuple[int, str, dict]]:
     if "://" in db:  # PostgreSQL (a site)
-        from tarocchi.server.store import open_store
+        from tarocchi.server.core.store import open_store
 
         store = open_store(db)
         try:

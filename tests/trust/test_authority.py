@@ -206,7 +206,7 @@ def test_new_tables_from_one_address_are_limited():
     import inspect
 
     from tarocchi.server.app import create_app, serve
-    from tarocchi.server.messages import TOO_MANY_TABLES
+    from tarocchi.server.core.messages import TOO_MANY_TABLES
     from tests.server.live import running_server
 
     for f in (create_app, serve):

@@ -10,8 +10,8 @@ import time
 import pytest
 import websockets
 
-from tarocchi.server.messages import BURST, CLOSE_TOO_MANY, MAX_FRAME, PER_SECOND, TOO_MANY
-from tarocchi.server.tables import CHAT_EMPTY, CHAT_LIMIT, CHAT_LONG
+from tarocchi.server.core.messages import BURST, CLOSE_TOO_MANY, MAX_FRAME, PER_SECOND, TOO_MANY
+from tarocchi.server.core.tables import CHAT_EMPTY, CHAT_LIMIT, CHAT_LONG
 from tests.server.seat import Seat
 from tests.trust.harness import new_room_ids, open_all, run_async, running
 

@@ -15,7 +15,7 @@ import pytest
 
 from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
-from tarocchi.server.hub import TABLE_GAMES
+from tarocchi.server.core.hub import TABLE_GAMES
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat
 from tests.trust.harness import (

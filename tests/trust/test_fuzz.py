@@ -20,9 +20,9 @@ import websockets
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tarocchi.server.hub import SAY_HELLO
-from tarocchi.server.messages import MAX_FRAME, BadMessage, Chat, Hello, decode
-from tarocchi.server.tables import ALREADY_STARTED, ONLY_HOST_STARTS, Table
+from tarocchi.server.core.hub import SAY_HELLO
+from tarocchi.server.core.messages import MAX_FRAME, BadMessage, Chat, Hello, decode
+from tarocchi.server.core.tables import ALREADY_STARTED, ONLY_HOST_STARTS, Table
 from tests.server.seat import Seat, pick_action
 from tests.trust.harness import new_room_ids, open_all, replay_stream, running, stream
 

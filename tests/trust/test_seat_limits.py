@@ -14,12 +14,12 @@ import time
 
 import websockets
 
-from tarocchi.server.messages import (
+from tarocchi.server.core.messages import (
     CHAT_BURST, CLOSE_REPLACED, CLOSE_TOO_MANY, HELLO_BURST, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS,
     TOO_MANY_HELLOS,
 )
-from tarocchi.server.store import SqliteStore
-from tarocchi.server.tables import CHAT_KEPT, replay
+from tarocchi.server.core.store import SqliteStore
+from tarocchi.server.core.tables import CHAT_KEPT, replay
 from tests.server.live import running_server
 from tests.server.seat import Seat, new_room, pick_action
 from tests.trust.harness import run_async, running

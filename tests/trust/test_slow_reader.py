@@ -2,8 +2,8 @@
 
 import asyncio
 
-from tarocchi.server.hub import CLOSE_TOO_SLOW, TOO_SLOW, Connection
-from tarocchi.server.tables import Table
+from tarocchi.server.core.hub import CLOSE_TOO_SLOW, TOO_SLOW, Connection
+from tarocchi.server.core.tables import Table
 
 
 def table() -> Table:

@@ -28,7 +28,7 @@ from tarocchi.bots.advice import view_before
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.engine.playout import random_action
 from tarocchi.server.lobby import Lobby
-from tarocchi.server.tables import Table
+from tarocchi.server.core.tables import Table
 from tarocchi.server.watch import deal_list, past_of, records_of, replay_of, spectator_frame, spectator_view
 from tests.trust.harness import card_codes
 
@@ -64,7 +64,7 @@ def public_cards(deal, naming: set[str]) -> set[str]:
 
 def tables_through(table_id: str, events: list) -> list[Table]:
     """The table after each event from the deal on (one Table per version, built afresh)."""
-    from tarocchi.server.tables import replay
+    from tarocchi.server.core.tables import replay
 
     first = next(i for i, (_, kind, _) in enumerate(events) if kind == "deal")
     return [replay(table_id, events[:i + 1]) for i in range(first, len(events))]

@@ -686,6 +686,7 @@ const REASONS_IT = {
   "unknown link: this seat does not exist": "link sconosciuto: questo posto non esiste",
   "the room started with three seats without this one": "la stanza è cominciata a tre posti senza questo",
   "say hello first": "prima saluta (hello)",
+  "this server does not answer that request": "questo server non risponde a questa richiesta",
   "the server could not do that; nothing changed": "il server non ha potuto farlo; non è cambiato niente",
   "this table moved to another server process: reconnect to carry on": "questo tavolo è passato a un altro processo del server: ricollegati per continuare",
   "only a room lets the computer play for an away seat": "solo in una stanza il computer può giocare per un posto assente",

@@ -18,39 +18,39 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
 import threading
+import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from tarocchi.bots import DEFAULT_LEVEL, advice, levels_for, make_player
+from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
-from .advice import ADVICE_WORKERS, Advisor
+from .features import CLOSE_MOVED, MOVED, Elsewhere, Feature, Leases, Spectators
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
-    Hello, Hint, History, Message, Name, Next, Public, Rematch, Review, Start, Takeover,
+    Hello, History, Message, Name, Next, Rematch, Start, Takeover,
 )
-from .lobby import Lobby
-from .site import CLOSE_MOVED, MOVED, Elsewhere, Site
 from .store import Store
 from .tables import (
-    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, ROOM_NAMES, WAITING, BrokenStream,
-    Table, chat_line, plain_name, replay, shuffled_deck,
+    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, ROOM_NAMES, WAITING,
+    WATCH_SEAT, Table, chat_line, new_watch_token, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
-from .watch import WATCH_SEAT, Watchers, ensure_watch, new_watch_token
 
 log = logging.getLogger("tarocchi.server")
 
 UNKNOWN_LINK = "unknown link: this seat does not exist"
 LEFT_OUT = "the room started with three seats without this one"  # R17 (rule ids are for developers)
 SAY_HELLO = "say hello first"
+NOT_ANSWERED = "this server does not answer that request"
 CLOSE_UNKNOWN = 4404
 CLOSE_NOT_STORED = 1011
 NOT_STORED = "the server could not store the last change: reconnect to carry on"
@@ -63,6 +63,8 @@ FALLBACK_LEVEL = "rule"  # who plays a seat whose bot raised or gave an illegal 
 # registered game; a game joins this list when its table is built (Calabresella's auction and
 # monte screens come with issue 13).
 TABLE_GAMES = ("sicilian", "renaissance", "calabresella", "ottocento")
+# The message kinds the core answers itself; a feature answers the others it names (plug).
+CORE_MESSAGES = (Hello, Act, Chat, History, Name, Rematch, Next, Takeover, Start)
 # What a person who came for a computer's seat mid-deal may ask until the deal ends (the rest is
 # refused with NEXT_DEAL; an act, with COMPUTER_PLAYS, as for any seat a computer plays).
 WHILE_WATCHING = (Hello, History, Name, Act)
@@ -177,18 +179,21 @@ class Connection:
                 continue
             if item is Connection.STATE:
                 self.state_pending = False
-                if self.watching:
-                    version, frame = self.table.version, hub.watch.state_frame(self)
-                elif self.seat is None:
+                if not self.watching and self.seat is None:
                     continue  # left out when the room started with three (R17): closing
-                else:
-                    version, frame = self.table.version, hub.state_frame(self)
+                version, frame = self.table.version, self.state_frame(hub)
                 self.sent_version = version
-                await self.websocket.send_text(stamped(frame, hub.lobby.now()))
+                await self.websocket.send_text(stamped(frame, hub.now()))
             elif isinstance(item, bytes):
                 await self.websocket.send_text(item.decode())
             else:
                 await self.websocket.send_text(_encode(item).decode())
+
+
+    def state_frame(self, hub: Hub) -> bytes:
+        """This socket's state frame: its seat's projection (a spectator's socket has its own,
+        ``Spectators.connection``)."""
+        return hub.state_frame(self)
 
 
 def stamped(frame: bytes, now: float) -> str:
@@ -205,7 +210,6 @@ class SeatLink:
     def __init__(self):
         self.hellos = Budget(HELLO_BURST, HELLOS_PER_SECOND)  # hellos and history requests replay the past
         self.chat = Budget(CHAT_BURST, CHATS_PER_SECOND)  # a chat line goes to every socket
-        self.advice: Budget | None = None  # hints and reviews (advice.py makes it, with its limits)
         self.sockets: list[Connection] = []
 
 
@@ -224,29 +228,48 @@ class Chance:
         return shuffled_deck(self.rng, table.game)
 
 
+STORED_KEPT = 32  # tables read from their streams kept at once (Hub.stored)
+
+
+@dataclasses.dataclass
+class StoredTable:
+    """A table as its stored stream leaves it, and each match it played, in order."""
+    table: Table
+    matches: list  # every Match of the table: the current one last
+
+
+def stored_table(table_id: str, events: list[tuple[int, str, dict]]) -> StoredTable:
+    """Replay the stream with the server's own ``Table``, keeping each match as it ends or is
+    replaced by the next (a rematch)."""
+    table = replay(table_id, events[:1])
+    matches: list = []
+    for version, kind, data in events[1:]:
+        table.apply_event(version, kind, data)
+        if table.match is not None and (not matches or matches[-1] is not table.match):
+            matches.append(table.match)
+    return StoredTable(table, matches)
+
+
 class BrokenTable(Exception):
     """The table a link opens could not be restored from its stream (``Hub.broken``)."""
 
 
 class Hub:
+    """The core: tables, their streams and units of work, their sockets, the bots' driving.
+    It knows no feature: the app plugs them in (``plug``, core/features.py)."""
+
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
-                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
-                 site: Site | None = None, advice_seconds: float = advice.ADVICE_SECONDS,
-                 advice_executor: Executor | None = None, advice_workers: int = ADVICE_WORKERS):
-        """``executor``: where the tables' computers think (and the turn clock's stand-in);
-        ``advice_executor``: where hints and reviews think, ``advice_workers`` at once (advice.py),
-        by default a thread pool of its own, made here and shut down with the hub."""
+                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES):
+        """``executor``: where the tables' computers think (and the turn clock's stand-in)."""
         self.store = store
-        # A site of several processes (site.py): the tables this process drives are the ones
-        # whose lease it holds. None: one process alone, every table its own.
-        self.site = site
         self.executor = executor
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
         self.bot_level_default = bot_level_default
         self.chance = chance or Chance()
+        self.now = time.time  # the wall clock of deadlines and frames (a test gives its own)
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, list[Connection]] = {}
         self.links: dict[str, dict[int, SeatLink]] = {}  # table -> room seat -> its link
@@ -266,7 +289,7 @@ class Hub:
         self.presence: dict[str, tuple[list[bool], list[bool]]] = {}  # see _presence
         self.started_at = 0.0
         # The group commit: events applied but not yet stored, the tables whose match they
-        # ended, and the commit at the end of this loop turn (see _write and _commit).
+        # ended, and the commit at the end of this loop turn (see write and _commit).
         self.staged: list[tuple[str, int, str, dict]] = []
         self.finished: list[str] = []
         self.reopened: list[str] = []  # finished tables whose seats begin another match
@@ -280,15 +303,27 @@ class Hub:
         self.committing: list[tuple[str, int, str, dict]] = []
         self.store_thread = (ThreadPoolExecutor(1, thread_name_prefix="commit")
                              if getattr(store, "commits_off_loop", False) else None)
-        self.watch = Watchers(self)  # the spectators (watch.py)
-        self.lobby = Lobby(self)  # public tables, Play now, the turn clock (lobby.py)
-        # Hints and reviews (advice.py), on workers of their own: never the tables'.
-        self.own_advice_executor = None
-        if advice_executor is None:
-            advice_executor = self.own_advice_executor = ThreadPoolExecutor(advice_workers,
-                                                                           thread_name_prefix="advice")
-        self.advisor = Advisor(self, advice_executor, advice_workers)
-        self.advice_seconds = advice_seconds  # the player's CPU budget for one hint or review decision
+        # The features plugged in (core/features.py), in order; who handles which message kind
+        # (the core's own: ``_handle``); who serves the watch links; who says where a table runs.
+        self.features: list[Feature] = []
+        self.handlers: dict[type, Feature] = {}
+        self.spectators: Spectators | None = None
+        self.leases: Leases | None = None
+        self.stored_tables: collections.OrderedDict[str, tuple[int, StoredTable]] = collections.OrderedDict()
+
+    def plug(self, feature: Feature) -> Feature:
+        """Plug a feature in (the app does, in one place): its hooks are called from now on,
+        and it answers the message kinds it names, each kind one module's alone."""
+        for kind in feature.handles:
+            if kind in self.handlers or kind in CORE_MESSAGES:
+                raise ValueError(f"{kind.__name__} is handled already")
+            self.handlers[kind] = feature
+        if isinstance(feature, Spectators):
+            self.spectators = feature
+        if isinstance(feature, Leases):
+            self.leases = feature
+        self.features.append(feature)
+        return feature
 
     # --- start and stop ---------------------------------------------------------------------
 
@@ -297,9 +332,9 @@ class Hub:
         that cannot be rebuilt, or whose next step raises, is left broken; the rest start."""
         self.started_at = asyncio.get_running_loop().time()  # nobody is here yet: away since now
         for table_id in self.store.unfinished():
-            self._resume(table_id)
+            self.resume(table_id)
 
-    def _resume(self, table_id: str) -> None:
+    def resume(self, table_id: str) -> None:
         """Load an unfinished table (unless another process drives it) and carry it on."""
         try:
             table = self._load(table_id)
@@ -308,49 +343,32 @@ class Hub:
         if table is None:
             return
         try:
-            with self._atomic(table):
+            with self.atomic(table):
                 self._advance(table)
         except Exception as e:
-            self._unload(table_id)
+            self.unload(table_id)
             self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
             return
         self._wake_bots(table)
-        self.lobby.changed(table)
+        for feature in self.features:
+            feature.changed(table)
 
-    # --- a site of several processes (site.py) ------------------------------------------------
-
-    def renew_leases(self, mine: dict[str, Table] | None = None, held: set[str] | None = None) -> None:
-        """Keep the leases of the tables in memory; a table whose lease another process has
-        taken (this one stalled past its lease) is let go: its pages reconnect to the owner.
-        ``held`` is the store's answer for the tables ``mine`` when the site asked it off the
-        loop (``Site.ask``); a table loaded (or loaded again) since is not judged by it."""
-        site = self.site
-        if held is None:
-            mine = dict(self.tables)
-            held = self.store.renew(site.process, site.lease, list(mine))
-        for table_id in [t for t, table in (mine or {}).items() if self.tables.get(t) is table and t not in held]:
-            log.warning("table %s: its lease went to another process; letting it go", table_id)
-            for conn in self.connections.get(table_id, []):
-                conn.abort(CLOSE_MOVED, MOVED)
-            self._unload(table_id, release=False)
-
-    def take_orphans(self, orphans: list[str] | None = None) -> None:
-        """Carry on the unfinished tables whose process died (their lease ran out); ``orphans``
-        the store's answer when the site asked it off the loop."""
-        for table_id in self.store.orphans() if orphans is None else orphans:
-            if table_id not in self.tables and table_id not in self.broken:
-                log.info("table %s: its lease ran out; this process carries it on", table_id)
-                self._resume(table_id)
+    def let_go(self, table_id: str) -> None:
+        """Another process drives the table now (its lease was taken): forget it here, its
+        pages reconnecting to the owner, without giving back a lease this process lost."""
+        for conn in self.connections.get(table_id, []):
+            conn.abort(CLOSE_MOVED, MOVED)
+        self.unload(table_id, release=False)
 
     async def stop(self) -> None:
         for timer in self.away_timers.values():
             timer.cancel()
-        await self.lobby.stop()
         tasks = [t for t in self.bot_tasks.values() if not t.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await self.advisor.stop()
+        for feature in self.features:
+            await feature.stop()
         if self._commit_soon is not None:
             self._commit_soon.cancel()
             self._commit()
@@ -358,27 +376,39 @@ class Hub:
             await self.committed.wait()
         if self.store_thread is not None:
             self.store_thread.shutdown()
-        if self.own_advice_executor is not None:
-            self.own_advice_executor.shutdown(wait=False, cancel_futures=True)
-        if self.site is not None:  # let the others take this process's tables at once
+        if self.leases is not None:  # let the others take this process's tables at once
             for table_id in list(self.tables):
                 with contextlib.suppress(Exception):
-                    self.store.release(table_id, self.site.process)
+                    self.leases.release(table_id)
 
     def _load(self, table_id: str) -> Table | None:
         """The table in memory, rebuilt from its stream if need be; None if it is broken;
         Elsewhere if another process drives it (a site of several)."""
         table = self.tables.get(table_id)
-        if table is None and self.site is not None:
-            owner = self.store.acquire(table_id, self.site.process, self.site.lease)
-            if owner != self.site.process:
-                raise Elsewhere(table_id, owner)
+        if table is None and self.leases is not None:
+            self.leases.acquire(table_id)  # (Elsewhere if another process drives it)
         if table is None and table_id not in self.broken:
             try:
                 table = self.tables[table_id] = replay(table_id, self.store.events(table_id) + self._pending(table_id))
             except ValueError as e:  # BrokenStream, or a row that is not JSON
                 self._mark_broken(table_id, str(e))
         return table
+
+    async def stored(self, table_id: str) -> StoredTable:
+        """The table as its stored stream leaves it, with every match it played (any process of a
+        site may read it: only committed events are there), kept by stream length for the
+        tables asked about lately; replayed in a thread, not on the loop every table shares.
+        ValueError for a stream that does not replay."""
+        events = self.store.events(table_id)  # (on the loop: the store is used from it)
+        kept = self.stored_tables.get(table_id)
+        if kept is not None and kept[0] == len(events):
+            self.stored_tables.move_to_end(table_id)
+            return kept[1]
+        found = await asyncio.to_thread(stored_table, table_id, events)
+        self.stored_tables[table_id] = (len(events), found)
+        while len(self.stored_tables) > STORED_KEPT:
+            self.stored_tables.popitem(last=False)
+        return found
 
     def _mark_broken(self, table_id: str, reason: str) -> None:
         if table_id not in self.broken:
@@ -427,12 +457,12 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         # 192 bits: a capability. A bot seat gets none: nobody may act for it from outside.
         tokens = [secrets.token_urlsafe(24) if b is None else None for b in bots]
-        watch = new_watch_token()  # the spectators' link (watch.py)
+        watch = new_watch_token()  # the table's public link (its spectators', where they are served)
         created = {"game": game.name, "kind": kind, "seats": len(names), "names": names, "bots": bots,
                    "options": game.options().to_json(), "watch": watch, **(settings or {})}
         self.store.create_table(table_id, kind, tokens, created, more=[(WATCH_SEAT, watch)])
-        if self.site is not None:
-            self.store.acquire(table_id, self.site.process, self.site.lease)  # a new id: nobody else has it
+        if self.leases is not None:
+            self.leases.acquire(table_id, new=True)  # a new id: nobody else has it
         self.tables[table_id] = Table(table_id, created)
         return table_id, tokens
 
@@ -454,7 +484,7 @@ class Hub:
 
     def attach(self, conn: Connection) -> None:
         self.connections.setdefault(conn.table.id, []).append(conn)
-        sockets = self._link(conn).sockets
+        sockets = self.link(conn).sockets
         sockets.append(conn)
         if len(sockets) > SOCKETS_PER_SEAT:  # a reload storm on one link ends with the oldest
             oldest = sockets.pop(0)
@@ -469,7 +499,7 @@ class Hub:
                 conn.send({"type": "error", "reason": UNKNOWN_LINK})
                 conn.close(CLOSE_UNKNOWN, UNKNOWN_LINK)
 
-    def _link(self, conn: Connection) -> SeatLink:
+    def link(self, conn: Connection) -> SeatLink:
         links = self.links.setdefault(conn.table.id, {})
         link = links.get(conn.room_seat)
         if link is None:
@@ -480,19 +510,20 @@ class Hub:
         conns = self.connections.get(conn.table.id, [])
         if conn in conns:
             conns.remove(conn)
-            sockets = self._link(conn).sockets
+            sockets = self.link(conn).sockets
             if conn in sockets:
                 sockets.remove(conn)
             if not conns and conn.table.status == OVER:
                 # After this turn's commit, so a page that opens it again meanwhile finds it
                 # whole, in memory or in the store.
-                asyncio.get_running_loop().call_soon(self._unload_if_idle, conn.table)
+                asyncio.get_running_loop().call_soon(self.unload_if_idle, conn.table)
             if conn.greeted:
                 seat = conn.seat
-                if seat is not None and not self._connected(conn.table)[seat]:
+                if seat is not None and not self.connected(conn.table)[seat]:
                     self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
-                self.lobby.changed(conn.table)  # who is here is in its listing (issue 38)
+                for feature in self.features:  # who is here has changed (the lobby lists it, issue 38)
+                    feature.changed(conn.table)
 
     def state_frame(self, conn: Connection) -> bytes:
         """The state frame for a socket: its seat's projection and the events it has not had."""
@@ -504,11 +535,11 @@ class Hub:
         """Who is connected, and which seats the others may hand to the computer. Kept from
         one telling of the seats to the next (every change of either tells them), so the
         frames to the seats of one version do not work it out again."""
-        connected = self._connected(table)
+        connected = self.connected(table)
         presence = self.presence[table.id] = (connected, self._takeover_open(table, connected))
         return presence
 
-    def _connected(self, table: Table) -> list[bool]:
+    def connected(self, table: Table) -> list[bool]:
         out = [False] * table.seats
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
@@ -520,7 +551,8 @@ class Hub:
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
-        self.watch.tell(table)
+        for feature in self.features:
+            feature.told(table)
         self._arm_away_timer(table, connected)
 
     # --- away seats ---------------------------------------------------------------------------------
@@ -567,12 +599,12 @@ class Hub:
             return  # its table was dropped (an event could not be stored): the socket is closing
         table = conn.table
         try:
-            with self._atomic(table):
+            with self.atomic(table):
                 self._handle(conn, message)
         except Exception:
             log.exception("table %s: a %s raised; undone, nothing of it stored", table.id, type(message).__name__)
             if not conn.aborted:
-                self._refuse(conn, getattr(message, "id", None), SERVER_FAILED)
+                self.refuse(conn, getattr(message, "id", None), SERVER_FAILED)
                 if conn.greeted:
                     conn.push_state()
 
@@ -584,72 +616,72 @@ class Hub:
         table, seat = conn.table, conn.seat
         if seat is not None and table.arrived[seat] and not isinstance(message, WHILE_WATCHING):
             # Came for a computer's seat mid-deal: a spectator of this deal, a player from the next.
-            return self._refuse(conn, getattr(message, "id", None), NEXT_DEAL)
+            return self.refuse(conn, getattr(message, "id", None), NEXT_DEAL)
+        feature = self.handlers.get(type(message))
+        if feature is not None:  # a kind a feature answers (a hint, a listing in the lobby...)
+            return feature.handle(conn, message)
         if isinstance(message, Act):
             return self._act(conn, message)
         if isinstance(message, Chat):
             reason = table.check_chat(message.text)
-            if reason is None and not self._link(conn).chat.spend(asyncio.get_running_loop().time()):
+            if reason is None and not self.link(conn).chat.spend(asyncio.get_running_loop().time()):
                 reason = TOO_MANY_CHATS
             if reason:
-                return self._refuse(conn, None, reason)
-            self._write(table, "chat", {"seat": seat, "text": message.text, "name": table.names[seat]})
+                return self.refuse(conn, None, reason)
+            self.write(table, "chat", {"seat": seat, "text": message.text, "name": table.names[seat]})
             line = _encode({"type": "chat", **table.chat[-1]})  # once for every socket
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:
                     c.send(line)
-            self.watch.send(table.id, line)  # spectators read the chat
+            for feature in self.features:
+                feature.chat(table, line)  # (spectators read the chat)
             return
         if isinstance(message, History):
             return self._history(conn, message.before)
-        if isinstance(message, Hint):
-            return self.advisor.hint(conn)
-        if isinstance(message, Review):
-            return self.advisor.review(conn)
         if isinstance(message, Name):
             reason = table.check_name(message.name)
             if reason:
-                return self._refuse(conn, None, reason)
+                return self.refuse(conn, None, reason)
             return self._rename(table, seat, message.name)
         if isinstance(message, Rematch):
             reason = table.check_rematch()
             if reason:
-                return self._refuse(conn, None, reason)
+                return self.refuse(conn, None, reason)
             if not table.rematch[seat]:
-                self._write(table, "rematch", {"seat": seat})
-            return self._changed(table)
+                self.write(table, "rematch", {"seat": seat})
+            return self.changed(table)
         if isinstance(message, Next):
             reason = table.check_next(seat)
             if reason:
-                return self._refuse(conn, None, reason)
+                return self.refuse(conn, None, reason)
             if not table.ready[seat]:
-                self._write(table, "next", {"seat": seat})
-            return self._changed(table)
+                self.write(table, "next", {"seat": seat})
+            return self.changed(table)
         if isinstance(message, Takeover):
-            connected = self._connected(table)
+            connected = self.connected(table)
             away = message.seat < table.seats and self._takeover_open(table, connected)[message.seat]
             reason = table.check_takeover(seat, message.seat, away)
             if reason:
-                return self._refuse(conn, None, reason)
-            self._write(table, "takeover", {"seat": message.seat, "level": self.standin_level(table.game), "by": seat})
-            return self._changed(table)
-        if isinstance(message, Public):
-            return self.lobby.on_public(conn, message)
+                return self.refuse(conn, None, reason)
+            self.write(table, "takeover", {"seat": message.seat, "level": self.standin_level(table.game), "by": seat})
+            return self.changed(table)
         if isinstance(message, Start):
             reason = table.check_start(conn.room_seat)
             if reason:
-                return self._refuse(conn, None, reason)
-            self._write(table, "start", {})
-            self._changed(table)
+                return self.refuse(conn, None, reason)
+            self.write(table, "start", {})
+            self.changed(table)
             for c in self.connections.get(table.id, []):  # (after the match began: it may raise)
                 if c.seat is None:
                     c.send({"type": "error", "reason": LEFT_OUT})
                     c.close(CLOSE_UNKNOWN, LEFT_OUT)
             return
+        # A kind no module answers here (a feature this server runs without): said, not ignored.
+        self.refuse(conn, getattr(message, "id", None), NOT_ANSWERED)
 
     def _hello(self, conn: Connection, hello: Hello) -> None:
         table, seat = conn.table, conn.seat
-        if not self._link(conn).hellos.spend(asyncio.get_running_loop().time()):
+        if not self.link(conn).hellos.spend(asyncio.get_running_loop().time()):
             conn.send({"type": "error", "reason": TOO_MANY_HELLOS})
             return conn.close(CLOSE_TOO_MANY, TOO_MANY_HELLOS)
         if table.kind == "room" and conn.token is not None and self.store.seat_of(conn.token) != (table.id, conn.room_seat):
@@ -663,29 +695,40 @@ class Hub:
             self.away_since.pop((table.id, seat), None)
         # (Not only at the first hello: a hello whose join was undone may come again.)
         if not table.joined[seat]:
-            self._write(table, "join", {"seat": seat})
-        if table.standin[seat] and not self.lobby.waits_for_the_deal(table, seat):
-            self._write(table, "return", {"seat": seat})  # back: the human plays again
+            self.write(table, "join", {"seat": seat})
+        if table.standin[seat] and not any(f.keeps_for_the_deal(table, seat) for f in self.features):
+            self.write(table, "return", {"seat": seat})  # back: the human plays again
         if hello.name is not None and table.check_name(hello.name) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
-        ensure_watch(self, table)  # a table from before watch links gets one
+        self._ensure_watch(table)
+        for feature in self.features:
+            feature.hello(conn)
         # The state first (with the events it missed), then the latest chat lines it missed
         # in one frame: however long the chat, a reload always gets its state.
-        self._changed(table)
+        self.changed(table)
         conn.push_state()
         conn.send(table.history_frame(conn.sent_version))
+
+    def _ensure_watch(self, table: Table) -> None:
+        """Give a table from before watch links its token: a seats row, then a ``watch`` event
+        (staged with the request that asked, like any event of the table)."""
+        if table.watch_token is not None:
+            return
+        token = new_watch_token()
+        self.store.add_token(table.id, WATCH_SEAT, token)
+        self.write(table, "watch", {"token": token})
 
     def _rename(self, table: Table, seat: int, text: str) -> None:
         name = plain_name(text)
         if name != table.names[seat]:
-            self._write(table, "name", {"seat": seat, "name": name})
-            self._changed(table)
+            self.write(table, "name", {"seat": seat, "name": name})
+            self.changed(table)
 
     def _history(self, conn: Connection, before: int) -> None:
         """The chat lines before version ``before``, at most CHAT_KEPT, from the store (a
         table keeps only its latest lines in memory)."""
-        if not self._link(conn).hellos.spend(asyncio.get_running_loop().time()):
-            return self._refuse(conn, None, TOO_MANY_HELLOS)
+        if not self.link(conn).hellos.spend(asyncio.get_running_loop().time()):
+            return self.refuse(conn, None, TOO_MANY_HELLOS)
         table = conn.table
         rows = self.store.chat_before(table.id, before, CHAT_KEPT + 1)
         lines = [chat_line(table.name_at(data["seat"], version), data, version)
@@ -697,18 +740,18 @@ class Hub:
         if act.id is not None and (seat, str(act.id)) in table.action_ids:
             return conn.push_state()  # a resent action: applied once, answered with the state
         if table.bots[seat] is not None:
-            return self._refuse(conn, act.id, COMPUTER_PLAYS)
+            return self.refuse(conn, act.id, COMPUTER_PLAYS)
         if (late := table.check_turn(seat, act.version)) is not None:
             # It answers a turn that is over (the clock's computer played it, say): applied, it
             # would land on a later turn the player never saw. The reason, then where things stand.
-            self._refuse(conn, act.id, late)
+            self.refuse(conn, act.id, late)
             return conn.push_state()
         if reason := table.check_act(seat, act.action):
-            return self._refuse(conn, act.id, reason)
-        self._write(table, "act", {"seat": seat, "action": act.action, "id": act.id})
-        self._changed(table)
+            return self.refuse(conn, act.id, reason)
+        self.write(table, "act", {"seat": seat, "action": act.action, "id": act.id})
+        self.changed(table)
 
-    def _refuse(self, conn: Connection, client_id, reason: str) -> None:
+    def refuse(self, conn: Connection, client_id, reason: str) -> None:
         # The English text, and the rules' stable id where the game gives one (a client's
         # catalogue translates by the id, so it does not depend on the wording).
         refused = {"type": "refused", "id": client_id, "reason": str(reason), "version": conn.table.version}
@@ -718,11 +761,12 @@ class Hub:
 
     # --- changing a table ------------------------------------------------------------------------
 
-    def _write(self, table: Table, kind: str, data: dict) -> None:
+    def write(self, table: Table, kind: str, data: dict) -> None:
         """Apply the event and stage it for the commit at the end of this loop turn. The
         sockets' writers send nothing while it is staged (Connection.write_loop)."""
         version = table.version + 1
-        data = self.lobby.stamp(table, data)
+        for feature in self.features:
+            data = feature.stamp(table, data)
         table.apply_event(version, kind, data)
         self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
@@ -738,7 +782,7 @@ class Hub:
         return [(v, kind, data) for t, v, kind, data in self.committing + self.staged if t == table_id]
 
     @contextlib.contextmanager
-    def _atomic(self, table: Table):
+    def atomic(self, table: Table):
         """Whatever the block stages for ``table``: all of it, or (if it raises) none of it,
         and the table rebuilt as it was before the block."""
         marks = len(self.staged), len(self.finished), len(self.reopened)
@@ -760,7 +804,7 @@ class Hub:
             self._mark_broken(table.id, f"it could not be rebuilt after a request raised: {e}")
             for conn in self.connections.get(table.id, []):
                 conn.abort(CLOSE_BROKEN, BROKEN)
-            self._unload(table.id)
+            self.unload(table.id)
 
     def _commit(self) -> None:
         """Store every staged event in one transaction, then let the writers go."""
@@ -806,61 +850,61 @@ class Hub:
         socket here takes it again, or it runs out and another process carries the table on."""
         for conn in self.connections.get(table_id, []):
             conn.abort(CLOSE_NOT_STORED, NOT_STORED)
-        self._unload(table_id, release=False)
+        self.unload(table_id, release=False)
 
-    def _unload_if_idle(self, table: Table) -> None:
+    def unload_if_idle(self, table: Table) -> None:
         """A finished match that nobody has open leaves memory: the store keeps it, and a
         link opened again reloads it. (A server that kept every match grew without bound.)"""
         if (self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id)
-                and not self.watch.watching(table.id)):
-            self._unload(table.id)
+                and not any(feature.holds(table.id) for feature in self.features)):
+            self.unload(table.id)
 
-    def _unload(self, table_id: str, release: bool = True) -> None:
+    def unload(self, table_id: str, release: bool = True) -> None:
         """Forget a table held in memory: its sockets, bots, timers and presence (and, in a
         site of several, its lease: another process may drive it now)."""
         table = self.tables.pop(table_id, None)
-        if release and table is not None and self.site is not None:
+        if release and table is not None and self.leases is not None:
             with contextlib.suppress(Exception):  # (it runs out by itself otherwise)
-                self.store.release(table_id, self.site.process)
+                self.leases.release(table_id)
         self.connections.pop(table_id, None)
-        self.watch.drop(table_id, CLOSE_MOVED, MOVED)  # spectators reconnect, as after a move
         for seat in range(table.seats if table else 0):
             self.fallback.pop((table_id, seat), None)
         self.presence.pop(table_id, None)
         self.links.pop(table_id, None)
-        self.advisor.forget(table_id)
         for handles in (self.bot_tasks, self.away_timers):
             handle = handles.pop(table_id, None)
             if handle is not None:
                 handle.cancel()
         for seat in range(table.seats if table else 0):
             self.away_since.pop((table_id, seat), None)
-        self.lobby.forget(table_id)
+        for feature in self.features:  # (spectators reconnect, as after a move)
+            feature.unloaded(table_id, CLOSE_MOVED, MOVED)
 
-    def _changed(self, table: Table) -> None:
+    def changed(self, table: Table) -> None:
         self._advance(table)
         self._tell_all(table)
         self._wake_bots(table)
-        self.lobby.changed(table)
+        for feature in self.features:
+            feature.changed(table)
 
     def _advance(self, table: Table) -> None:
         """What follows by itself: the match starts once every seat has joined; the next deal
         once every seat pressed Next deal (bots are always ready)."""
         while True:
-            if self.lobby.step(table):  # a Play now table's computers come and go (lobby.py)
+            if any(feature.advance(table) for feature in self.features):  # (Play now's computers come and go)
                 continue
             if table.status == WAITING and all(table.joined):
                 if table.match is None:
-                    self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})  # R4
-                self._write(table, "deal", {"deck": self.chance.deck(table)})
+                    self.write(table, "match", {"first_dealer": self.chance.first_dealer(table)})  # R4
+                self.write(table, "deal", {"deck": self.chance.deck(table)})
             elif table.status == BETWEEN and table.all_ready():
-                self._write(table, "deal", {"deck": self.chance.deck(table)})
+                self.write(table, "deal", {"deck": self.chance.deck(table)})
             elif (forced := table.automatic()) is not None and forced[2]:
                 # No real choice, and everyone can tell: answered at once, never asked (R12).
-                self._write(table, "act", {"seat": forced[0], "action": forced[1], "id": None})
+                self.write(table, "act", {"seat": forced[0], "action": forced[1], "id": None})
             elif table.status == OVER and table.all_rematch():
                 self.reopened.append(table.id)  # playing again: reloaded at a restart
-                self._write(table, "match", {"first_dealer": self.chance.first_dealer(table)})
+                self.write(table, "match", {"first_dealer": self.chance.first_dealer(table)})
             else:
                 return
 
@@ -880,18 +924,18 @@ class Hub:
         deal, moves = table.deal, len(table.deal.history)
         await asyncio.sleep(0.0 if public else self.bot_delay * (1 + random.random()))
         if table.deal is deal and len(deal.history) == moves and table.automatic() == (seat, action, public):
-            return self._write_alone(table, "act", {"seat": seat, "action": action, "id": None})
+            return self.write_alone(table, "act", {"seat": seat, "action": action, "id": None})
         return True
 
-    def _write_alone(self, table: Table, kind: str, data: dict) -> bool:
+    def write_alone(self, table: Table, kind: str, data: dict) -> bool:
         """An event nobody asked for (a bot's action, an automatic answer) and what follows
         it, as one unit (``_atomic``). False if it raised: undone and logged, and the table
         waits (its bots stop until the next request wakes them), so one table's fault never
         spins or stops the others."""
         try:
-            with self._atomic(table):
-                self._write(table, kind, data)
-                self._changed(table)
+            with self.atomic(table):
+                self.write(table, kind, data)
+                self.changed(table)
         except Exception:
             log.exception("table %s: a %s by the server raised; undone, nothing of it stored", table.id, kind)
             return False
@@ -943,5 +987,5 @@ class Hub:
                 if self._bot_failed(table, seat, level, failure):
                     continue  # the rule bot thinks again (after a beat: the seat does not rush)
                 action = table.game.action_text(random_action(deal.copy(), random.Random()))
-            if not self._write_alone(table, "act", {"seat": seat, "action": action, "id": None}):
+            if not self.write_alone(table, "act", {"seat": seat, "action": action, "id": None}):
                 return

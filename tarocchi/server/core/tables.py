@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import collections
 import random
+import secrets
 import unicodedata
 
 import msgspec
@@ -21,6 +22,10 @@ from tarocchi.engine.game import DEFAULT, Game, IllegalAction, Reason, get_game
 from tarocchi.engine.match import Match
 
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
+# Each table has one watch token (192 bits, like a seat's): its public link, for spectators. It
+# is a row of the store's seats under this seat number (one no playing seat can have: it indexes
+# no seat list), and in the table's stream (``created``'s ``watch``, or a ``watch`` event).
+WATCH_SEAT = 255
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
 CHAT_LIMIT = 300
 CHAT_KEPT = 100  # chat lines a table keeps in memory and a hello replays; the store keeps all
@@ -551,6 +556,10 @@ def spectator_view(deal) -> dict:
     view = dict(deal.public_view())
     view.pop("actions", None)
     return view
+
+
+def new_watch_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 def plain_name(text: str) -> str:
