@@ -666,6 +666,7 @@ const REASONS_IT = {
   "the Fool cannot lead": "il Matto non può uscire",
   "that card is not in your hand": "quella carta non è nella tua mano",
   "nobody said altre cinque": "nessuno ha detto altre cinque",
+  "nobody said vado solo at 20 cards": "a 20 carte nessuno ha detto vado solo",
   "all four passed": "tutti e quattro hanno detto passo",
   "all four passed and the 20 is in the monte": "tutti e quattro passo e il 20 è nel monte",
   // The server's own refusals (tarocchi/server/tables.py, hub.py, app.py).
