@@ -34,6 +34,7 @@ log = logging.getLogger("tarocchi.server")
 
 ADVICE_BURST, ADVICE_PER_SECOND = 6, 0.5  # hints and reviews a socket may ask for: at once, then a second
 HINTS_OFF = Reason("hints_off", "the host did not allow hints at this table")
+HINTS_OFF_HERE = Reason("hints_off_here", "hints are not given at this table")  # (a Play now table: no host)
 HINT_NOT_NOW = Reason("hint_not_now", "a hint is for your own turn")
 HINT_PENDING = Reason("hint_pending", "the computer is still thinking about your last hint")
 REVIEW_NOT_NOW = Reason("review_not_now", "a deal is reviewed once it is counted")
@@ -77,7 +78,7 @@ class Advisor:
     def hint_refusal(self, conn: Connection) -> Reason | None:
         table, seat = conn.table, conn.seat
         if not table.hints:
-            return HINTS_OFF
+            return HINTS_OFF_HERE if table.quick else HINTS_OFF
         if seat is None:
             return HINT_NOT_NOW
         if table.bots[seat] is not None:

@@ -22,6 +22,9 @@ from tarocchi.engine.match import Match
 
 ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
+# A Play now table has no host: its people are players, and a computer that takes an empty
+# seat is a computer (issue 38; it showed "guest 1" and "host").
+QUICK_NAMES = ["player 1", "player 2", "player 3", "player 4"]
 CHAT_LIMIT = 300
 CHAT_KEPT = 100  # chat lines a table keeps in memory and a hello replays; the store keeps all
 NAME_LIMIT = 24
@@ -512,10 +515,14 @@ class Table:
 
     def _on_return(self, data: dict) -> None:
         """The human of ``seat`` is back and plays it again (or, a seat a computer filled, the
-        person who came for it plays it from this deal on)."""
-        self.bots[data["seat"]] = None
-        self.standin[data["seat"]] = False
-        self.filled[data["seat"]] = self.arrived[data["seat"]] = False
+        person who came for it plays it from this deal on, under a player's name until they
+        give their own)."""
+        seat = data["seat"]
+        if self.filled[seat] and self.names[seat] == computer_name(seat):
+            self.names[seat] = QUICK_NAMES[seat]
+        self.bots[seat] = None
+        self.standin[seat] = False
+        self.filled[seat] = self.arrived[seat] = False
 
     def _on_public(self, data: dict) -> None:
         """The host lists the room in the lobby (or takes it off); a public table has a clock."""
@@ -527,6 +534,8 @@ class Table:
         """A computer takes a seat of a Play now table that nobody took in time."""
         seat = data["seat"]
         self.bots[seat], self.standin[seat], self.filled[seat], self.joined[seat] = data["level"], True, True, True
+        if self.names[seat] in (ROOM_NAMES[seat], QUICK_NAMES[seat]):  # (nobody named it: nobody came)
+            self.names[seat] = computer_name(seat)
 
     def _on_arrive(self, data: dict) -> None:
         """A person opened a seat a computer filled, mid-deal: it is theirs after this deal."""
@@ -541,6 +550,12 @@ class Table:
         for event in deal.events[self._logged:]:
             self.log.append((self.version, event))
         self._logged = len(deal.events)
+
+
+def computer_name(seat: int) -> str:
+    """The name of a computer that took seat ``seat`` at a Play now table (a computer table's
+    are named alike, by seat)."""
+    return f"computer {seat}"
 
 
 def spectator_view(deal) -> dict:

@@ -4,14 +4,23 @@ languages at every size where it shows, with no axe fault."""
 
 from __future__ import annotations
 
+import json
+import random
+import re
+
 import pytest
 
+from tarocchi.engine.game import get_game
+from tarocchi.engine.playout import random_action
+from tarocchi.server.tables import Table, encode_json
+from tarocchi.server.watch import Past, replay_of
 from tests.server.live import running_server
 
 from .checks import SIZES
-from .driver import resize
+from .driver import close_panels, open_panel, resize
 from .fake import new_deal, open_fake, table, view
 from .test_screens import look, switch
+from .test_watch import computer_table, play_for_host
 
 pytestmark = pytest.mark.browser
 
@@ -83,3 +92,97 @@ def test_a_sicilian_deal_abandoned_at_20_cards_says_why_and_the_bids_are_numbere
         if size != "desktop":
             page.click("#panel-log .close")
     assert page.errors == []
+
+
+def test_a_play_now_table_names_its_computers_computers_and_has_no_host(new_page):
+    """Play now: the computers that take the empty seats are "computer 1/2", the one who
+    opened it a player, never "host" or "guest"; and no host is said to have refused hints."""
+    with running_server(fill_seconds=1) as server:
+        page = new_page(SIZES["desktop"])
+        page.goto(server.url + "/")
+        page.click("#play-now-sicilian")
+        page.locator(".hand .card").first.wait_for(timeout=15_000)
+        for size in SIZES:
+            resize(page, SIZES[size])
+            for code, names in (("en", ["player 1 (you)", "computer 1", "computer 2"]),
+                                ("it", ["giocatore 1 (tu)", "computer 1", "computer 2"])):
+                switch(page, code)
+                shown = [page.locator(f".seat[data-seat='{s}'] .seat-name").inner_text() for s in range(3)]
+                assert shown == names, shown
+                open_panel(page, "info")
+                note = page.locator(".hints-note").inner_text()
+                assert note in ("Hints are not given at this table.", "A questo tavolo non si danno suggerimenti."), note
+                body = page.locator("body").inner_text().lower()
+                assert not re.search(r"\b(host|guest|ospite)\b", body), body
+                close_panels(page)
+            look(page, "sicilian", "play-now-names", size)
+        assert page.errors == []
+
+
+def sicilian_deal_with_a_no():
+    """A finished three-seat Sicilian deal whose first speaker goes solo and whose two others,
+    who spoke after, answer no to Rivanto (R12)."""
+    deal = new_deal(3, "sicilian", dealer=2, seed=3)
+    rng = random.Random(3)
+    while not deal.done:
+        seat = deal.to_act
+        legal = [c["action"] for c in deal.view(seat)["choices"] if c["reason"] is None]
+        if deal.phase == "speak":
+            deal.apply("vado solo" if "vado solo" in legal and not deal.bids else "passo", seat)
+        elif deal.phase == "announce":
+            deal.apply("no", seat)
+        else:
+            deal.apply(get_game("sicilian").action_text(random_action(deal.copy(), rng)), seat)
+    return deal
+
+
+def test_a_replay_says_each_step_as_the_table_does(live_server, new_page):
+    """A replay's steps in the table's words ("computer 1: no Rivanto.", not "computer 1:
+    no"), the human of a computer table "you" in their own browser, not "host"."""
+    deal = sicilian_deal_with_a_no()
+    created = {"game": "sicilian", "kind": "computer", "seats": 3, "names": ["you", "computer 1", "computer 2"],
+               "bots": [None, "rule", "rule"]}
+    body = encode_json(replay_of(Past(Table("t1", created), [(0, 0, deal)], []), 1))
+    steps = json.loads(body)["steps"]
+    asked = next(i for i, s in enumerate(steps) if s["action"] == "no" and s["seat"] != deal.bidder)
+    page = new_page(SIZES["desktop"])
+    page.add_init_script("localStorage.setItem('tarocchi.seat.watchtoken0000', '0')")  # (the table page keeps it)
+    page.route("**/api/replay/watchtoken0000/1", lambda route: route.fulfill(body=body, content_type="application/json"))
+    page.goto(f"{live_server.url}/r/watchtoken0000/1#{asked}")
+    status = page.locator("#status")
+    page.wait_for_function("n => document.querySelector('#status')?.textContent.startsWith(`Step ${n} of`)", arg=asked)
+    for size in SIZES:
+        resize(page, SIZES[size])
+        for code, said, you in (("en", ": no Rivanto.", "you"), ("it", ": niente Rivanto.", "tu")):
+            switch(page, code)
+            assert status.inner_text().endswith(said), status.inner_text()
+            assert page.locator(".replay-seat[data-seat='0'] .seat-name").inner_text() == you
+            assert "host" not in page.locator("body").inner_text()
+            recent = page.locator(".replay-recent li").all_inner_texts()
+            assert recent[-1] == status.inner_text().split(": ", 1)[1], recent
+            assert not any(re.search(r": (no|passo|vado solo)$", line) for line in recent), recent
+        look(page, "replay", "words", size, inside=False)  # (a replay is a page: it may scroll)
+    assert page.errors == []
+
+
+def test_the_replay_of_a_computer_table_names_its_human_you_at_home_and_player_elsewhere(live_server, new_page):
+    token = computer_table(live_server.url, "sicilian", 3)
+    host = new_page(SIZES["phone"])
+    host.goto(f"{live_server.url}/t/{token}")
+    host.locator(".hand .card").first.wait_for()
+    play_for_host(live_server, token, "sicilian")
+    host.locator("#replay-this").click()
+    host.wait_for_url("**/r/**")
+    name = host.locator(".replay-seat[data-seat='0'] .seat-name")
+    name.wait_for()
+    assert name.inner_text() == "you"
+    look(host, "replay", "computer-table-you", "phone", inside=False)
+    stranger = new_page(SIZES["small"], locale="it-IT")  # the link shared: not their seat
+    stranger.goto(host.url)
+    stranger.locator(".replay-seat[data-seat='0'] .seat-name").wait_for()
+    assert stranger.locator(".replay-seat[data-seat='0'] .seat-name").inner_text() == "giocatore"
+    switch(stranger, "en")
+    assert stranger.locator(".replay-seat[data-seat='0'] .seat-name").inner_text() == "player"
+    for page in (host, stranger):
+        assert "host" not in page.locator("body").inner_text()
+        assert page.errors == []

@@ -220,6 +220,8 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         fills = [s for s in range(table.seats) if table.filled[s]]
         assert fills == list(range(2, table.seats))
         assert all(table.bots[s] == hub.standin_level(table.game) and table.standin[s] for s in fills)
+        # No host at a Play now table: its people are players, its computers computers (issue 38).
+        assert table.names[:2] == ["player 1", "player 2"] and [table.names[s] for s in fills] == [f"computer {s}" for s in fills]
         # Mid-deal a third person comes: a computer's seat is his, from the next deal.
         _, token3, seat3, new3 = hub.lobby.play_now(game, "203.0.113.3")
         assert not new3 and seat3 == 2
@@ -232,6 +234,7 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         await settle()
         assert table.status in (BETWEEN, PLAYING, "over")
         assert table.bots[2] is None and not table.filled[2] and not table.standin[2]
+        assert table.names[2] == "player 3"  # theirs now: a player's name until they give one
         assert "arrive" in kinds(store, table_id) and kinds(store, table_id).count("fill") == len(fills)
         assert check_stream(table_id, store.events(table_id)) is None
         assert third.conn.seat == 2 and second.conn.seat == 1

@@ -52,7 +52,8 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
+import { watchRow, lookBack, replayLast, replayPage, rememberSeat } from "./replay.js";
+import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 
@@ -115,7 +116,7 @@ function me() { return state.table?.you ?? 0; }
 
 function nameOf(seat) {
   const raw = state.table?.names?.[seat] ?? `#${seat}`;
-  if (watching && raw === "you") return seatName("host");  // (a computer table's human is not the spectator)
+  if (watching && raw === "you") return t("name.human");  // (a computer table's human is not the spectator; no host there)
   return seatName(raw);
 }
 
@@ -132,15 +133,9 @@ function gt(key, params) {
 }
 
 // A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
-// ..."), the others the third person ("ev.play": "{name} plays ...").
+// ..."), the others the third person ("ev.play": "{name} plays ..."); lines.js, the replay's too.
 function tSeat(key, seat, params = {}) {
-  // (a game's prefixed key too: "ren.center.discard" -> "ren.center.you.discard"; any other
-  // key of the game's own gets it after its second part: "cal.contract.is" -> "cal.contract.you.is")
-  let yours = key.replace(/^((?:[a-z]+\.)?(?:ev|center|log|result|info|status|count))\./, "$1.you.");
-  const p = game().prefix;
-  if (yours === key && p && key.startsWith(`${p}.`)) yours = key.replace(/^([^.]+\.[^.]+)\./, "$1.you.");
-  if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
-  return t(key, { name: whoLabel(seat), ...params });
+  return seatLine({ you: state.table?.you, prefix: game().prefix, whoLabel }, key, seat, params);
 }
 
 function why(c) {
@@ -484,6 +479,7 @@ function onMessage(msg) {
     retries = 0;
     state.table = msg.table;
     state.view = msg.view;
+    if (!watching) rememberSeat(msg.table);  // (its replays then say "you" for this seat)
     if (typeof msg.version === "number") {
       if (msg.version !== state.version) state.showLast = false;
       state.version = msg.version;
@@ -688,19 +684,7 @@ function centerArea() {
 }
 
 function eventLine(e) {
-  const own = game().eventLine?.(ctxFor(), e);
-  if (own !== undefined) return own;
-  switch (e.type) {
-    case "dealt": return t("ev.dealt", { n: e.cards });
-    case "play": return tSeat("ev.play", e.seat, { card: cardName(e.card) });
-    case "trick": return tSeat("ev.trick", e.winner);
-    case "count": return t("ev.count");
-    case "abandoned": return t("ev.abandoned", { reason: reason(e.reason, e.reason_id) });
-    case "discard": return tSeat("ev.discard", e.seat);
-    default:
-      // An event the page has no words for: its own text if it brings one.
-      return typeof e.text === "string" ? e.text : null;
-  }
+  return eventText(ctxFor(), game(), e);  // (lines.js: the replay's steps say it alike)
 }
 
 function linesArea() {
@@ -1208,7 +1192,7 @@ function render() {
 // at once): while his seat still has the name the room gave it, the table asks for one.
 function askName() {
   const T = state.table;
-  return !watching && T.kind === "room" && !state.nameDone && /^(host|guest \d)$/.test(T.names?.[T.you] || "");
+  return !watching && T.kind === "room" && !state.nameDone && /^(host|guest \d|player \d)$/.test(T.names?.[T.you] || "");
 }
 
 function tableNameForm() {

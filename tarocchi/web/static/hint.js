@@ -23,6 +23,7 @@ const MESSAGES = {
     "advice.hint.unsure": "It keeps to its usual choice unless the search is sure another is better.",
     "advice.hints.on": "Hints are allowed at this table.",
     "advice.hints.off": "The host did not allow hints at this table.",
+    "advice.hints.off.here": "Hints are not given at this table.",
     "advice.room.hints": "Allow hints (every seat can ask the computer for its choice)",
     "advice.review": "Review my decisions",
     "advice.review.title": "Your decisions against the computer's",
@@ -69,6 +70,7 @@ const MESSAGES = {
     "advice.hint.unsure": "Resta sulla sua scelta abituale se la ricerca non è sicura che un'altra sia migliore.",
     "advice.hints.on": "A questo tavolo i suggerimenti sono ammessi.",
     "advice.hints.off": "L'ospite non ha ammesso suggerimenti a questo tavolo.",
+    "advice.hints.off.here": "A questo tavolo non si danno suggerimenti.",
     "advice.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
     "advice.review": "Rivedi le mie scelte",
     "advice.review.title": "Le tue scelte e quelle del computer",
@@ -107,13 +109,14 @@ addMessages(MESSAGES);
 // The server's refusals (tarocchi/server/advice.py), translated by their ids.
 Object.assign(REASON_IDS.it, {
   hints_off: "l'ospite non ha ammesso suggerimenti a questo tavolo",
+  hints_off_here: "a questo tavolo non si danno suggerimenti",
   hint_not_now: "un suggerimento è per il tuo turno",
   hint_pending: "il computer sta ancora pensando al tuo ultimo suggerimento",
   review_not_now: "una smazzata si rivede dopo il conteggio",
   too_many_advice: "troppe richieste di suggerimenti e revisioni: aspetta un poco",
   no_advice: "il computer non è riuscito a calcolarlo; riprova",
 });
-const OURS = new Set(["hints_off", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice", "no_advice"]);
+const OURS = new Set(["hints_off", "hints_off_here", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice", "no_advice"]);
 
 // What came from the server: the latest hint, the latest review, and what is being asked.
 const advice = { hint: null, asking: false, hidden: false, review: null, reviewAsked: 0, acted: 0 };
@@ -227,10 +230,12 @@ export function hintBox(c) {
     scored ? h("p", { class: "hint-note", text: t(unsure ? "advice.hint.unsure" : "advice.hint.worlds") }) : null);
 }
 
-// Whether the table allows hints, for the deal panel (every seat sees the host's choice).
+// Whether the table allows hints, for the deal panel (every seat sees the host's choice; a Play
+// now table has no host, and gives none).
 export function hintsNote(c) {
   if (!c.table) return null;
-  return h("p", { class: "quiet hints-note", text: t(c.table.hints ? "advice.hints.on" : "advice.hints.off") });
+  const key = c.table.hints ? "advice.hints.on" : c.table.quick ? "advice.hints.off.here" : "advice.hints.off";
+  return h("p", { class: "quiet hints-note", text: t(key) });
 }
 
 // The room card's choice (the lobby): whether the seats may ask for hints.

@@ -36,6 +36,8 @@ const en = {
   "name.guest": "guest {n}",
   "name.computer": "computer {n}",
   "name.you": "you",
+  "name.player": "player {n}",
+  "name.human": "player",
 
   "conn.connecting": "Connecting…",
   "conn.lost": "Connection lost, reconnecting…",
@@ -346,6 +348,8 @@ const it = {
   "name.guest": "ospite {n}",
   "name.computer": "computer {n}",
   "name.you": "tu",
+  "name.player": "giocatore {n}",
+  "name.human": "giocatore",
 
   "conn.connecting": "Connessione…",
   "conn.lost": "Connessione persa, mi riconnetto…",
@@ -871,13 +875,15 @@ export function reason(text, id = null) {
   return REASONS[current]?.[text] ?? text;
 }
 
-// Seat names come from the server ("host", "guest 1", "computer 2"); known ones are translated.
+// Seat names come from the server ("host", "guest 1", "player 2", "computer 2"); known ones are translated.
 export function seatName(name) {
   if (name === "host") return t("name.host");
   let m = /^guest (\d)$/.exec(name || "");
   if (m) return t("name.guest", { n: m[1] });
   m = /^computer (\d)$/.exec(name || "");
   if (m) return t("name.computer", { n: m[1] });
+  m = /^player (\d)$/.exec(name || "");  // (a Play now table's people: it has no host)
+  if (m) return t("name.player", { n: m[1] });
   if (name === "you") return t("name.you");
   return name ?? "";
 }
