@@ -151,6 +151,8 @@ class Table:
         # a stand-in's), so a late act of theirs is told why (check_turn).
         self.played_for = [0] * self.seats
         self._logged = 0  # how many of the current deal's events are in ``log``
+        # The event being applied is the clock's, for this seat: (seat, "act" or "next"), else None.
+        self._clocked: tuple[int, str] | None = None
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
         self._summary_at = 0  # the last version whose event changed the summary
         self._what_it_is()
@@ -495,6 +497,8 @@ class Table:
         self.acted[data["seat"]] += 1
         if data.get("clock") or self.standin[data["seat"]]:  # the computer, for the seat's person
             self.played_for[data["seat"]] = self.version + 1
+        if data.get("clock"):
+            self._clocked = (data["seat"], "act")
 
     def _on_chat(self, data: dict) -> None:
         if len(self.chat) == self.chat.maxlen:
@@ -503,6 +507,8 @@ class Table:
 
     def _on_next(self, data: dict) -> None:
         self.ready[data["seat"]] = True
+        if data.get("clock"):
+            self._clocked = (data["seat"], "next")
 
     def _on_takeover(self, data: dict) -> None:
         """A computer plays for the away human of ``seat`` (pressed by seat ``by``)."""
@@ -544,12 +550,23 @@ class Table:
         self.arrived[data["seat"]] = True
 
     def _collect_engine_events(self) -> None:
+        """The deal's new public events into ``log``. What the clock did is said there too,
+        for every screen (issue 38: a card the computer played for a late seat read as its
+        choice): its action's event marked ``clock``, or a ``clock`` event of the table's own
+        (Next deal pressed for the seat). Public: the seat and that the time ran out."""
+        clocked, self._clocked = self._clocked, None
         deal = self.deal
-        if deal is None or deal.events is None:
-            return
-        for event in deal.events[self._logged:]:
+        new = deal.events[self._logged:] if deal is not None and deal.events is not None else []
+        marked = False
+        for event in new:
+            if clocked is not None and clocked[1] == "act" and not marked and event.get("seat") == clocked[0]:
+                event, marked = {**event, "clock": True}, True
             self.log.append((self.version, event))
-        self._logged = len(deal.events)
+        if clocked is not None and not marked:
+            said = {"type": "clock", "seat": clocked[0]} | ({"next": True} if clocked[1] == "next" else {})
+            self.log.append((self.version, said))
+        if deal is not None and deal.events is not None:
+            self._logged = len(deal.events)
 
 
 def computer_name(seat: int) -> str:

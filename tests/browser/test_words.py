@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -113,7 +114,7 @@ def test_a_play_now_table_names_its_computers_computers_and_has_no_host(new_page
                 note = page.locator(".hints-note").inner_text()
                 assert note in ("Hints are not given at this table.", "A questo tavolo non si danno suggerimenti."), note
                 body = page.locator("body").inner_text().lower()
-                assert not re.search(r"\b(host|guest|ospite)\b", body), body
+                assert not re.search(r"\b(host|guest|padrone di casa|ospite)\b", body), body
                 close_panels(page)
             look(page, "sicilian", "play-now-names", size)
         assert page.errors == []
@@ -186,3 +187,62 @@ def test_the_replay_of_a_computer_table_names_its_human_you_at_home_and_player_e
     for page in (host, stranger):
         assert "host" not in page.locator("body").inner_text()
         assert page.errors == []
+
+
+CLOCK_LINES = [
+    {"type": "play", "seat": 1, "card": "20", "clock": True},
+    {"type": "bid", "seat": 0, "bid": "passo", "cards": 5, "clock": True},
+    {"type": "clock", "seat": 2, "next": True},
+]
+
+
+def test_what_the_turn_clock_did_says_so_in_the_lines(live_server, new_page):
+    """A card the computer played for a late seat reads as the clock's, not the seat's choice
+    ("guest 1 plays Trump 20." it said); a word said for you, and Next deal pressed, alike."""
+    deal = new_deal(3, "sicilian")
+    tbl = table(3, "sicilian", kind="room", public=True,
+                clock={"seconds": 30, "seats": [deal.view(0)["turn"]], "deadline": time.time() + 600})
+    page = new_page(SIZES["desktop"])
+    open_fake(page, live_server.url, tbl, view(deal), events=CLOCK_LINES)
+    page.locator(".lines li").nth(2).wait_for()
+    said = {"en": [r"^guest 1's time ran out: the computer played Trump 20\.$",
+                   r"^Your time ran out: the computer chose for you\. You say passo\.$",
+                   r"^guest 2's time ran out: the computer pressed Next deal\.$"],
+            "it": [r"^Tempo scaduto per ospite 1: il computer ha giocato .*20\.$",
+                   r"^Il tuo tempo è scaduto: ha scelto il computer per te\. Dici passo\.$",
+                   r"^Tempo scaduto per ospite 2: il computer ha premuto Prossima smazzata\.$"]}
+    for size in SIZES:
+        resize(page, SIZES[size])
+        for code in ("en", "it"):
+            switch(page, code)
+            lines = page.locator(".lines li").all_inner_texts()
+            assert len(lines) == 3 and all(re.match(p, line) for p, line in zip(said[code], lines)), lines
+        look(page, "sicilian", "clock-lines", size)
+    assert page.errors == []
+
+
+SEEN_CLOCK = """setInterval(() => {
+  const lines = document.querySelector('.lines')?.innerText || '';
+  if (/time ran out/.test(lines)) window.clockSeen = lines;
+}, 30);"""
+
+
+def test_every_screen_of_the_table_is_told_the_clock_played(new_page):
+    """Nobody plays at a Play now table: the clock's computer plays for its one person, and
+    their screen and a spectator's both say so."""
+    with running_server(fill_seconds=1, public_clock=3, bot_delay=0.5) as server:
+        seat = new_page(SIZES["desktop"])
+        seat.add_init_script(SEEN_CLOCK)
+        seat.goto(server.url + "/")
+        seat.click("#play-now-sicilian")
+        seat.locator(".hand .card").first.wait_for(timeout=15_000)
+        open_panel(seat, "info")
+        watch = seat.locator("#watch-url").input_value()
+        spectator = new_page(SIZES["phone"])
+        spectator.add_init_script(SEEN_CLOCK)
+        spectator.goto(watch)
+        for page in (seat, spectator):
+            page.wait_for_function("() => window.clockSeen", timeout=30_000)
+        assert "Your time ran out: the computer chose for you." in seat.evaluate("window.clockSeen")
+        assert "player 1's time ran out: the computer chose." in spectator.evaluate("window.clockSeen")
+        assert seat.errors == [] and spectator.errors == []

@@ -8,6 +8,7 @@ to another process). The hub runs on a loop whose clock and timers the test driv
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 import types
@@ -20,7 +21,7 @@ from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, Lobby
 from tarocchi.server.messages import Act, Hello, Next, Public
 from tarocchi.server.store import open_store
 from tarocchi.server.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
-from tarocchi.server.watch import WATCH_SEAT
+from tarocchi.server.watch import WATCH_SEAT, spectator_frame
 from tests.server.live import running_server
 from tests.server.seat import Seat
 from tests.server.test_away_timer import Clock, Page
@@ -273,6 +274,12 @@ def test_the_clock_plays_for_a_person_out_of_time_and_not_before(tmp_path):
         last = tables.store.events(table_id)[-1]
         ours = [d for _, k, d in tables.store.events(table_id) if k == "act" and d.get("clock")]
         assert ours and ours[0]["seat"] == seat and "at" in last[2]
+        # Every screen is told the clock played it (issue 38): its event, in the public lines,
+        # marked; the spectators' frame too.
+        (said,) = [e for e in table.events_since(version) if e.get("clock")]
+        assert said["seat"] == seat and said["type"] == "bid"
+        spectator = json.loads(spectator_frame(table, None, version, [True] * 3))
+        assert said in spectator["events"]
         # The next person's clock starts at the event that made it their turn.
         assert table.turn_since is not None and table.deadline() == table.turn_since + 10
         # A person who acts in time stops it: nothing is played for them.
@@ -322,6 +329,8 @@ def test_between_deals_the_clock_presses_next_deal_for_who_has_not(tmp_path):
         assert table.status == PLAYING and len(table.match.deals) == 2
         pressed = [d["seat"] for _, k, d in tables.store.events(table_id) if k == "next" and d.get("clock")]
         assert pressed == [1, 2]
+        said = [e for _, e in table.log if e["type"] == "clock"]
+        assert said == [{"type": "clock", "seat": 1, "next": True}, {"type": "clock", "seat": 2, "next": True}]
         tables.store.close()
 
     asyncio.run(body())

@@ -170,6 +170,13 @@ const en = {
   "center.you.last": "You took the trick",
   "ev.count": "The last trick is played: the count.",
   "ev.abandoned": "The deal is abandoned: {reason}.",
+  // The turn clock ran out: the computer acted for the seat (issue 38; never read as its choice).
+  "ev.clock": "{name}'s time ran out: the computer chose.",
+  "ev.you.clock": "Your time ran out: the computer chose for you.",
+  "ev.clock.play": "{name}'s time ran out: the computer played {card}.",
+  "ev.you.clock.play": "Your time ran out: the computer played {card} for you.",
+  "ev.clock.next": "{name}'s time ran out: the computer pressed Next deal.",
+  "ev.you.clock.next": "Your time ran out: the computer pressed Next deal for you.",
   "ev.next": "Deal {n} begins.",
 
   "count.title": "The count",
@@ -482,6 +489,12 @@ const it = {
   "center.you.last": "Hai preso tu",
   "ev.count": "L'ultima presa è giocata: il conto.",
   "ev.abandoned": "La smazzata è lasciata: {reason}.",
+  "ev.clock": "Tempo scaduto per {name}: ha scelto il computer.",
+  "ev.you.clock": "Il tuo tempo è scaduto: ha scelto il computer per te.",
+  "ev.clock.play": "Tempo scaduto per {name}: il computer ha giocato {card}.",
+  "ev.you.clock.play": "Il tuo tempo è scaduto: il computer ha giocato {card} per te.",
+  "ev.clock.next": "Tempo scaduto per {name}: il computer ha premuto Prossima smazzata.",
+  "ev.you.clock.next": "Il tuo tempo è scaduto: il computer ha premuto Prossima smazzata per te.",
   "ev.next": "Comincia la smazzata {n}.",
 
   "count.title": "Il conto",

@@ -19,10 +19,18 @@ export function seatLine(who, key, seat, params = {}) {
 }
 
 // The line of one public event, or null; ``c`` is the game module's context (c.tSeat ...),
-// ``mod`` the game's module.
+// ``mod`` the game's module. What the turn clock's computer did for a late seat says so
+// (the event marked ``clock``, or the table's own ``clock`` event: Next deal pressed).
 export function eventText(c, mod, e) {
+  if (e.type === "clock") return c.tSeat(e.next ? "ev.clock.next" : "ev.clock", e.seat);
   const own = mod?.eventLine?.(c, e);
-  if (own !== undefined) return own;
+  if (own === undefined && e.clock && e.type === "play") return c.tSeat("ev.clock.play", e.seat, { card: cardName(e.card) });
+  const line = own !== undefined ? own : sharedLine(c, e);
+  return e.clock && line ? `${c.tSeat("ev.clock", e.seat)} ${line}` : line;
+}
+
+// The core's line for the events every game shares.
+function sharedLine(c, e) {
   switch (e.type) {
     case "dealt": return t("ev.dealt", { n: e.cards });
     case "play": return c.tSeat("ev.play", e.seat, { card: cardName(e.card) });
