@@ -246,3 +246,117 @@ def test_every_screen_of_the_table_is_told_the_clock_played(new_page):
         assert "Your time ran out: the computer chose for you." in seat.evaluate("window.clockSeen")
         assert "player 1's time ran out: the computer chose." in spectator.evaluate("window.clockSeen")
         assert seat.errors == [] and spectator.errors == []
+
+
+def ottocento_at_the_declaration(seed: int = 0):
+    """An Ottocento deal at seat 0's declaration (B9), the seats before it having declared."""
+    game = get_game("ottocento")
+    deal = new_deal(4, "ottocento", dealer=3, seed=seed)
+    rng = random.Random(seed)
+    while not (deal.phase == "declare" and deal.to_act == 0):
+        legal = [c["action"] for c in deal.view(deal.to_act)["choices"] if c["reason"] is None]
+        if deal.phase in ("monte", "declare"):
+            deal.apply(next((a for a in legal if a != "a monte"), legal[0]), deal.to_act)
+        else:
+            deal.apply(game.action_text(random_action(deal.copy(), rng)), deal.to_act)
+    return deal
+
+
+HINT_FITS = """() => {
+  const box = document.querySelector('.hint-box').getBoundingClientRect();
+  const status = document.querySelector('#status').getBoundingClientRect();
+  return {bottom: box.bottom, status: status.top};
+}"""
+
+
+def test_an_ottocento_declaration_hint_says_the_combinations_briefly(live_server, new_page):
+    """The hint names a declaration as the declare editor does ("declare Queens ×3, Coins ×3
+    ... (34)"), not in the engine's notation, and lies over the other seats, never over the
+    status line (on a phone it covered that and the editor); its scores in points a player
+    knows (not "points of margin"), never "−0.0"."""
+    deal = ottocento_at_the_declaration()
+    v = view(deal)
+    offered = [c for c in v["choices"] if c["reason"] is None][:3]
+    actions = [{"action": c["action"], "score": s} for c, s in zip(offered, (12.34, -0.04, None))]
+    page = new_page(SIZES["desktop"])
+    fake = open_fake(page, live_server.url, table(4, "ottocento", hints=True), v)
+    page.click("#hint-button")
+    fake.send({"type": "hint", "deal": 1, "acted": 0, "actions": actions})
+    page.locator(".hint-box .hint-list li").nth(len(actions) - 1).wait_for()
+    for size in SIZES:
+        resize(page, SIZES[size])
+        for code, unit in (("en", "points"), ("it", "punti")):
+            switch(page, code)
+            box = page.locator(".hint-box").inner_text()
+            assert not re.search(r"\b[a-z]+:[0-9A-Z]", box), box  # no "queens:QC,QO,QS"
+            assert "×3" in box and f"({offered[0]['points']})" in box and unit in box, box
+            assert "margin" not in box and "−0.0" not in box and "-0.0" not in box, box
+            fits = page.evaluate(HINT_FITS)
+            assert fits["bottom"] <= fits["status"] + 1, fits  # over the other seats, not the status line below
+        look(page, "ottocento", "declare-hint", size)
+    assert page.errors == []
+
+
+REVIEW = [
+    {"index": 3, "phase": "speak", "trick": None, "played": "passo", "best": "passo", "same": True,
+     "best_score": 1.2, "played_score": 1.2, "cost": 0.0},
+    {"index": 9, "phase": "play", "trick": 2, "played": "KC", "best": "7C", "same": False,
+     "best_score": 0.51, "played_score": 0.55, "cost": -0.04},
+    {"index": 13, "phase": "play", "trick": 3, "played": "20", "best": "5C", "same": False,
+     "best_score": 2.0, "played_score": -0.5, "cost": 2.5},
+]
+
+
+def test_a_review_line_opens_the_replay_at_its_step_and_about_the_same_is_no_mistake(live_server, new_page):
+    """Each decision of the review opens the deal's replay at its step (decision ``index`` of
+    the record is the replay's step index + 1); a choice worth about the same as the computer's
+    is not coloured as a mistake, and no amount reads "−0.0"."""
+    deal = new_deal(3, "sicilian", dealer=2, seed=3)
+    while not deal.done:  # (any finished deal: the count shows the review)
+        deal.apply("vado solo" if not deal.bids and deal.phase == "speak" else
+                   get_game("sicilian").action_text(random_action(deal.copy(), random.Random(1))), deal.to_act)
+    page = new_page(SIZES["desktop"])
+    page.route("**/api/deals/**", lambda route: route.fulfill(json={"deals": [
+        {"number": n, "match": 1, "deal": n, "dealer": 0, "payments": [0, 0, 0]} for n in (1, 2, 3, 4)]}))
+    tbl = table(3, "sicilian", status="between", deal_number=4, deals_in_match=4, sheet=[[0, 0, 0]] * 4,
+                watch="/w/watchtoken0000")
+    fake = open_fake(page, live_server.url, tbl, view(deal))
+    page.click("#review-button")
+    fake.send({"type": "review", "deal": 4, "decisions": 3, "items": REVIEW, "done": True})
+    page.locator(".review-list li a").nth(2).wait_for()
+    hrefs = page.locator(".review-list li a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert hrefs == [f"/r/watchtoken0000/4#{item['index'] + 1}" for item in REVIEW], hrefs
+    colour = "el => getComputedStyle(el).color"
+    same, even, worse = (page.locator(".review-list li").nth(i) for i in range(3))
+    assert "even" in even.get_attribute("class").split()
+    assert even.evaluate(colour) == same.evaluate(colour) != worse.evaluate(colour)
+    for size in SIZES:
+        resize(page, SIZES[size])
+        for code, about in (("en", "worth about the same"), ("it", "più o meno uguale")):
+            switch(page, code)
+            review = page.locator(".review").inner_text()
+            assert about in even.inner_text() and "−0.0" not in review and "-0.0" not in review, review
+        page.locator(".center.count").evaluate("el => { el.scrollTop = el.scrollHeight; }")
+        look(page, "sicilian", "review-links", size)
+    assert page.errors == []
+
+
+def test_a_review_line_opens_the_replay_at_the_decision_it_names(live_server, new_page):
+    """A computer table's deal played to the count, reviewed: a decision's link opens the
+    replay at the step where that decision is taken (the status line says it was yours)."""
+    token = computer_table(live_server.url, "sicilian", 3)
+    page = new_page(SIZES["phone"])
+    page.goto(f"{live_server.url}/t/{token}")
+    page.locator(".hand .card").first.wait_for()
+    play_for_host(live_server, token, "sicilian")
+    page.locator("#review-button").click()
+    page.locator(".review[data-done='true']").wait_for(timeout=60_000)
+    link = page.locator(".review-list li a").last
+    link.wait_for()
+    index = int(page.locator(".review-list li").last.get_attribute("data-index"))
+    link.click()
+    page.wait_for_url(f"**/r/**/1#{index + 1}")
+    page.wait_for_function("n => document.querySelector('#status')?.textContent.startsWith(`Step ${n} of`)", arg=index + 1)
+    said = page.locator("#status").inner_text()
+    assert re.search(r"Step \d+ of \d+: You\b", said), said  # (the decision is the seat's own)
+    assert page.errors == []

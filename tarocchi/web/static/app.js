@@ -44,6 +44,8 @@
 //               (lastTrick: the view's last_trick when that is the one shown, else null)
 //   eventLine(ctx, event) -> string|null|undefined: a line for an event (undefined: the
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
+//   actionWords(ctx, action) -> string|undefined: an action in a player's words where the
+//               notation is the engine's (a hint, a review); undefined: its cards by name
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
 // ctx (ctxFor below) gives the view, the table, `me`, the catalogue (t, tn, gt, tSeat), the
 // cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), and
@@ -52,7 +54,7 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayLast, replayPage, rememberSeat } from "./replay.js";
+import { watchRow, lookBack, replayLast, lastReplayHref, replayPage, rememberSeat } from "./replay.js";
 import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
@@ -172,7 +174,7 @@ function ctxFor() {
     view: state.view, table: shownTable(), me: me(), state,
     t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
     cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
-    act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
+    act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected, gameModule: game(),
     dimmedReasons, discard: discardControl, render,
   };
 }
@@ -935,7 +937,7 @@ function countPanel() {
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
   parts.push(replayLast(T, token));  // (replay.js: once the finished deal is listed)
-  if (!watching) parts.push(reviewSection(ctxFor()));
+  if (!watching) parts.push(reviewSection(ctxFor(), lastReplayHref(T, token)));  // (each decision opens its step)
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 

@@ -163,12 +163,19 @@ export function lookBack(T, token, rerender) {
       t("back.download"))) : null);
 }
 
-// "Replay this deal" under a count: the latest finished deal, once the list has it.
-export function replayLast(T, token) {
+// The replay of the latest finished deal (the one just counted), once the list has it; null before.
+export function lastReplayHref(T, token) {
   // (only from the list asked for after this deal ended: an older one ends with the deal before)
   const last = past.loaded === keyOf(T, token) ? past.deals?.[past.deals.length - 1] : null;
   if (!last || (T.sheet || []).length === 0) return null;
-  return h("p", { class: "replay-last" }, h("a", { href: `/r/${watchToken(T) || token}/${last.number}`, id: "replay-this", "data-focus": "replay-this" },
+  return `/r/${watchToken(T) || token}/${last.number}`;
+}
+
+// "Replay this deal" under a count.
+export function replayLast(T, token) {
+  const href = lastReplayHref(T, token);
+  if (!href) return null;
+  return h("p", { class: "replay-last" }, h("a", { href, id: "replay-this", "data-focus": "replay-this" },
     t("back.replay.this")));
 }
 
