@@ -360,3 +360,80 @@ def test_a_review_line_opens_the_replay_at_the_decision_it_names(live_server, ne
     said = page.locator("#status").inner_text()
     assert re.search(r"Step \d+ of \d+: You\b", said), said  # (the decision is the seat's own)
     assert page.errors == []
+
+
+def sicilian_at_seat_0s_card():
+    """A three-seat Sicilian deal in play, seat 0 to play with a choice of cards."""
+    game = get_game("sicilian")
+    for seed in range(1, 50):
+        deal = new_deal(3, "sicilian", dealer=2, seed=seed)
+        rng = random.Random(seed)
+        while not deal.done and not (deal.phase == "play" and deal.to_act == 0):
+            speaking = deal.phase == "speak"
+            deal.apply("vado solo" if speaking and not deal.bids else "passo" if speaking else
+                       game.action_text(random_action(deal.copy(), rng)), deal.to_act)
+        if not deal.done and sum(c["reason"] is None for c in deal.view(0)["choices"]) >= 2:
+            return deal
+    raise AssertionError("no seed gives seat 0 a choice of cards")
+
+
+def acts(fake, page, n: int) -> list[str]:
+    """The actions the page sent, once it has sent ``n`` (or after a moment, for none more)."""
+    for _ in range(40 if n else 6):
+        sent = [m["action"] for m in fake.sent if m.get("type") == "act"]
+        if n and len(sent) >= n:
+            break
+        page.wait_for_timeout(50)  # (the fake hears the socket while the page waits)
+    return sent
+
+
+def test_confirm_before_playing_a_first_tap_chooses_a_second_plays(live_server, new_page):
+    """An option kept in the browser (off by default): the first tap on a card chooses it and
+    shows a button to play it; the second tap, the button or Enter plays it."""
+    deal = sicilian_at_seat_0s_card()
+    v = view(deal)
+    playable = [c["action"] for c in v["choices"] if c["reason"] is None]
+    page = new_page(SIZES["desktop"])
+    fake = open_fake(page, live_server.url, table(3, "sicilian"), v)
+    open_panel(page, "info")
+    option = page.locator("#confirm-cards")
+    assert not option.is_checked()  # off by default
+    option.check()
+    page.reload()  # kept in the browser
+    page.locator(".hand .card").first.wait_for()
+    open_panel(page, "info")
+    assert page.locator("#confirm-cards").is_checked()
+    close_panels(page)
+    first, second = (page.locator(f".hand .card[data-card='{code}']") for code in playable[:2])
+    first.click()
+    page.locator("#confirm-play").wait_for()
+    assert acts(fake, page, 0) == [] and first.get_attribute("aria-pressed") == "true"
+    second.click()  # another card: chosen instead
+    page.wait_for_function("c => document.querySelector(`.hand .card[data-card='${c}']`).getAttribute('aria-pressed') === 'true'",
+                           arg=playable[1])
+    assert acts(fake, page, 0) == [] and first.get_attribute("aria-pressed") == "false"
+    for size in SIZES:
+        resize(page, SIZES[size])
+        for code, word in (("en", "Play "), ("it", "Gioca ")):
+            switch(page, code)
+            assert page.locator("#confirm-play").inner_text().startswith(word)
+            assert word.strip() in page.locator("#status").inner_text()
+        look(page, "sicilian", "confirm-play", size)
+    second.click()  # the second tap plays it
+    page.wait_for_function("() => !document.querySelector('#confirm-play')")
+    assert acts(fake, page, 1) == [playable[1]]
+    fake.send({"type": "refused", "id": None, "reason": "the deal is over"})  # (answered: the page may act again)
+    first.click()
+    page.click("#confirm-play")  # the button plays it
+    assert acts(fake, page, 2) == [playable[1], playable[0]]
+    fake.send({"type": "refused", "id": None, "reason": "the deal is over"})
+    first.click()
+    page.keyboard.press("Enter")  # Enter plays it
+    page.wait_for_function("() => !document.querySelector('#confirm-play')")
+    assert acts(fake, page, 3) == [playable[1], playable[0], playable[0]]
+    assert page.errors == []
+    # Off (a browser that never chose it): one tap plays, as before.
+    other = new_page(SIZES["phone"])
+    plain = open_fake(other, live_server.url, table(3, "sicilian"), v)
+    other.locator(f".hand .card[data-card='{playable[0]}']").click()
+    assert acts(plain, other, 1) == [playable[0]] and other.locator("#confirm-play").count() == 0

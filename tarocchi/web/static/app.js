@@ -97,6 +97,8 @@ const state = {
   hold: null,        // {deal, until}: the deal's last trick shown before the count
   nameDone: false,   // the name asked for on the table was given, or put off
   sound: false,
+  confirm: false,   // a card is played on a second press (kept in the browser; for phones' mis-taps)
+  armed: null,      // the card pressed once, waiting for the second press, with confirm on
   unread: 0,         // chat lines come while the chat drawer is closed
   game: null,        // the game module of this table
   lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
@@ -108,6 +110,7 @@ function store(key, value) {
   return null;
 }
 state.sound = store("tarocchi.sound") === "on";
+state.confirm = store("tarocchi.confirm") === "on";
 
 function myName() { return (store("tarocchi.name") || "").slice(0, NAME_MAX); }
 
@@ -505,6 +508,7 @@ function onMessage(msg) {
       ? `${msg.table?.deal_number}:${state.view.phase}:${state.view.hand?.length}` : null;
     if (step === null || step !== state.pickStep) state.selected.clear();
     state.pickStep = step;
+    if (state.armed && !(myTurn() && state.view.phase === "play" && state.view.hand.includes(state.armed))) state.armed = null;
     const name = gameName();
     if (!state.game || state.game.name !== name) {
       loadModule(name).then((mod) => { state.game = mod; render(); });
@@ -719,7 +723,7 @@ function actionsArea() {
     return nextControls();
   }
   if (!myTurn()) return null;
-  if (v.phase === "play") return null;
+  if (v.phase === "play") return state.armed ? confirmControl() : null;
   const own = game().actions?.(ctxFor());
   if (!own) return null;
   // The number keys pick the speaking buttons: each shows its key.
@@ -772,7 +776,17 @@ function onCardPress(code) {
     render();
     return;
   }
-  if (v.phase === "play") { act(choice.action); return; }
+  if (v.phase === "play") {
+    // With confirm on, the first press only chooses the card; the second (or Play, or Enter) plays it.
+    if (state.confirm && state.armed !== code) {
+      state.armed = code;
+      state.note = null;
+      render();
+      return;
+    }
+    playArmed(code);
+    return;
+  }
   if (v.phase === "discard" || game().picks?.(v.phase)) {
     const size = game().pickSize?.(ctxFor()) ?? 3;
     if (state.selected.has(code)) state.selected.delete(code);
@@ -782,25 +796,53 @@ function onCardPress(code) {
   }
 }
 
+function capitalised(line) { return line.charAt(0).toUpperCase() + line.slice(1); }
+
+// Play the card chosen (its choice now: a signal toggled since is sent with it).
+function playArmed(code = state.armed) {
+  const choice = code && cardChoice(code);
+  state.armed = null;
+  if (!choice || choice.reason || !myTurn()) { render(); return; }
+  act(choice.action);
+  render();
+}
+
+// With confirm on, a card chosen: the button that plays it.
+function confirmControl() {
+  const code = state.armed;
+  return h("section", { class: "actions confirm-play", "aria-label": t("confirm.title") },
+    h("button", { type: "button", class: "primary", id: "confirm-play", "data-focus": "confirm-play", onclick: () => playArmed() },
+      t("confirm.play", { card: cardName(code) })));
+}
+
+// The option (the deal panel): a card is played on a second press. Off by default.
+function confirmOption() {
+  return h("label", { class: "confirm-option" },
+    h("input", { type: "checkbox", id: "confirm-cards", "data-focus": "confirm-cards", checked: state.confirm,
+      onchange: (e) => { state.confirm = e.target.checked; state.armed = null; store("tarocchi.confirm", state.confirm ? "on" : "off"); render(); } }),
+    h("span", { text: t("confirm.option") }));
+}
+
 function handCards() {
   const v = state.view;
   if (!v) return [];
   const choices = new Map(myTurn() ? v.hand.map((code) => [code, cardChoice(code)]).filter(([, c]) => c?.reason).map(([code, c]) => [code, why(c)]) : []);
   const discarding = myTurn() && (v.phase === "discard" || !!game().picks?.(v.phase));
+  const confirming = myTurn() && v.phase === "play" && state.confirm;
   const extra = new Set(v.extra || []);
   return v.hand.map((code) => {
     const whyNot = choices.get(code) || "";
-    const selected = state.selected.has(code);
+    const selected = state.selected.has(code) || (confirming && state.armed === code);
     const isExtra = extra.has(code);
     // The label starts with what the card shows (its name), then what is known about it.
     let label = cardLabel(code);
     if (whyNot) label += `; ${t("card.dimmed", { reason: whyNot })}`;
     if (isExtra) label += `; ${t("card.extra")}`;
-    if (selected) label += `; ${t("card.selected")}`;
+    if (selected) label += `; ${t(confirming ? "card.armed" : "card.selected")}`;
     return h("button", {
       type: "button", class: "card" + (whyNot ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
       "data-card": code, "data-focus": `card-${code}`,
-      "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
+      "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding || confirming ? String(selected) : null,
       title: whyNot || cardName(code),
       onclick: () => onCardPress(code),
     }, cardSvg(code), isExtra ? h("span", { class: "extra-mark", "aria-hidden": "true", text: t("card.extra.mark") }) : null,
@@ -899,7 +941,7 @@ function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
   return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
-    watching ? null : hintsNote(ctxFor()), watching ? null : watchRow(state.table, copyButton)];
+    watching ? null : hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : watchRow(state.table, copyButton)];
 }
 
 function logPanelContent() {
@@ -1138,7 +1180,7 @@ function render() {
   // (until the game's module and deck are here, the page is still connecting)
   const turnText = T && !ready ? t("conn.connecting") : statusText();
   const note = state.note && (state.note.version === state.version || Date.now() < (state.note.until ?? 0))
-    ? state.note.text : "";
+    ? state.note.text : state.armed ? capitalised(t("status.armed", { card: cardName(state.armed) })) : "";
   s.status.classList.toggle("yours", ready && myTurn());
   if (turnText !== lastStatus.key || note !== lastStatus.note) {
     text(s.status.firstChild, turnText);
@@ -1237,10 +1279,17 @@ function onKey(e) {
   const el = document.activeElement;
   const typing = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
   if (e.key === "Escape") {
+    if (state.armed) { state.armed = null; render(); return; }
     if (state.showLast) { state.showLast = false; render(); return; }
     if (drawerMode() && state.panel) { openPanel(null); return; }
   }
   if (typing) return;
+  // A card chosen with confirm on: Enter plays it (on a card or a button, Enter presses that).
+  if (e.key === "Enter" && state.armed && !(el && (el.tagName === "BUTTON" || el.tagName === "A"))) {
+    e.preventDefault();
+    playArmed();
+    return;
+  }
   if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && el?.classList?.contains("card")) {
     const cards = [...shell.hand.querySelectorAll(".card")];
     const i = cards.indexOf(el);

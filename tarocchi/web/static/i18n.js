@@ -217,6 +217,12 @@ const en = {
   "card.point": "1 point",
   "card.selected": "chosen for the discard",
   "card.dimmed": "not allowed: {reason}",
+  // Confirm before playing (an option kept in the browser, for phones' mis-taps).
+  "confirm.option": "Confirm each card: the first tap chooses it, a second tap plays it",
+  "confirm.title": "Play the card chosen",
+  "confirm.play": "Play {card}",
+  "card.armed": "chosen: press it again to play it",
+  "status.armed": "{card}: tap it again, or press Play, to play it.",
 
   "lobby.game": "Game",
   "game.sicilian": "Sicilian tarocchi",
@@ -535,6 +541,11 @@ const it = {
   "card.point": "1 punto",
   "card.selected": "scelta per lo scarto",
   "card.dimmed": "non si può: {reason}",
+  "confirm.option": "Conferma ogni carta: il primo tocco la sceglie, il secondo la gioca",
+  "confirm.title": "Gioca la carta scelta",
+  "confirm.play": "Gioca {card}",
+  "card.armed": "scelta: premila di nuovo per giocarla",
+  "status.armed": "{card}: toccala di nuovo, o premi Gioca, per giocarla.",
 
   "lobby.game": "Gioco",
   "game.sicilian": "Tarocchi siciliani",
