@@ -440,7 +440,10 @@ class Deal(TrickPlay):
                 for p in self.round_pagos:
                     payments[p] -= 1
                     payments[self.round_prendo] += 1
-            self._abandon("nobody said altre cinque", payments)
+            if self.round_cards == FULL_HAND[n]:  # (no altre cinque at 20 cards, R5: no solo ends it)
+                self._abandon("nobody said vado solo at 20 cards", payments)
+            else:
+                self._abandon("nobody said altre cinque", payments)
             return
         # four seats
         if self.round_cards == PACKET:  # R7: all passed, two more packets, the dealer looks

@@ -60,6 +60,7 @@ HINTS_AT_ONCE = 8  # on the server (one process)
 REVIEWS_AT_ONCE = 6  # on the server
 ADVICE_PER_ADDRESS = 4  # hints and reviews from one client address (a room of four behind one router)
 HINTS_OFF = Reason("hints_off", "the host did not allow hints at this table")
+HINTS_OFF_HERE = Reason("hints_off_here", "hints are not given at this table")  # (a Play now table: no host)
 HINT_NOT_NOW = Reason("hint_not_now", "a hint is for your own turn")
 HINT_PENDING = Reason("hint_pending", "the computer is still thinking about your last hint")
 REVIEW_NOT_NOW = Reason("review_not_now", "a deal is reviewed once it is counted")
@@ -239,7 +240,7 @@ class Advisor(Feature):
     def hint_refusal(self, conn: Connection) -> Reason | None:
         table, seat = conn.table, conn.seat
         if not table.hints:
-            return HINTS_OFF
+            return HINTS_OFF_HERE if table.quick else HINTS_OFF
         if seat is None:
             return HINT_NOT_NOW
         if table.bots[seat] is not None:

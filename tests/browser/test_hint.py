@@ -22,7 +22,7 @@ from .test_screens import look, switch
 pytestmark = pytest.mark.browser
 
 UNITS = {"sicilian": ("joc", "joc"), "renaissance": ("point", "punt"), "calabresella": ("point", "punt"),
-         "ottocento": ("margin", "margine")}
+         "ottocento": ("point", "punt")}
 
 
 class Looked(dict):
@@ -135,7 +135,7 @@ def test_a_hint_on_a_turn_and_the_review_after_the_count(live_server, new_page, 
     texts = items.all_inner_texts()
     assert all(re.match(r"^(Trick \d+|Bidding|Discard|Answer|A monte|Declarations|Call|Monte|Lay|Give back): you chose ", t)
                for t in texts), texts
-    differs = page.locator(".review-list li.differs").count()
+    differs = page.locator(".review-list li:not(.same)").count()
     summary = page.locator(".review-summary").inner_text()
     assert summary.startswith(f"{items.count() - differs} of {items.count()} decisions"), summary
     for size in at_every_size(page):

@@ -171,4 +171,10 @@ def test_records_written_before_there_were_more_games_replay_to_the_same_counts(
     counts = [json.loads(line) for line in (folder / "counts.jsonl").read_text().splitlines()]
     assert len(records) == len(counts) == 20 and sum("game" not in r for r in records) == 10
     for n, (record, count) in enumerate(zip(records, counts), 1):
-        assert {"record": n, **replay(record).count.to_json()} == count
+        now = {"record": n, **replay(record).count.to_json()}
+        # The one wording changed since: a deal abandoned at 20 cards says that nobody went solo
+        # there (altre cinque is not said at 20 cards, R5), where that engine said "nobody said
+        # altre cinque" (issue 38). The payments, and every other item, are the same.
+        if now.get("reason") == "nobody said vado solo at 20 cards":
+            now["reason"] = "nobody said altre cinque"
+        assert now == count

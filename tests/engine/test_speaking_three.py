@@ -115,6 +115,7 @@ def test_all_pass_at_five_abandons_the_deal_and_nobody_scores_R5():
     d = fresh()
     say(d, "passo", "passo", "passo")
     assert d.done and d.count.abandoned and d.count.payments == [0, 0, 0]
+    assert d.count.reason == "nobody said altre cinque"
 
 
 def test_at_20_cards_no_altre_cinque_and_pago_prendo_as_before_R5_R6():
@@ -131,6 +132,9 @@ def test_at_20_cards_all_pass_abandons_R5():
     d = at_cards(20)
     say(d, "passo", "passo", "passo")
     assert d.done and d.count.abandoned and d.count.payments == [0, 0, 0]
+    # (altre cinque is not said at 20 cards: what ends the deal is that nobody goes solo, issue 38)
+    assert d.count.reason == "nobody said vado solo at 20 cards"
+    assert d.events[-1] == {"type": "abandoned", "reason": d.count.reason, "payments": [0, 0, 0]}
 
 
 def test_a_solo_on_five_cards_is_a_stata_R5():

@@ -8,6 +8,7 @@ to another process). The hub runs on a loop whose clock and timers the test driv
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 import types
@@ -21,8 +22,8 @@ from tarocchi.server.site import Site
 from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, Lobby
 from tarocchi.server.core.messages import Act, Hello, Next, Public
 from tarocchi.server.core.store import open_store
-from tarocchi.server.core.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, check_stream, replay
-from tarocchi.server.watch import WATCH_SEAT
+from tarocchi.server.core.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, WATCH_SEAT, check_stream, replay
+from tarocchi.server.watch import spectator_frame
 from tests.server.live import running_server
 from tests.server.seat import Seat
 from tests.server.test_away_timer import Clock, Page
@@ -224,6 +225,8 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         fills = [s for s in range(table.seats) if table.filled[s]]
         assert fills == list(range(2, table.seats))
         assert all(table.bots[s] == hub.standin_level(table.game) and table.standin[s] for s in fills)
+        # No host at a Play now table: its people are players, its computers computers (issue 38).
+        assert table.names[:2] == ["player 1", "player 2"] and [table.names[s] for s in fills] == [f"computer {s}" for s in fills]
         # Mid-deal a third person comes: a computer's seat is his, from the next deal.
         _, token3, seat3, new3 = hub.lobby.play_now(game, "203.0.113.3")
         assert not new3 and seat3 == 2
@@ -236,6 +239,7 @@ def test_play_now_fills_with_computers_after_the_wait_and_one_leaves_between_dea
         await settle()
         assert table.status in (BETWEEN, PLAYING, "over")
         assert table.bots[2] is None and not table.filled[2] and not table.standin[2]
+        assert table.names[2] == "player 3"  # theirs now: a player's name until they give one
         assert "arrive" in kinds(store, table_id) and kinds(store, table_id).count("fill") == len(fills)
         assert check_stream(table_id, store.events(table_id)) is None
         assert third.conn.seat == 2 and second.conn.seat == 1
@@ -274,6 +278,12 @@ def test_the_clock_plays_for_a_person_out_of_time_and_not_before(tmp_path):
         last = tables.store.events(table_id)[-1]
         ours = [d for _, k, d in tables.store.events(table_id) if k == "act" and d.get("clock")]
         assert ours and ours[0]["seat"] == seat and "at" in last[2]
+        # Every screen is told the clock played it (issue 38): its event, in the public lines,
+        # marked; the spectators' frame too.
+        (said,) = [e for e in table.events_since(version) if e.get("clock")]
+        assert said["seat"] == seat and said["type"] == "bid"
+        spectator = json.loads(spectator_frame(table, None, version, [True] * 3))
+        assert said in spectator["events"]
         # The next person's clock starts at the event that made it their turn.
         assert table.turn_since is not None and table.deadline() == table.turn_since + 10
         # A person who acts in time stops it: nothing is played for them.
@@ -323,6 +333,8 @@ def test_between_deals_the_clock_presses_next_deal_for_who_has_not(tmp_path):
         assert table.status == PLAYING and len(table.match.deals) == 2
         pressed = [d["seat"] for _, k, d in tables.store.events(table_id) if k == "next" and d.get("clock")]
         assert pressed == [1, 2]
+        said = [e for _, e in table.log if e["type"] == "clock"]
+        assert said == [{"type": "clock", "seat": 1, "next": True}, {"type": "clock", "seat": 2, "next": True}]
         tables.store.close()
 
     asyncio.run(body())

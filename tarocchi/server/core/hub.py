@@ -40,7 +40,7 @@ from .messages import (
 )
 from .store import Store
 from .tables import (
-    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, ROOM_NAMES, WAITING,
+    BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, QUICK_NAMES, ROOM_NAMES, WAITING,
     WATCH_SEAT, Table, chat_line, new_watch_token, plain_name, replay, shuffled_deck,
 )
 from .tables import encode_json as _encode
@@ -441,8 +441,10 @@ class Hub:
 
     def new_room(self, seats: int, game: str = DEFAULT, settings: dict | None = None) -> tuple[str, list[str]]:
         """A room: every seat human, one link each. (table id, tokens by seat). ``settings``:
-        the lobby's (public, clock, ...: lobby.Lobby.new_room), stored in its creation."""
-        return self._create(self._game(game, seats), "room", ROOM_NAMES[:seats], [None] * seats, settings)
+        the lobby's (public, clock, ...: lobby.Lobby.new_room), stored in its creation. A
+        Play now table (``quick``) has no host: its seats are players'."""
+        names = QUICK_NAMES if (settings or {}).get("quick") else ROOM_NAMES
+        return self._create(self._game(game, seats), "room", names[:seats], [None] * seats, settings)
 
     def _game(self, name: str, seats: int) -> Game:
         if name not in self.games:

@@ -27,6 +27,9 @@ ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"]  # R17
 # no seat list), and in the table's stream (``created``'s ``watch``, or a ``watch`` event).
 WATCH_SEAT = 255
 COMPUTER_NAMES = ["you", "computer 1", "computer 2", "computer 3"]
+# A Play now table has no host: its people are players, and a computer that takes an empty
+# seat is a computer (issue 38; it showed "guest 1" and "host").
+QUICK_NAMES = ["player 1", "player 2", "player 3", "player 4"]
 CHAT_LIMIT = 300
 CHAT_KEPT = 100  # chat lines a table keeps in memory and a hello replays; the store keeps all
 NAME_LIMIT = 24
@@ -153,6 +156,8 @@ class Table:
         # a stand-in's), so a late act of theirs is told why (check_turn).
         self.played_for = [0] * self.seats
         self._logged = 0  # how many of the current deal's events are in ``log``
+        # The event being applied is the clock's, for this seat: (seat, "act" or "next"), else None.
+        self._clocked: tuple[int, str] | None = None
         self._shared: _Shared | None = None  # the current version's encoded parts (state_frame)
         self._summary_at = 0  # the last version whose event changed the summary
         self._what_it_is()
@@ -497,6 +502,8 @@ class Table:
         self.acted[data["seat"]] += 1
         if data.get("clock") or self.standin[data["seat"]]:  # the computer, for the seat's person
             self.played_for[data["seat"]] = self.version + 1
+        if data.get("clock"):
+            self._clocked = (data["seat"], "act")
 
     def _on_chat(self, data: dict) -> None:
         if len(self.chat) == self.chat.maxlen:
@@ -505,6 +512,8 @@ class Table:
 
     def _on_next(self, data: dict) -> None:
         self.ready[data["seat"]] = True
+        if data.get("clock"):
+            self._clocked = (data["seat"], "next")
 
     def _on_takeover(self, data: dict) -> None:
         """A computer plays for the away human of ``seat`` (pressed by seat ``by``)."""
@@ -517,10 +526,14 @@ class Table:
 
     def _on_return(self, data: dict) -> None:
         """The human of ``seat`` is back and plays it again (or, a seat a computer filled, the
-        person who came for it plays it from this deal on)."""
-        self.bots[data["seat"]] = None
-        self.standin[data["seat"]] = False
-        self.filled[data["seat"]] = self.arrived[data["seat"]] = False
+        person who came for it plays it from this deal on, under a player's name until they
+        give their own)."""
+        seat = data["seat"]
+        if self.filled[seat] and self.names[seat] == computer_name(seat):
+            self.names[seat] = QUICK_NAMES[seat]
+        self.bots[seat] = None
+        self.standin[seat] = False
+        self.filled[seat] = self.arrived[seat] = False
 
     def _on_public(self, data: dict) -> None:
         """The host lists the room in the lobby (or takes it off); a public table has a clock."""
@@ -532,6 +545,8 @@ class Table:
         """A computer takes a seat of a Play now table that nobody took in time."""
         seat = data["seat"]
         self.bots[seat], self.standin[seat], self.filled[seat], self.joined[seat] = data["level"], True, True, True
+        if self.names[seat] in (ROOM_NAMES[seat], QUICK_NAMES[seat]):  # (nobody named it: nobody came)
+            self.names[seat] = computer_name(seat)
 
     def _on_arrive(self, data: dict) -> None:
         """A person opened a seat a computer filled, mid-deal: it is theirs after this deal."""
@@ -540,12 +555,29 @@ class Table:
         self.arrived[data["seat"]] = True
 
     def _collect_engine_events(self) -> None:
+        """The deal's new public events into ``log``. What the clock did is said there too,
+        for every screen (issue 38: a card the computer played for a late seat read as its
+        choice): its action's event marked ``clock``, or a ``clock`` event of the table's own
+        (Next deal pressed for the seat). Public: the seat and that the time ran out."""
+        clocked, self._clocked = self._clocked, None
         deal = self.deal
-        if deal is None or deal.events is None:
-            return
-        for event in deal.events[self._logged:]:
+        new = deal.events[self._logged:] if deal is not None and deal.events is not None else []
+        marked = False
+        for event in new:
+            if clocked is not None and clocked[1] == "act" and not marked and event.get("seat") == clocked[0]:
+                event, marked = {**event, "clock": True}, True
             self.log.append((self.version, event))
-        self._logged = len(deal.events)
+        if clocked is not None and not marked:
+            said = {"type": "clock", "seat": clocked[0]} | ({"next": True} if clocked[1] == "next" else {})
+            self.log.append((self.version, said))
+        if deal is not None and deal.events is not None:
+            self._logged = len(deal.events)
+
+
+def computer_name(seat: int) -> str:
+    """The name of a computer that took seat ``seat`` at a Play now table (a computer table's
+    are named alike, by seat)."""
+    return f"computer {seat}"
 
 
 def spectator_view(deal) -> dict:

@@ -44,6 +44,8 @@
 //               (lastTrick: the view's last_trick when that is the one shown, else null)
 //   eventLine(ctx, event) -> string|null|undefined: a line for an event (undefined: the
 //               core's line for the shared events: dealt, play, trick, count, abandoned)
+//   actionWords(ctx, action) -> string|undefined: an action in a player's words where the
+//               notation is the engine's (a hint, a review); undefined: its cards by name
 //   totalsKey   "table.jochi": the key of a seat's running total ({n}, with a ".one" form)
 // ctx (ctxFor below) gives the view, the table, `me`, the catalogue (t, tn, gt, tSeat), the
 // cards (cardSvg, miniCard, ...), whoLabel, act(action), choice(action), why(choice), the
@@ -53,7 +55,8 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayLast, replayPage } from "./replay.js";
+import { watchRow, lookBack, replayLast, lastReplayHref, replayPage, rememberSeat } from "./replay.js";
+import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 import { rememberSeat, askTables } from "./seats.js";
@@ -101,6 +104,8 @@ const state = {
   hold: null,        // {deal, until}: the deal's last trick shown before the count
   nameDone: false,   // the name asked for on the table was given, or put off
   sound: false,
+  confirm: false,   // a card is played on a second press (kept in the browser; for phones' mis-taps)
+  armed: null,      // the card pressed once, waiting for the second press, with confirm on
   unread: 0,         // chat lines come while the chat drawer is closed
   game: null,        // the game module of this table
   lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
@@ -112,6 +117,7 @@ function store(key, value) {
   return null;
 }
 state.sound = store("tarocchi.sound") === "on";
+state.confirm = store("tarocchi.confirm") === "on";
 
 function myName() { return (store("tarocchi.name") || "").slice(0, NAME_MAX); }
 
@@ -122,7 +128,7 @@ function me() { return state.table?.you ?? 0; }
 
 function nameOf(seat) {
   const raw = state.table?.names?.[seat] ?? `#${seat}`;
-  if (watching && raw === "you") return seatName("host");  // (a computer table's human is not the spectator)
+  if (watching && raw === "you") return t("name.human");  // (a computer table's human is not the spectator; no host there)
   return seatName(raw);
 }
 
@@ -139,15 +145,9 @@ function gt(key, params) {
 }
 
 // A line about a seat: the seat that reads it gets its own form ("ev.you.play": "You play
-// ..."), the others the third person ("ev.play": "{name} plays ...").
+// ..."), the others the third person ("ev.play": "{name} plays ..."); lines.js, the replay's too.
 function tSeat(key, seat, params = {}) {
-  // (a game's prefixed key too: "ren.center.discard" -> "ren.center.you.discard"; any other
-  // key of the game's own gets it after its second part: "cal.contract.is" -> "cal.contract.you.is")
-  let yours = key.replace(/^((?:[a-z]+\.)?(?:ev|center|log|result|info|status|count))\./, "$1.you.");
-  const p = game().prefix;
-  if (yours === key && p && key.startsWith(`${p}.`)) yours = key.replace(/^([^.]+\.[^.]+)\./, "$1.you.");
-  if (seat === state.table?.you && yours !== key && has(yours)) return t(yours, params);
-  return t(key, { name: whoLabel(seat), ...params });
+  return seatLine({ you: state.table?.you, prefix: game().prefix, whoLabel }, key, seat, params);
 }
 
 function why(c) {
@@ -184,7 +184,7 @@ function ctxFor() {
     view: state.view, table: shownTable(), me: me(), state,
     t, tn, gt, has, tSeat, reason, h, signed, whoLabel, nameOf,
     cardSvg, cardLabel, cardName, cardInfo, miniCard, suitName, deck,
-    act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected,
+    act, send, choice: choiceOf, why, myTurn: myTurn(), selected: state.selected, gameModule: game(),
     dimmedReasons, discard: discardControl, render, confirmKey: (label) => keyAttrs(CONFIRM_KEY, label),
   };
 }
@@ -521,6 +521,7 @@ function onMessage(msg) {
     if (!watching && token && msg.table && state.table?.id !== msg.table.id) rememberSeat(`/t/${token}`, msg.table.id, msg.table.game);
     state.table = msg.table;
     state.view = msg.view;
+    if (!watching) rememberSeat(msg.table);  // (its replays then say "you" for this seat)
     if (typeof msg.version === "number") {
       if (msg.version !== state.version) state.showLast = false;
       state.version = msg.version;
@@ -544,6 +545,7 @@ function onMessage(msg) {
       ? `${msg.table?.deal_number}:${state.view.phase}:${state.view.hand?.length}` : null;
     if (step === null || step !== state.pickStep) state.selected.clear();
     state.pickStep = step;
+    if (state.armed && !(myTurn() && state.view.phase === "play" && state.view.hand.includes(state.armed))) state.armed = null;
     const name = gameName();
     if (!state.game || state.game.name !== name) {
       loadModule(name).then((mod) => { state.game = mod; render(); });
@@ -725,19 +727,7 @@ function centerArea() {
 }
 
 function eventLine(e) {
-  const own = game().eventLine?.(ctxFor(), e);
-  if (own !== undefined) return own;
-  switch (e.type) {
-    case "dealt": return t("ev.dealt", { n: e.cards });
-    case "play": return tSeat("ev.play", e.seat, { card: cardName(e.card) });
-    case "trick": return tSeat("ev.trick", e.winner);
-    case "count": return t("ev.count");
-    case "abandoned": return t("ev.abandoned", { reason: reason(e.reason, e.reason_id) });
-    case "discard": return tSeat("ev.discard", e.seat);
-    default:
-      // An event the page has no words for: its own text if it brings one.
-      return typeof e.text === "string" ? e.text : null;
-  }
+  return eventText(ctxFor(), game(), e);  // (lines.js: the replay's steps say it alike)
 }
 
 function linesArea() {
@@ -771,7 +761,7 @@ function actionsArea() {
     return nextControls();
   }
   if (!myTurn()) return null;
-  if (v.phase === "play") return null;
+  if (v.phase === "play") return state.armed ? confirmControl() : null;
   const own = game().actions?.(ctxFor());
   if (!own) return null;
   // The number keys pick the speaking buttons: each shows its key.
@@ -829,7 +819,17 @@ function onCardPress(code) {
     render();
     return;
   }
-  if (v.phase === "play") { act(choice.action); return; }
+  if (v.phase === "play") {
+    // With confirm on, the first press only chooses the card; the second (or Play, or Enter) plays it.
+    if (state.confirm && state.armed !== code) {
+      state.armed = code;
+      state.note = null;
+      render();
+      return;
+    }
+    playArmed(code);
+    return;
+  }
   if (v.phase === "discard" || game().picks?.(v.phase)) {
     const size = game().pickSize?.(ctxFor()) ?? 3;
     if (state.selected.has(code)) state.selected.delete(code);
@@ -839,25 +839,53 @@ function onCardPress(code) {
   }
 }
 
+function capitalised(line) { return line.charAt(0).toUpperCase() + line.slice(1); }
+
+// Play the card chosen (its choice now: a signal toggled since is sent with it).
+function playArmed(code = state.armed) {
+  const choice = code && cardChoice(code);
+  state.armed = null;
+  if (!choice || choice.reason || !myTurn()) { render(); return; }
+  act(choice.action);
+  render();
+}
+
+// With confirm on, a card chosen: the button that plays it.
+function confirmControl() {
+  const code = state.armed;
+  return h("section", { class: "actions confirm-play", "aria-label": t("confirm.title") },
+    h("button", { type: "button", class: "primary", id: "confirm-play", "data-focus": "confirm-play", onclick: () => playArmed() },
+      t("confirm.play", { card: cardName(code) })));
+}
+
+// The option (the deal panel): a card is played on a second press. Off by default.
+function confirmOption() {
+  return h("label", { class: "confirm-option" },
+    h("input", { type: "checkbox", id: "confirm-cards", "data-focus": "confirm-cards", checked: state.confirm,
+      onchange: (e) => { state.confirm = e.target.checked; state.armed = null; store("tarocchi.confirm", state.confirm ? "on" : "off"); render(); } }),
+    h("span", { text: t("confirm.option") }));
+}
+
 function handCards() {
   const v = state.view;
   if (!v) return [];
   const choices = new Map(myTurn() ? v.hand.map((code) => [code, cardChoice(code)]).filter(([, c]) => c?.reason).map(([code, c]) => [code, why(c)]) : []);
   const discarding = myTurn() && (v.phase === "discard" || !!game().picks?.(v.phase));
+  const confirming = myTurn() && v.phase === "play" && state.confirm;
   const extra = new Set(v.extra || []);
   return v.hand.map((code) => {
     const whyNot = choices.get(code) || "";
-    const selected = state.selected.has(code);
+    const selected = state.selected.has(code) || (confirming && state.armed === code);
     const isExtra = extra.has(code);
     // The label starts with what the card shows (its name), then what is known about it.
     let label = cardLabel(code);
     if (whyNot) label += `; ${t("card.dimmed", { reason: whyNot })}`;
     if (isExtra) label += `; ${t("card.extra")}`;
-    if (selected) label += `; ${t("card.selected")}`;
+    if (selected) label += `; ${t(confirming ? "card.armed" : "card.selected")}`;
     return h("button", {
       type: "button", class: "card" + (whyNot ? " dimmed" : "") + (cardInfo(code).kind === "fool" ? " apart" : "") + (selected ? " selected" : "") + (isExtra ? " extra" : ""),
       "data-card": code, "data-focus": `card-${code}`,
-      "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding ? String(selected) : null,
+      "aria-disabled": whyNot ? "true" : null, "aria-pressed": discarding || confirming ? String(selected) : null,
       title: whyNot || cardName(code),
       onclick: () => onCardPress(code),
     }, cardSvg(code), isExtra ? h("span", { class: "extra-mark", "aria-hidden": "true", text: t("card.extra.mark") }) : null,
@@ -956,7 +984,7 @@ function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
   return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
-    watching ? null : hintsNote(ctxFor()), watching ? null : watchRow(state.table, copyButton)];
+    watching ? null : hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : watchRow(state.table, copyButton)];
 }
 
 function logPanelContent() {
@@ -994,7 +1022,7 @@ function countPanel() {
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
   parts.push(replayLast(T, token));  // (replay.js: once the finished deal is listed)
-  if (!watching) parts.push(reviewSection(ctxFor()));
+  if (!watching) parts.push(reviewSection(ctxFor(), lastReplayHref(T, token)));  // (each decision opens its step)
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 
@@ -1037,7 +1065,8 @@ function waitingRoom() {
     T.you === 0 && links ? h("div", { class: "links-to-send" }, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => liveLinkRow(l, i + 1, T)))) : null,
     T.kind === "room" ? hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
-    T.early_start === false && T.seats === 4 ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null);
+    // (Not at a Play now table: computers take its empty seats, as its countdown says.)
+    T.early_start === false && T.seats === 4 && !T.quick ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null);
 }
 
 // Which words a link that opens nothing gets: left out (R17), a broken table, or unknown.
@@ -1203,7 +1232,7 @@ function render() {
   // (until the game's module and deck are here, the page is still connecting)
   const turnText = T && !ready ? t("conn.connecting") : statusText();
   const note = state.note && (state.note.version === state.version || Date.now() < (state.note.until ?? 0))
-    ? state.note.text : "";
+    ? state.note.text : state.armed ? capitalised(t("status.armed", { card: cardName(state.armed) })) : "";
   s.status.classList.toggle("yours", ready && myTurn());
   if (turnText !== lastStatus.key || note !== lastStatus.note) {
     text(s.status.firstChild, turnText);
@@ -1259,7 +1288,7 @@ function render() {
 // at once): while his seat still has the name the room gave it, the table asks for one.
 function askName() {
   const T = state.table;
-  return !watching && T.kind === "room" && !state.nameDone && /^(host|guest \d)$/.test(T.names?.[T.you] || "");
+  return !watching && T.kind === "room" && !state.nameDone && /^(host|guest \d|player \d)$/.test(T.names?.[T.you] || "");
 }
 
 function tableNameForm() {
@@ -1302,10 +1331,17 @@ function onKey(e) {
   const el = document.activeElement;
   const typing = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
   if (e.key === "Escape") {
+    if (state.armed) { state.armed = null; render(); return; }
     if (state.showLast) { state.showLast = false; render(); return; }
     if (drawerMode() && state.panel) { openPanel(null); return; }
   }
   if (typing) return;
+  // A card chosen with confirm on: Enter plays it (on a card or a button, Enter presses that).
+  if (e.key === "Enter" && state.armed && !(el && (el.tagName === "BUTTON" || el.tagName === "A"))) {
+    e.preventDefault();
+    playArmed();
+    return;
+  }
   if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && el?.classList?.contains("card")) {
     const cards = [...shell.hand.querySelectorAll(".card")];
     const i = cards.indexOf(el);

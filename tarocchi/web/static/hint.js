@@ -20,9 +20,11 @@ const MESSAGES = {
     "advice.hint.scored": "{action}: {score} on average",
     "advice.hint.unscored": "{action} (by its rules, without an estimate)",
     "advice.hint.worlds": "Scores are the mean over the deals it imagined from what you can see.",
+    "advice.hint.worlds.ottocento": "Scores are your side's points less the other side's: the mean over the deals it imagined from what you can see.",
     "advice.hint.unsure": "It keeps to its usual choice unless the search is sure another is better.",
     "advice.hints.on": "Hints are allowed at this table.",
     "advice.hints.off": "The host did not allow hints at this table.",
+    "advice.hints.off.here": "Hints are not given at this table.",
     "advice.room.hints": "Allow hints (every seat can ask the computer for its choice)",
     "advice.review": "Review my decisions",
     "advice.review.title": "Your decisions against the computer's",
@@ -52,8 +54,8 @@ const MESSAGES = {
     "advice.unit.renaissance.one": "{n} point",
     "advice.unit.calabresella": "{n} points",
     "advice.unit.calabresella.one": "{n} point",
-    "advice.unit.ottocento": "{n} points of margin",
-    "advice.unit.ottocento.one": "{n} point of margin",
+    "advice.unit.ottocento": "{n} points",
+    "advice.unit.ottocento.one": "{n} point",
     "advice.unit": "{n}",
   },
   it: {
@@ -66,9 +68,11 @@ const MESSAGES = {
     "advice.hint.scored": "{action}: {score} in media",
     "advice.hint.unscored": "{action} (secondo le sue regole, senza stima)",
     "advice.hint.worlds": "Le stime sono la media sulle smazzate che ha immaginato da ciò che vedi.",
+    "advice.hint.worlds.ottocento": "Le stime sono i punti della tua coppia meno quelli dell'altra: la media sulle smazzate che ha immaginato da ciò che vedi.",
     "advice.hint.unsure": "Resta sulla sua scelta abituale se la ricerca non è sicura che un'altra sia migliore.",
     "advice.hints.on": "A questo tavolo i suggerimenti sono ammessi.",
     "advice.hints.off": "L'ospite non ha ammesso suggerimenti a questo tavolo.",
+    "advice.hints.off.here": "A questo tavolo non si danno suggerimenti.",
     "advice.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
     "advice.review": "Rivedi le mie scelte",
     "advice.review.title": "Le tue scelte e quelle del computer",
@@ -98,8 +102,8 @@ const MESSAGES = {
     "advice.unit.renaissance.one": "{n} punto",
     "advice.unit.calabresella": "{n} punti",
     "advice.unit.calabresella.one": "{n} punto",
-    "advice.unit.ottocento": "{n} punti di margine",
-    "advice.unit.ottocento.one": "{n} punto di margine",
+    "advice.unit.ottocento": "{n} punti",
+    "advice.unit.ottocento.one": "{n} punto",
     "advice.unit": "{n}",
   },
 };
@@ -107,6 +111,7 @@ addMessages(MESSAGES);
 // The server's refusals (tarocchi/server/advice.py), translated by their ids.
 Object.assign(REASON_IDS.it, {
   hints_off: "l'ospite non ha ammesso suggerimenti a questo tavolo",
+  hints_off_here: "a questo tavolo non si danno suggerimenti",
   hint_not_now: "un suggerimento è per il tuo turno",
   hint_pending: "il computer sta ancora pensando al tuo ultimo suggerimento",
   review_not_now: "una smazzata si rivede dopo il conteggio",
@@ -116,7 +121,7 @@ Object.assign(REASON_IDS.it, {
   advice_busy_here: "troppi suggerimenti e revisioni in corso da questo indirizzo: riprova quando uno è finito",
   no_advice: "il computer non è riuscito a calcolarlo; riprova",
 });
-const OURS = new Set(["hints_off", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice",
+const OURS = new Set(["hints_off", "hints_off_here", "hint_not_now", "hint_pending", "review_not_now", "too_many_advice",
   "too_many_advice_here", "advice_busy", "advice_busy_here", "no_advice"]);
 
 // What came from the server: the latest hint, the latest review, and what is being asked.
@@ -167,10 +172,18 @@ export function actionWords(action) {
   return out;
 }
 
+// The game's own words for an action (a game module's actionWords: Ottocento's declarations),
+// else its cards by name.
+function words(c, action) {
+  return c.gameModule?.actionWords?.(c, action) ?? actionWords(action);
+}
+
+// A score in the game's unit, to a tenth, signed as rounded (never "−0.0").
 function amount(c, n) {
   const key = `advice.unit.${c.table?.game}`;
-  const shown = `${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n).toFixed(1)}`;
-  return tn(has(key) ? key : "advice.unit", Math.abs(Math.round(n * 10) / 10), { n: shown });
+  const tenths = Math.round(n * 10) / 10;
+  const shown = `${tenths > 0 ? "+" : tenths < 0 ? "−" : ""}${Math.abs(tenths).toFixed(1)}`;
+  return tn(has(key) ? key : "advice.unit", Math.abs(tenths), { n: shown });
 }
 
 function hintFits(c) {
@@ -218,23 +231,32 @@ export function hintBox(c) {
   const actions = advice.hint.actions || [];
   if (!actions.length) return null;
   const line = (a) => (a.score === null || a.score === undefined
-    ? t("advice.hint.unscored", { action: actionWords(a.action) })
-    : t("advice.hint.scored", { action: actionWords(a.action), score: amount(c, a.score) }));
+    ? t("advice.hint.unscored", { action: words(c, a.action) })
+    : t("advice.hint.scored", { action: words(c, a.action), score: amount(c, a.score) }));
   const scored = actions.some((a) => a.score !== null && a.score !== undefined);
   // (the Sicilian search keeps the rule bot's card without a sure gain: its mean may be lower)
   const unsure = actions.some((a) => a.score > (actions[0].score ?? Infinity));
   return h("section", { class: "hint-box", "aria-label": t("advice.hint.title") },
     h("button", { type: "button", class: "hint-close", "data-focus": "hint-close", "aria-label": t("advice.hint.hide"),
       title: t("advice.hint.hide"), onclick: () => { advice.hidden = true; c.render(); } }, "×"),
-    h("p", { class: "hint-best", text: t("advice.hint.best", { action: actionWords(actions[0].action) }) }),
+    h("p", { class: "hint-best", text: t("advice.hint.best", { action: words(c, actions[0].action) }) }),
     h("ol", { class: "hint-list" }, actions.map((a) => h("li", { "data-action": a.action, text: line(a) }))),
-    scored ? h("p", { class: "hint-note", text: t(unsure ? "advice.hint.unsure" : "advice.hint.worlds") }) : null);
+    scored ? h("p", { class: "hint-note", text: t(unsure ? "advice.hint.unsure" : worldsKey(c)) }) : null);
 }
 
-// Whether the table allows hints, for the deal panel (every seat sees the host's choice).
+// What the scores are: the game's own words where its unit needs them (Ottocento: a side's lead).
+function worldsKey(c) {
+  const own = `advice.hint.worlds.${c.table?.game}`;
+  return has(own) ? own : "advice.hint.worlds";
+}
+
+// Whether the table allows hints, for the deal panel (every seat sees the host's choice; a Play
+// now table has no host, and gives none).
 export function hintsNote(c) {
   if (!c.table) return null;
-  return h("p", { class: "quiet hints-note", text: t(c.table.hints ? "advice.hints.on" : "advice.hints.off") });
+  const hosted = c.table.kind === "room" && !c.table.quick;
+  const key = c.table.hints ? "advice.hints.on" : hosted ? "advice.hints.off" : "advice.hints.off.here";
+  return h("p", { class: "quiet hints-note", text: t(key) });
 }
 
 // The room card's choice (the lobby): whether the seats may ask for hints.
@@ -250,17 +272,28 @@ function when(item) {
   return has(key) ? t(key) : item.phase;
 }
 
+// How a decision compares: "same" (the computer's), "even" (another, worth about the same),
+// "unknown" (another, no estimate) or "differs" (another, worse by its reckoning).
+function verdict(item) {
+  if (item.same) return "same";
+  if (item.cost === null || item.cost === undefined) return "unknown";
+  return Math.round(item.cost * 10) / 10 <= 0 ? "even" : "differs";
+}
+
 function itemLine(c, item) {
-  const params = { when: when(item), played: actionWords(item.played), best: actionWords(item.best) };
-  if (item.same) return t("advice.review.same", params);
-  if (item.cost === null || item.cost === undefined) return t("advice.review.unknown", params);
-  if (item.cost < 0.05) return t("advice.review.even", params);
+  const params = { when: when(item), played: words(c, item.played), best: words(c, item.best) };
+  const how = verdict(item);
+  if (how === "same") return t("advice.review.same", params);
+  if (how === "unknown") return t("advice.review.unknown", params);
+  if (how === "even") return t("advice.review.even", params);
   return t("advice.review.diff", { ...params, cost: amount(c, item.cost).replace(/^\+/, "") });
 }
 
-// The review in the count: a button, then the seat's decisions as they are worked out. Only
+// The review in the count: a button, then the seat's decisions as they are worked out, each a
+// link to its step of the deal's replay (``replayHref``, once the deal is listed: step n is
+// the position after action n of the record, so decision ``index`` is step index + 1). Only
 // where the table allows hints (the server refuses a review elsewhere, as it refuses a hint).
-export function reviewSection(c) {
+export function reviewSection(c, replayHref = null) {
   const T = c.table;
   if (!T || !T.hints || !c.view || c.view.phase !== "done" || T.bots?.[T.you]) return null;
   const R = advice.review && advice.review.deal === T.deal_number ? advice.review : null;
@@ -283,5 +316,6 @@ export function reviewSection(c) {
     R.done && !items.length ? h("p", { class: "quiet", text: t("advice.review.none") }) : null,
     R.done && items.length ? h("p", { class: "review-summary", text: t("advice.review.summary", { same: items.length - differ.length, all: items.length, cost: amount(c, cost).replace(/^\+/, "") }) }) : null,
     items.length ? h("ol", { class: "review-list", "aria-label": t("advice.review.list") },
-      items.map((i) => h("li", { class: i.same ? "same" : "differs", "data-index": i.index, "data-cost": i.cost ?? "", text: itemLine(c, i) }))) : null);
+      items.map((i) => h("li", { class: verdict(i) === "unknown" ? "differs" : verdict(i), "data-index": i.index, "data-cost": i.cost ?? "" },
+        replayHref ? h("a", { href: `${replayHref}#${i.index + 1}`, "data-focus": `review-${i.index}` }, itemLine(c, i)) : itemLine(c, i)))) : null);
 }

@@ -36,6 +36,8 @@ const en = {
   "name.guest": "guest {n}",
   "name.computer": "computer {n}",
   "name.you": "you",
+  "name.player": "player {n}",
+  "name.human": "player",
 
   "conn.connecting": "Connecting…",
   "conn.lost": "Connection lost, reconnecting…",
@@ -170,6 +172,13 @@ const en = {
   "center.you.last": "You took the trick",
   "ev.count": "The last trick is played: the count.",
   "ev.abandoned": "The deal is abandoned: {reason}.",
+  // The turn clock ran out: the computer acted for the seat (issue 38; never read as its choice).
+  "ev.clock": "{name}'s time ran out: the computer chose.",
+  "ev.you.clock": "Your time ran out: the computer chose for you.",
+  "ev.clock.play": "{name}'s time ran out: the computer played {card}.",
+  "ev.you.clock.play": "Your time ran out: the computer played {card} for you.",
+  "ev.clock.next": "{name}'s time ran out: the computer pressed Next deal.",
+  "ev.you.clock.next": "Your time ran out: the computer pressed Next deal for you.",
   "ev.next": "Deal {n} begins.",
 
   "count.title": "The count",
@@ -210,6 +219,12 @@ const en = {
   "card.point": "1 point",
   "card.selected": "chosen for the discard",
   "card.dimmed": "not allowed: {reason}",
+  // Confirm before playing (an option kept in the browser, for phones' mis-taps).
+  "confirm.option": "Confirm each card: the first tap chooses it, a second tap plays it",
+  "confirm.title": "Play the card chosen",
+  "confirm.play": "Play {card}",
+  "card.armed": "chosen: press it again to play it",
+  "status.armed": "{card}: tap it again, or press Play, to play it.",
 
   "lobby.game": "Game",
   "game.sicilian": "Sicilian tarocchi",
@@ -348,6 +363,8 @@ const it = {
   "name.guest": "ospite {n}",
   "name.computer": "computer {n}",
   "name.you": "tu",
+  "name.player": "giocatore {n}",
+  "name.human": "giocatore",
 
   "conn.connecting": "Connessione…",
   "conn.lost": "Connessione persa, mi riconnetto…",
@@ -482,6 +499,12 @@ const it = {
   "center.you.last": "Hai preso tu",
   "ev.count": "L'ultima presa è giocata: il conto.",
   "ev.abandoned": "La smazzata è lasciata: {reason}.",
+  "ev.clock": "Tempo scaduto per {name}: ha scelto il computer.",
+  "ev.you.clock": "Il tuo tempo è scaduto: ha scelto il computer per te.",
+  "ev.clock.play": "Tempo scaduto per {name}: il computer ha giocato {card}.",
+  "ev.you.clock.play": "Il tuo tempo è scaduto: il computer ha giocato {card} per te.",
+  "ev.clock.next": "Tempo scaduto per {name}: il computer ha premuto Prossima smazzata.",
+  "ev.you.clock.next": "Il tuo tempo è scaduto: il computer ha premuto Prossima smazzata per te.",
   "ev.next": "Comincia la smazzata {n}.",
 
   "count.title": "Il conto",
@@ -522,6 +545,11 @@ const it = {
   "card.point": "1 punto",
   "card.selected": "scelta per lo scarto",
   "card.dimmed": "non si può: {reason}",
+  "confirm.option": "Conferma ogni carta: il primo tocco la sceglie, il secondo la gioca",
+  "confirm.title": "Gioca la carta scelta",
+  "confirm.play": "Gioca {card}",
+  "card.armed": "scelta: premila di nuovo per giocarla",
+  "status.armed": "{card}: toccala di nuovo, o premi Gioca, per giocarla.",
 
   "lobby.game": "Gioco",
   "game.sicilian": "Tarocchi siciliani",
@@ -670,6 +698,7 @@ const REASONS_IT = {
   "the Fool cannot lead": "il Matto non può uscire",
   "that card is not in your hand": "quella carta non è nella tua mano",
   "nobody said altre cinque": "nessuno ha detto altre cinque",
+  "nobody said vado solo at 20 cards": "a 20 carte nessuno ha detto vado solo",
   "all four passed": "tutti e quattro hanno detto passo",
   "all four passed and the 20 is in the monte": "tutti e quattro passo e il 20 è nel monte",
   // The server's own refusals (tarocchi/server/tables.py, hub.py, app.py).
@@ -876,13 +905,15 @@ export function reason(text, id = null) {
   return REASONS[current]?.[text] ?? text;
 }
 
-// Seat names come from the server ("host", "guest 1", "computer 2"); known ones are translated.
+// Seat names come from the server ("host", "guest 1", "player 2", "computer 2"); known ones are translated.
 export function seatName(name) {
   if (name === "host") return t("name.host");
   let m = /^guest (\d)$/.exec(name || "");
   if (m) return t("name.guest", { n: m[1] });
   m = /^computer (\d)$/.exec(name || "");
   if (m) return t("name.computer", { n: m[1] });
+  m = /^player (\d)$/.exec(name || "");  // (a Play now table's people: it has no host)
+  if (m) return t("name.player", { n: m[1] });
   if (name === "you") return t("name.you");
   return name ?? "";
 }

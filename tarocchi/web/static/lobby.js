@@ -16,6 +16,7 @@ addMessages(messages);
 document.head.append(h("link", { rel: "stylesheet", href: "/static/lobby.css" }));
 
 const ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"];
+const QUICK_NAMES = ["player 1", "player 2", "player 3", "player 4"];  // a Play now table has no host
 const POLL_MS = 5000;
 const CLOCKS = [15, 30, 60, 120];  // the turn clocks a host may pick (the server takes 5..600 s)
 const LOW = 5;  // seconds: the clock turns red
@@ -126,7 +127,7 @@ function tableRow(row) {
   return h("li", { class: "public-table", "data-table": row.table, "data-game": row.game },
     h("div", { class: "public-head" }, h("strong", { text: title }), h("span", { class: "quiet", text: facts.join(" · ") })),
     h("div", { class: "public-seats" }, row.free.map((seat) => {
-      const name = seatName(ROOM_NAMES[seat]);
+      const name = seatName((row.quick ? QUICK_NAMES : ROOM_NAMES)[seat]);
       return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
         "aria-label": t("pub.take.label", { name, game: title }), disabled: pub.busy,
         onclick: () => takeSeat(row.table, seat) }, t("pub.take", { name }));

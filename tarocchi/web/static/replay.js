@@ -6,10 +6,11 @@
 // (GET /api/replay/<token>/<deal>), and builds every step from the engine's replay of the
 // deal's record.
 
-import { t, lang, setLang, seatName, addMessages, reason } from "./i18n.js";
-import { cardSvg, cardName, cardLabel, miniCard, useDeck, deck } from "./cards.js";
+import { t, tn, has, lang, setLang, seatName, addMessages, reason } from "./i18n.js";
+import { cardSvg, cardName, cardLabel, cardInfo, miniCard, useDeck, deck } from "./cards.js";
 import { seatAt } from "./seats.js";
 import { h, patch, text, signed } from "./dom.js";
+import { seatLine, eventText } from "./lines.js";
 
 const en = {
   "watch.badge": "Watching",
@@ -37,7 +38,6 @@ const en = {
   "replay.hand": "Hand of {name}",
   "replay.hands": "The hands",
   "replay.trick": "The trick",
-  "replay.took": "{name} takes the trick",
   "replay.payments": "Payments",
   "replay.table": "Back to the table",
   "replay.prevdeal": "Previous deal",
@@ -79,7 +79,6 @@ const it = {
   "replay.hand": "Mano di {name}",
   "replay.hands": "Le mani",
   "replay.trick": "La presa",
-  "replay.took": "{name} prende la presa",
   "replay.payments": "Pagamenti",
   "replay.table": "Torna al tavolo",
   "replay.prevdeal": "Smazzata precedente",
@@ -119,6 +118,21 @@ function deals(T, token, rerender) {
 
 function watchToken(T) { return T?.watch ? T.watch.replace(/^\/w\//, "") : null; }
 
+// The seat this browser plays at a table, kept by the table's watch token (what its replay
+// links carry): the replay then names that seat "you", as the table does. A link opened in
+// another browser names nobody so.
+const SEAT_KEY = "tarocchi.seat.";
+export function rememberSeat(T) {
+  const watch = watchToken(T);
+  if (!watch || typeof T.you !== "number") return;
+  try { localStorage.setItem(SEAT_KEY + watch, String(T.you)); } catch { /* private mode */ }
+}
+function rememberedSeat(token) {
+  let kept = null;
+  try { kept = localStorage.getItem(SEAT_KEY + token); } catch { /* private mode */ }
+  return kept !== null && /^\d$/.test(kept) ? Number(kept) : null;
+}
+
 // The watch link with a copy button (the info panel of a seat's page); ``copyButton`` draws
 // the button, as for the room's links.
 export function watchRow(T, copyButton) {
@@ -150,23 +164,60 @@ export function lookBack(T, token, rerender) {
       t("back.download"))) : null);
 }
 
-// "Replay this deal" under a count: the latest finished deal, once the list has it.
-export function replayLast(T, token) {
+// The replay of the latest finished deal (the one just counted), once the list has it; null before.
+export function lastReplayHref(T, token) {
   // (only from the list asked for after this deal ended: an older one ends with the deal before)
   const last = past.loaded === keyOf(T, token) ? past.deals?.[past.deals.length - 1] : null;
   if (!last || (T.sheet || []).length === 0) return null;
-  return h("p", { class: "replay-last" }, h("a", { href: `/r/${watchToken(T) || token}/${last.number}`, id: "replay-this", "data-focus": "replay-this" },
+  return `/r/${watchToken(T) || token}/${last.number}`;
+}
+
+// "Replay this deal" under a count.
+export function replayLast(T, token) {
+  const href = lastReplayHref(T, token);
+  if (!href) return null;
+  return h("p", { class: "replay-last" }, h("a", { href, id: "replay-this", "data-focus": "replay-this" },
     t("back.replay.this")));
 }
 
 // --- the replay page ------------------------------------------------------------------------
 
-const R = { data: null, step: 0, error: null, shell: null, token: null, number: 0 };
+const R = { data: null, step: 0, error: null, shell: null, token: null, number: 0, you: null, mod: null };
 
-// (A computer table's human is "you" at its own table; a replay is shared: the host.)
+// A seat's name as the table shows it: this browser's own seat "you" (or "Bice (you)"); a
+// computer table's human, whose table calls them "you", is "player" to anyone else.
 function nameOf(seat) {
   const raw = R.data?.names?.[seat] ?? `#${seat}`;
-  return seatName(raw === "you" ? "host" : raw);
+  if (raw === "you") return seat === R.you ? t("name.you") : t("name.human");
+  return seat === R.you ? `${seatName(raw)} (${t("name.you")})` : seatName(raw);
+}
+
+// What a game's lines read of the deal so far (Sicilian names a No by the bidder's question).
+function viewAt(step) {
+  const D = R.data;
+  const s = D.steps[step];
+  let bidder = null;
+  for (const past of D.steps.slice(0, step + 1)) {
+    for (const e of past.events || []) if (e.type === "contract") bidder = e.seat;
+  }
+  return { phase: s.phase, turn: s.turn, dealer: D.dealer, bidder, trick: s.trick, last_trick: s.last_trick };
+}
+
+// The context a game module's lines are written against (app.js ctxFor), for a step.
+function ctxAt(step) {
+  const c = { view: viewAt(step), table: { you: R.you, seats: R.data.seats }, me: R.you,
+    t, tn, has, reason, h, signed, cardName, cardLabel, cardInfo, cardSvg, miniCard, deck, whoLabel: nameOf, nameOf };
+  c.tSeat = (key, seat, params) => seatLine({ you: R.you, prefix: R.mod?.prefix, whoLabel: nameOf }, key, seat, params);
+  return c;
+}
+
+// A step in the table's own words (its events' lines: "Bice: no Scommessa."); an action that
+// made no line is said as it is, its cards by name.
+function stepWords(step) {
+  const s = R.data.steps[step];
+  const c = ctxAt(step);
+  const lines = (s.events || []).map((e) => eventText(c, R.mod, e)).filter(Boolean);
+  return lines.length ? lines.join(" ") : `${nameOf(s.seat)}: ${actionWords(s.action)}`;
 }
 
 // An action in words: its card codes by name (the game's own words stay as they are).
@@ -180,8 +231,7 @@ function stepLine() {
   const s = D.steps[R.step];
   const where = t("replay.step", { i: R.step, n: D.steps.length - 1 });
   if (s.seat === null) return `${where}: ${t("replay.dealt", { name: nameOf(D.dealer) })}`;
-  const took = gathered(s);
-  return `${where}: ${nameOf(s.seat)}: ${actionWords(s.action)}` + (took ? `. ${t("replay.took", { name: nameOf(took.winner) })}` : "");
+  return `${where}: ${stepWords(R.step)}`;
 }
 
 // The trick this step's card completed (it is gathered at once: the step shows it whole).
@@ -224,10 +274,11 @@ function centerBox() {
   const took = gathered(s);
   const cards = took ? took.cards : s.trick || [];
   // No card on the table (the auction, a discard, declarations): the latest actions, in words.
-  const recent = cards.length ? [] : D.steps.slice(Math.max(1, R.step - 5), R.step + 1);
+  const from = Math.max(1, R.step - 5);
+  const recent = cards.length ? [] : D.steps.slice(from, R.step + 1);
   return h("section", { class: "center trick replay-trick", "aria-label": t("replay.trick") },
-    recent.length ? h("ol", { class: "replay-recent", start: String(R.step - recent.length + 1) },
-      recent.map((r) => h("li", { text: `${nameOf(r.seat)}: ${actionWords(r.action)}` }))) : null,
+    recent.length ? h("ol", { class: "replay-recent", start: String(from) },
+      recent.map((r, i) => h("li", { text: stepWords(from + i) }))) : null,
     h("div", { class: "trick-cards" }, cards.map((p) => h("figure", { class: "played" + (took && p.seat === took.winner ? " winner" : ""), "data-seat": p.seat, "data-card": p.card },
       h("div", { class: "card-box", role: "img", "aria-label": cardLabel(p.card) }, cardSvg(p.card)),
       h("figcaption", { text: nameOf(p.seat) })))),
@@ -321,6 +372,7 @@ function onReplayKey(e) {
 export async function replayPage(root, token, number, loadGames) {
   R.token = token;
   R.number = number;
+  R.you = rememberedSeat(token);
   R.shell = buildReplayShell(root);
   document.addEventListener("keydown", onReplayKey);
   renderReplay();
@@ -330,6 +382,11 @@ export async function replayPage(root, token, number, loadGames) {
     const body = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error(body.error || res.statusText);
     useDeck(body.game);
+    // The game's module: its lines and its words (the table's, for the same events).
+    R.mod = await import(`./games/${body.game}.js`).then((m) => {
+      if (m.default?.messages) addMessages(m.default.messages);
+      return m.default;
+    }).catch(() => null);
     R.data = body;
     const from = Number((location.hash || "").slice(1));
     R.step = Number.isInteger(from) && from >= 0 && from < body.steps.length ? from : 0;

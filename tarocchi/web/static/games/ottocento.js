@@ -357,6 +357,20 @@ export default {
     return out;
   },
 
+  // A declaration in a player's words (a hint, a review): "declare Tarocchi ×3, Kings ×4 (35)"
+  // as the declare editor names it, not the engine's "declare tarocchi:20,19,M ...".
+  actionWords(c, action) {
+    const m = /^declare(?: (.+))?$/.exec(action);
+    if (!m) return undefined;
+    if (!m[1]) return c.t("ott.words.declare.none");
+    const what = m[1].split(" ").map((part) => {
+      const [kind, cards = ""] = part.split(":");
+      return `${kindName(c, kind)} ×${cards.split(",").filter(Boolean).length}`;
+    }).join(", ");
+    const offered = (c.view?.choices || []).find((ch) => ch.action === action);
+    return isSet(offered?.points) ? c.t("ott.words.declare.points", { what, n: offered.points }) : c.t("ott.words.declare", { what });
+  },
+
   eventLine(c, e) {
     switch (e.type) {
       case "monte": return c.tSeat("ott.ev.monte", e.seat, { word: e.said });

@@ -27,6 +27,10 @@ function contractText(c) {
 function announceLine(c, seat, word, possible = true) {
   // A No without a choice (R12): the log says the question was not possible, and which.
   if (word === "no" && possible === false) return c.tSeat(seat === c.view.bidder ? "ev.announce.noscommessa" : "ev.announce.norivanto", seat);
+  // A No says to which question: the bidder's is Scommessa, everyone else's Rivanto (R12).
+  if (word === "no" && c.view.bidder !== null && c.view.bidder !== undefined) {
+    return c.tSeat(seat === c.view.bidder ? "ev.announce.no.scommessa" : "ev.announce.no.rivanto", seat);
+  }
   const key = `ev.announce.${word}`;
   if (c.has(key)) return c.tSeat(key, seat);
   // A word the page has no sentence for (a newer engine's): said as it comes.
