@@ -304,7 +304,7 @@ def test_ottocentos_discard_and_declarations_are_searched():
 
 def test_ottocentos_cards_are_played_on_their_mean_and_sicilians_behind_the_gate():
     """Ottocento's expert plays the card of the best mean over its worlds, as its search bot
-    does (a margin's spread made the gate keep the rule bot's card: docs/benchmarks.md);
+    does (a margin's spread made the gate keep the rule bot's card: docs/history/benchmarks.md);
     Sicilian's still leaves the rule bot's card only on a confident gain."""
     from tarocchi.bots.ottocento.expert import OttocentoExpert
 
