@@ -380,7 +380,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
                      advice_seconds=advice_seconds, advice_workers=advice_workers)
     # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
     # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
-    # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
+    # p99 260-310 ms -> 183-210 ms flat out, docs/history/benchmarks.md).
     gc.set_threshold(50_000, 20, 20)
     descriptors = raise_descriptor_limit()
     print(f"Tarocchi: http://{host}:{port}/  (database {redacted(db)}; open-file limit {descriptors}, "

@@ -32,7 +32,7 @@ def server():
         yield s
 
 
-@pytest.fixture(scope="module", params=["embedded", "site"])
+@pytest.fixture(scope="module", params=["embedded", pytest.param("site", marks=pytest.mark.slow)])
 def any_server(request):
     """The embedded server, and a site of two processes (PostgreSQL, Redis, every other seat
     relayed, issue 20): a token opens the same seat and nothing more either way."""
