@@ -1,6 +1,6 @@
 """How often Sicilian's search bot says the word its rule bot would say (issue 21): deals whose
 auction is spoken by the search bot at every seat, each word set beside the rule bot's word
-for the same view. The expert once weighed its worlds by the rule bot's words (docs/benchmarks.md,
+for the same view. The expert once weighed its worlds by the rule bot's words (docs/history/benchmarks.md,
 expert); this is what showed they do not model the search bot's.
 
     .venv/bin/python bench/auction_agreement.py --seats 3 --deals 150

@@ -14,7 +14,7 @@ the two modes' difference; then, for the word each mode values highest, how ofte
 contract and what that contract made over the best quiet word; last, the word the expert
 would say (its gate, ``Expert.confident``, at 1.64 standard errors as at the table and lower),
 what it made a decision, and the difference from the committed expert's word. A mode that prices a contract
-above what it makes bids the ones that lose (docs/benchmarks.md, "A contract priced").
+above what it makes bids the ones that lose (docs/history/benchmarks.md, "A contract priced").
 
 What a word made is one deal played once, by search bots (the expert plays its own contracts
 better, so a contract's true worth to it is somewhat above this); the first tables value every

@@ -17,7 +17,9 @@ frame), see ``read_in_batches``. It prints
 - the CPU of the server and of each client process while measured, and the server's CPU
   time per action,
 - the server's RSS before the rooms, with every seat connected, and at the end; per table,
-- the frames the seats received per second, and their mean size on the wire.
+- the frames the seats received per second, and their mean size on the wire,
+- the server's cyclic garbage collections while measured: how many of each generation, and the
+  longest pause (``TAROCCHI_GC_LOG``, server/collector.py; a server from before it reports none).
 
 Bounded: ``--seconds`` of measured play after every seat is connected, then everything stops.
 A table whose match ends starts a new room (so the load stays constant). Tables that all start
@@ -408,6 +410,17 @@ def client_process(url, rooms, think, ready, go_event, warmup, seconds, batch, r
 
 # --- the driver ----------------------------------------------------------------------------------
 
+def collections_between(path: str, start: float, end: float) -> list[tuple[int, float, float]]:
+    """(generation, pause, CPU in seconds) of the server's collections that ended in [start,
+    end]: the lines server/collector.py writes when TAROCCHI_GC_LOG names a file."""
+    try:
+        with open(path) as f:
+            lines = [line.split() for line in f]
+    except OSError:
+        return []
+    return [(int(gen), float(pause), float(cpu)) for at, gen, pause, _, cpu in lines if start <= float(at) <= end]
+
+
 def percentile(xs: list[float], p: float) -> float:
     if not xs:
         return float("nan")
@@ -443,8 +456,11 @@ def main() -> int:
     cmd = [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db, *SERVER_FLAGS, *site]
     if args.profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", args.profile, *cmd[1:]]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    # The server's collections, each timed (server/collector.py); kept where TAROCCHI_GC_LOG says.
+    gc_log = os.environ.get("TAROCCHI_GC_LOG") or os.path.join(tmp.name, "gc.log")
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env={**os.environ, "TAROCCHI_GC_LOG": gc_log})
     base = f"http://127.0.0.1:{port}"
+    wall1 = wall2 = 0.0
     try:
         for _ in range(300):
             try:
@@ -480,9 +496,9 @@ def main() -> int:
         rss1 = rss_kib(server.pid)
         go.set()
         time.sleep(warmup)
-        cpu1 = cpu_seconds(server.pid)
+        cpu1, wall1 = cpu_seconds(server.pid), time.time()
         outs = [result.get(timeout=args.seconds + 60) for _ in procs]
-        cpu2 = cpu_seconds(server.pid)
+        cpu2, wall2 = cpu_seconds(server.pid), time.time()
         rss2 = rss_kib(server.pid)
         for pr in procs:
             pr.join(20)
@@ -492,6 +508,8 @@ def main() -> int:
             server.wait(30)
         except subprocess.TimeoutExpired:
             server.kill()
+        gc_reported = os.path.exists(gc_log)  # (made when the server starts, if it logs them)
+        pauses = collections_between(gc_log, wall1, wall2) if gc_reported and wall2 else []
         tmp.cleanup()
     lat = [x for o in outs for x in o["latencies"]]
     actions = sum(o["actions"] for o in outs)
@@ -511,6 +529,13 @@ def main() -> int:
           + f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"server RSS KiB: start {rss0:,}, all connected {rss1:,}, end {rss2:,}; "
           f"per table {(rss1 - rss0) / args.tables:,.0f} connected, {(rss2 - rss0) / args.tables:,.0f} at the end")
+    by_gen = [sum(1 for p in pauses if p[0] == gen) for gen in range(3)]
+    longest = max(pauses, key=lambda p: p[1], default=None)
+    print("server collections while measured: " + (
+        f"{by_gen[0]} / {by_gen[1]} / {by_gen[2]} of generations 0 / 1 / 2; longest pause "
+        + (f"{ms(longest[1])} ms (generation {longest[0]}, {ms(longest[2])} ms of CPU), all pauses "
+           f"{ms(sum(p[1] for p in pauses))} ms ({ms(sum(p[2] for p in pauses))} ms of CPU)" if longest else "none")
+        if gc_reported else "not reported (a server from before TAROCCHI_GC_LOG)"))
     frames = sum(o["frames"] for o in outs)
     print(f"frames to the seats {frames / args.seconds:,.0f}/s, {sum(o['wire_bytes'] for o in outs) / max(1, frames):,.0f} "
           f"bytes each on the wire")

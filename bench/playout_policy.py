@@ -9,13 +9,13 @@ times, the policy measured in each seat in turn (A15: each hand scores alone), a
 score per seat and deal is printed with a 95 % interval; the policies' own field scores 0 by
 symmetry. A few thousand deals take seconds, so a change to the playout can be weighed here
 before the expert's duels (``tarocchi duel --game renaissance expert search``), which take
-minutes a seed; a stronger playout is not always a stronger expert (docs/benchmarks.md,
+minutes a seed; a stronger playout is not always a stronger expert (docs/history/benchmarks.md,
 "A playout weighed in full view"). With ``--exact 15,18`` it weighs the expert's exact solve
-from so many cards left against the world's play instead (docs/benchmarks.md, "The solver's
+from so many cards left against the world's play instead (docs/history/benchmarks.md, "The solver's
 depth weighed in full view"). With ``--rollout`` it weighs one step of policy improvement
 over the world's play (each card tried and the world played out by the world's play, the
 best taken): how far a playout policy is from what a search of its own could make of the
-same world (docs/benchmarks.md, "A step of search in the playout").
+same world (docs/history/benchmarks.md, "A step of search in the playout").
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class EverySureTrick(RenaissanceRuleBot):
     """The world's play taking every trick it is sure of, however cheap: the table's rule
     bot (and the world's play) keeps a trump or a higher card of the suit for a trick worth 2
     or more unless it plays last; in a world a sure trick is sure, and every trick is worth a
-    point at least (A4). Stronger here, level in the expert (docs/benchmarks.md)."""
+    point at least (A4). Stronger here, level in the expert (docs/history/benchmarks.md)."""
 
     def play(self, hand, legal, trick, played, later=None):
         if later is None or not trick or legal & (legal - 1) == 0:

@@ -47,11 +47,11 @@ from .pimc import NO_SCORE
 from .solver import OutOfNodes, Solver
 
 # The budget is the bot's own CPU time, not the wall clock: on a shared machine a loaded
-# moment would otherwise cut the search short (the duel reports both, docs/benchmarks.md).
+# moment would otherwise cut the search short (the duel reports both, docs/history/benchmarks.md).
 clock = time.thread_time  # this thread's: a server runs bots in threads too
 
 # Worlds per decision, at most: enough to fill the budget. At 24, Renaissance and Ottocento used
-# about a quarter of it, and 64 gained on the same deals (docs/benchmarks.md, "Renaissance's and
+# about a quarter of it, and 64 gained on the same deals (docs/history/benchmarks.md, "Renaissance's and
 # Ottocento's worlds"); a game may cap lower.
 WORLDS = 64
 TIME_LIMIT = 0.6  # CPU seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)

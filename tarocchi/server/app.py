@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import multiprocessing
 import os
@@ -23,6 +22,7 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
+from . import collector
 from .advice import ADVICE_WORKERS, Advisor
 from .core.hub import TABLE_GAMES, Chance, Hub
 from .core.messages import (
@@ -310,10 +310,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
                      away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
                      bus=bus, process=process_name(port) if bus else None, lease=lease,
                      advice_seconds=advice_seconds, advice_workers=advice_workers)
-    # Fewer, larger collections of the cyclic GC: a table's deals make many small objects, and
-    # the default threshold (700) put GC pauses in the server's latency tail (bench/load.py:
-    # p99 260-310 ms -> 183-210 ms flat out, docs/benchmarks.md).
-    gc.set_threshold(50_000, 20, 20)
+    # The tables and sockets held are kept out of the collector's passes, which walked all of
+    # them in the server's latency tail (collector.py, docs/benchmarks.md, docs/history/benchmarks.md).
+    collector.log_pauses_if_asked()
+    collector.keep_long_lived_out()
     descriptors = raise_descriptor_limit()
     print(f"Tarocchi: http://{host}:{port}/  (database {redacted(db)}; open-file limit {descriptors}, "
           f"{connections_per_address} connections per address"

@@ -93,6 +93,14 @@ def protocols(guard: ConnectionGuard) -> tuple[type, type]:
             guard.release(self.transport)
             super().connection_lost(exc)
 
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            # The socket is the websocket protocol's now, and this one never hears of it again
+            # (no connection_lost, where uvicorn drops its parser): the parser holds this
+            # protocol's bound methods, a cycle that left about 20 objects per websocket opened
+            # for the cyclic collector (docs/benchmarks.md, issue 39).
+            self.parser = None
+
         def _arm_header_timer(self) -> None:
             self.header_timer = self.loop.call_later(guard.header_timeout, self._headers_too_slow)
 

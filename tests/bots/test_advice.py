@@ -52,7 +52,7 @@ def test_a_reviews_decisions_are_the_seats_choices_each_from_the_view_it_had(gam
             assert view == choices[i][1] and action == record["actions"][i]["action"]
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", [g if g == "sicilian" else pytest.param(g, marks=pytest.mark.slow) for g in game_names()])
 def test_a_reviewed_decision_is_the_seats_action_against_the_players(game):
     record = played(game, 6)
     parse = get_game(game).parse_action

@@ -38,7 +38,7 @@ def test_duel_command_prints_the_table(capsys):
     assert main(["duel", "--deals", "1", "rule", "oracle"]) == 2
 
 
-@pytest.mark.parametrize("game", ["sicilian", "renaissance", "calabresella", "ottocento"])
+@pytest.mark.parametrize("game", ["sicilian", *(pytest.param(g, marks=pytest.mark.slow) for g in ("renaissance", "calabresella", "ottocento"))])
 def test_the_duel_runs_the_expert_in_every_game(game, capsys, monkeypatch):
     """Issue 21: ``tarocchi duel --game G expert search`` (here a small budget: two worlds a
     decision) prints each bot's table with its CPU time per decision."""
@@ -121,6 +121,7 @@ def test_a_time_budget_mark_sets_the_experts_cpu_time_and_lifts_its_worlds_cap()
         measured_player("rule+seeing", seed=1, game="sicilian")
 
 
+@pytest.mark.slow
 def test_the_duel_command_takes_the_measuring_marks(capsys):
     assert main(["duel", "--game", "calabresella", "--deals", "1", "--seed", "4", "search+seeing", "rule"]) == 0
     assert "difference search+seeing - rule" in capsys.readouterr().out

@@ -43,7 +43,7 @@ def endgame(game: str, seats: int, seed: int, cards: int) -> object | None:
     return None if deal.done else deal
 
 
-@pytest.mark.parametrize("game,seats", GAMES)
+@pytest.mark.parametrize("game,seats", [g if g != ("ottocento", 4) else pytest.param(*g, marks=pytest.mark.slow) for g in GAMES])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), extra=st.integers(0, 2))
 def test_the_solver_agrees_with_plain_minimax_on_small_endgames(game, seats, seed, extra):
@@ -217,6 +217,7 @@ def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():
     assert {a for a, _ in bot.evaluate(view)} == set(ok) >= {"vado solissimo", "vado solissimo dividete"}
 
 
+@pytest.mark.slow
 def test_calabresellas_give_back_lays_and_takes_are_searched():
     """C10-C13: the caller's give-back and lay, the solo's lay, the opponents' dividete lays and
     scegliete takes and lays are searched over worlds in that phase, each of which gives the
@@ -266,6 +267,7 @@ def test_renaissances_discard_worlds_and_candidates():
     assert bot.rule(view) in [a for a, _ in ranked]
 
 
+@pytest.mark.slow
 def test_ottocentos_discard_and_declarations_are_searched():
     """B7-B9: the a monte question, the dealer's discard among the rule bot's best pairs (each
     allowed, the rule bot's first) and the declaration among the listed ones and the rule
@@ -302,9 +304,10 @@ def test_ottocentos_discard_and_declarations_are_searched():
     assert ranked["a monte"] == 0.0 and ranked["gioco"] != 0.0
 
 
+@pytest.mark.slow
 def test_ottocentos_cards_are_played_on_their_mean_and_sicilians_behind_the_gate():
     """Ottocento's expert plays the card of the best mean over its worlds, as its search bot
-    does (a margin's spread made the gate keep the rule bot's card: docs/benchmarks.md);
+    does (a margin's spread made the gate keep the rule bot's card: docs/history/benchmarks.md);
     Sicilian's still leaves the rule bot's card only on a confident gain."""
     from tarocchi.bots.ottocento.expert import OttocentoExpert
 

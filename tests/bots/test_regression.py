@@ -167,7 +167,7 @@ def test_keeps_the_top_trump_to_take_the_last_trick(level, index):
 # QB (the highest batons left) above feeding it by more than their noise; 300 unweighted worlds
 # agree with feeding it (-0.18 against -0.25 jochi), so it is the weights' small sample.
 @pytest.mark.parametrize("level", [lv if lv != "expert" else pytest.param(lv, marks=pytest.mark.xfail(
-    reason="the expert's weighted worlds keep the QB (issue 21, docs/benchmarks.md)", strict=False)) for lv in LEVELS])
+    reason="the expert's weighted worlds keep the QB (issue 21, docs/history/benchmarks.md)", strict=False)) for lv in LEVELS])
 def test_opponent_feeds_its_fellow_once_the_partner_is_known(level):
     """Four seats, R9: seat 0 called the 19; seat 3 played it, so everyone knows the sides.
     Seat 1's KB holds the trick and seat 2 plays last: its Queen goes on its fellow's trick."""

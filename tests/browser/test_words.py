@@ -147,7 +147,8 @@ def test_a_replay_says_each_step_as_the_table_does(live_server, new_page):
     steps = json.loads(body)["steps"]
     asked = next(i for i, s in enumerate(steps) if s["action"] == "no" and s["seat"] != deal.bidder)
     page = new_page(SIZES["desktop"])
-    page.add_init_script("localStorage.setItem('tarocchi.seat.watchtoken0000', '0')")  # (the table page keeps it)
+    page.add_init_script("localStorage.setItem('tarocchi.seats', JSON.stringify([{link: '/t/seat0000', table: 't1', "
+                         "game: 'sicilian', watch: 'watchtoken0000', seat: 0, at: 0}]))")  # (the table page keeps it: seats.js)
     page.route("**/api/replay/watchtoken0000/1", lambda route: route.fulfill(body=body, content_type="application/json"))
     page.goto(f"{live_server.url}/r/watchtoken0000/1#{asked}")
     status = page.locator("#status")
@@ -319,7 +320,7 @@ def test_a_review_line_opens_the_replay_at_its_step_and_about_the_same_is_no_mis
     page.route("**/api/deals/**", lambda route: route.fulfill(json={"deals": [
         {"number": n, "match": 1, "deal": n, "dealer": 0, "payments": [0, 0, 0]} for n in (1, 2, 3, 4)]}))
     tbl = table(3, "sicilian", status="between", deal_number=4, deals_in_match=4, sheet=[[0, 0, 0]] * 4,
-                watch="/w/watchtoken0000")
+                watch="/w/watchtoken0000", hints=True)  # (a review where hints are allowed: issue 37)
     fake = open_fake(page, live_server.url, tbl, view(deal))
     page.click("#review-button")
     fake.send({"type": "review", "deal": 4, "decisions": 3, "items": REVIEW, "done": True})

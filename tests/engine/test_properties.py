@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from tarocchi.engine.cards import CODES, FULL_DECK, codes, mask_of
@@ -137,6 +138,7 @@ def check_views(d: Deal) -> None:
                 assert moved.view(seat) == d.view(seat)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(seed=SEEDS, seats=SIZES, forced=FORCED, passing=PASSING)
 def test_a_view_never_holds_another_seats_hidden_card_or_the_partner_R9_R11_R12(seed, seats, forced, passing):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat, new_computer, new_room, pick_action
 
@@ -33,6 +35,7 @@ async def present_step(seats: list[Seat], rng: random.Random) -> None:
         await s.wait_state(lambda st: st["version"] > version, timeout=10)
 
 
+@pytest.mark.slow
 def test_away_seat_shown_handed_to_the_computer_kept_over_a_restart_and_taken_back(tmp_path):
     async def body(server: ServerProcess):
         rng = random.Random(5)
@@ -120,6 +123,7 @@ def test_away_seat_shown_handed_to_the_computer_kept_over_a_restart_and_taken_ba
         run(body(server))
 
 
+@pytest.mark.slow
 def test_takeover_is_only_for_a_room(tmp_path):
     async def body(server: ServerProcess):
         human = await Seat.open(server.ws_url, new_computer(server.url, 3))

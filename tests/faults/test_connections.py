@@ -55,6 +55,7 @@ def rooms(server: ServerProcess) -> int:
     return sum(1 for _, v, kind, _ in server.stream() if kind == "created")
 
 
+@pytest.mark.slow
 def test_silent_and_half_sent_connections_and_helloless_websockets_are_closed(server):
     half = [raw(server.port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ") for _ in range(6)]
     silent = [raw(server.port) for _ in range(6)]
@@ -91,6 +92,7 @@ def test_one_address_holds_at_most_its_cap_and_the_others_still_get_in(server):
     assert httpx.get(server.url + "/api/levels", timeout=5).status_code == 200
 
 
+@pytest.mark.slow
 def test_a_played_table_is_not_counted_against_its_own_sockets(server):
     """A room's websockets each count as one connection, from the HTTP upgrade to the close:
     the cap admits new ones again once they are gone."""

@@ -14,6 +14,10 @@ from websockets.exceptions import ConnectionClosed
 from tests.faults.server import ServerProcess, run
 from tests.server.seat import Seat, new_computer, new_room, pick_action
 
+# Slow (a server process killed and restarted at every phase): the inner loop, -m "not slow", has
+# tests/trust/test_every_game.py's SIGKILL of a Sicilian table instead.
+pytestmark = pytest.mark.slow
+
 HIDE = ("connected", "takeover")  # who is connected is not part of the table's state
 
 

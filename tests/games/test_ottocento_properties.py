@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from tarocchi.engine.playout import random_action
@@ -105,6 +106,7 @@ def test_every_deal_accounts_for_62_cards_makes_93_and_replays_B4_B24(seed, sign
     assert again.count.to_json() == c.to_json() and again.returns() == d.returns()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(seed=SEEDS)
 def test_no_view_holds_a_card_not_shown_and_declarations_are_the_seats_own_B8_B9(seed):

@@ -309,6 +309,7 @@ class SlowReview(Slow):
     THINK = 0.25
 
 
+@pytest.mark.slow
 def test_a_review_works_in_the_background_and_the_next_deal_does_not_wait(strongest):
     strongest(SlowReview)
     # A Renaissance deal: always played to its last trick (A8: no bidding to throw it

@@ -58,7 +58,7 @@ def test_names_are_plain_limited_stored_and_shown_to_the_table(live_server):
     run_async(body())
 
 
-@pytest.mark.parametrize("game", TABLE_GAMES)
+@pytest.mark.parametrize("game", [g if g == "sicilian" else pytest.param(g, marks=pytest.mark.slow) for g in TABLE_GAMES])
 def test_a_rematch_begins_another_match_with_the_same_seats_once_all_say_yes(tmp_path, game):
     async def body(server: ServerProcess):
         seats = get_game(game).seats[0]

@@ -22,6 +22,7 @@ def refused(server: ServerProcess) -> str:
     return server.errors()
 
 
+@pytest.mark.slow
 def test_a_second_process_without_a_bus_refuses_to_start_and_says_why(store_db, tmp_path):
     first = ServerProcess(store_db, log=str(tmp_path / "first.log")).start()
     try:
@@ -46,6 +47,7 @@ def test_a_process_killed_is_out_of_the_way_once_its_lease_runs_out(tmp_path):
     again.stop()
 
 
+@pytest.mark.slow
 def test_a_site_and_a_process_without_a_bus_never_share_a_database(redis, tmp_path):  # noqa: F811
     db = str(tmp_path / "site.sqlite3")
     alone = ServerProcess(db, log=str(tmp_path / "alone.log")).start()

@@ -10,6 +10,7 @@ import asyncio
 import itertools
 
 import httpx
+import pytest
 
 from tests.server.live import running_server
 from tests.server.seat import Seat
@@ -68,6 +69,7 @@ def test_on_a_site_every_process_knows_who_is_here(redis, tmp_path):  # noqa: F8
         asyncio.run(a_host_leaves(a, b))
 
 
+@pytest.mark.slow
 def test_the_lobby_counts_the_people_playing_each_game_on_the_whole_site(redis, tmp_path):  # noqa: F811
     """Two people at a Calabresella table driven by A (one of them relayed by B), one at a
     Renaissance computer table on B: both processes' lobbies say so (B's own count at once,

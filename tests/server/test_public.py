@@ -614,6 +614,7 @@ def test_one_who_came_for_a_computers_seat_and_left_finds_it_kept(tmp_path):
     asyncio.run(body())
 
 
+@pytest.mark.slow
 def test_on_a_site_the_clock_runs_out_on_the_process_that_takes_the_table(redis, tmp_path):  # noqa: F811
     """A room with a clock driven by A, its seats relayed by B; A stops (its leases go): B takes
     the table from the store, the pages reconnect to B, and the clock runs out there at the

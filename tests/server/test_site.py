@@ -79,6 +79,7 @@ def test_a_room_whose_seats_sit_on_two_processes_plays_to_its_count(redis, site_
     asyncio.run(body())
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(redis, site_db, tmp_path):
     """The owner dies mid-trick; within a few seconds the other process drives the table from
     the stream, and every seat (the one that was on the dead process too) comes back to the
@@ -124,6 +125,7 @@ def test_kill_9_of_the_owner_moves_its_table_and_loses_no_acknowledged_action(re
         a.stop()
 
 
+@pytest.mark.slow
 def test_a_database_restart_under_a_site_of_two_loses_nothing_and_every_seat_plays_on(redis, tmp_path):
     """PostgreSQL crashes (``pg_ctl stop -m immediate``) mid-deal under a site of two processes
     and stays down longer than a lease; both processes live through it, and once it is back
@@ -195,6 +197,7 @@ def test_a_database_restart_under_a_site_of_two_loses_nothing_and_every_seat_pla
             a.stop()
 
 
+@pytest.mark.slow
 def test_in_a_database_outage_every_page_of_the_table_is_told_at_once_relayed_or_not(redis, tmp_path):
     """The database goes down and a seat relayed by the other process plays a card: the owner's
     commit gives up after the store's timeout (2 s) and every page of the table, the owner's
@@ -248,6 +251,7 @@ def test_in_a_database_outage_every_page_of_the_table_is_told_at_once_relayed_or
             a.stop()
 
 
+@pytest.mark.slow
 def test_workers_share_one_port_and_a_dead_one_is_replaced(redis, site_db, tmp_path):
     """``tarocchi serve --workers 2``: two processes on one port (SO_REUSEPORT), one site.
     Tables made through the one port are driven by both; a worker killed with SIGKILL is

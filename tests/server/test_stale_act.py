@@ -14,6 +14,7 @@ import asyncio
 import random
 
 import httpx
+import pytest
 
 from tarocchi.server.core.hub import Chance
 from tarocchi.server.core.messages import Act, Chat, Name
@@ -172,6 +173,7 @@ def test_an_act_for_a_turn_the_table_left_is_refused_and_one_without_a_version_j
     asyncio.run(body())
 
 
+@pytest.mark.slow
 def test_on_a_site_a_late_card_relayed_by_the_other_process_is_refused(redis, site_db):  # noqa: F811
     """A room with a 5 s clock driven by A, every seat's socket on B (relayed over the bus).
     A player lets the deadline pass; the computer plays the card; the others play on in time;

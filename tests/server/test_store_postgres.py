@@ -84,6 +84,7 @@ def test_a_server_whose_database_goes_down_drops_the_move_and_serves_the_table_o
         assert [v for v, data in acts if '"id":"lost"' in data] == [version + 1]
 
 
+@pytest.mark.slow
 def test_tarocchi_serve_on_postgresql_plays_a_computer_table_and_reloads_it_after_sigkill(postgres, tmp_path):
     """The whole way: the CLI on a PostgreSQL URL, a computer table played a few actions, the
     server killed (SIGKILL: only what was committed remains), a new server on the same

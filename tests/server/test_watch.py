@@ -235,7 +235,7 @@ def _cards_in(value) -> set[str]:
     return set()
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", [g if g == "renaissance" else pytest.param(g, marks=pytest.mark.slow) for g in game_names()])
 def test_the_spectator_view_names_no_card_some_seat_does_not_see(game):
     """At every step of random deals, every card the spectator's view names is in every seat's
     view: a card only some seats see (the monte the Sicilian dealer looked at, R11, seat 0

@@ -32,7 +32,7 @@ def server():
         yield s
 
 
-@pytest.fixture(scope="module", params=["embedded", "site"])
+@pytest.fixture(scope="module", params=["embedded", pytest.param("site", marks=pytest.mark.slow)])
 def any_server(request):
     """The embedded server, and a site of two processes (PostgreSQL, Redis, every other seat
     relayed, issue 20): a token opens the same seat and nothing more either way."""
@@ -93,7 +93,10 @@ def test_rooms_cannot_be_listed(server):
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
                      "/static", "/api/public", "/api/public/{table}/seat", "/api/play-now",
                      "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
-                     "/api/replay/{token}/{number:int}", "/api/records/{token}"}
+                     "/api/replay/{token}/{number:int}", "/api/records/{token}", "/api/my-tables"}
+    # "Your tables" (issue 38) answers only for the seat links it is given, never a list of its own.
+    assert httpx.post(f"{server.url}/api/my-tables", json={"links": []}).json() == {"tables": []}
+    assert httpx.get(f"{server.url}/api/my-tables").status_code == 405
     for path in ("/api/deals", "/api/deals/", "/api/records/", "/api/replay/", "/w/", "/r/"):
         r = httpx.get(f"{server.url}{path}")
         assert r.status_code in (404, 405) and "/t/" not in r.text and "/w/" not in r.text, (path, r.status_code)

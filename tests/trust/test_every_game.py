@@ -53,8 +53,8 @@ def check_seat(truth, seat: int, frames: list[dict]) -> int:
 
 
 # The same on a site of two processes (PostgreSQL, Redis), every other seat relayed: each game
-# at its largest table.
-ON_SITE = [(name, "site", get_game(name).seats[-1]) for name in game_names()]
+# at its largest table (slow: the inner loop, -m "not slow", runs the embedded server's).
+ON_SITE = [pytest.param(name, "site", get_game(name).seats[-1], marks=pytest.mark.slow) for name in game_names()]
 
 
 @pytest.mark.parametrize(("game", "where", "seats"), [(g, "embedded", n) for g, n in TABLES] + ON_SITE)
@@ -92,7 +92,7 @@ def test_a_whole_match_leaks_nothing_and_every_view_is_the_seats_projection(game
         run_async(body(server))
 
 
-@pytest.mark.parametrize("where", ["embedded", "site"])
+@pytest.mark.parametrize("where", ["embedded", pytest.param("site", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("game", game_names())
 def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_nothing(game, where):
     async def body(server):
@@ -130,7 +130,8 @@ def test_a_seat_acts_for_itself_only_when_the_rules_let_it_and_garbage_changes_n
         run_async(body(server))
 
 
-@pytest.mark.parametrize("game", TABLE_GAMES)  # a real `tarocchi serve`: the table's games
+# A real `tarocchi serve` for each of the table's games; the inner loop (-m "not slow") kills Sicilian's.
+@pytest.mark.parametrize("game", [g if g == "sicilian" else pytest.param(g, marks=pytest.mark.slow) for g in TABLE_GAMES])
 def test_a_sigkill_loses_no_acknowledged_action(tmp_path, game):
     """Play part of a deal, SIGKILL the server, start it again on the same file: every seat
     opening its link afresh sees exactly what it saw acknowledged before, and play goes on."""

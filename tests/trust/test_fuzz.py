@@ -108,7 +108,7 @@ class Room:
         self.loop.run(self.mute.close())
 
 
-@pytest.fixture(scope="module", params=["embedded", "site"])
+@pytest.fixture(scope="module", params=["embedded", pytest.param("site", marks=pytest.mark.slow)])
 def server_loop(request):
     """The embedded server, and a site of two processes (PostgreSQL, Redis; every other seat
     relayed, issue 20): every bad frame below is refused the same way through a relay."""

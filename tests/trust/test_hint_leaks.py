@@ -133,7 +133,9 @@ async def play_with_hints(room, game: str, rng: random.Random) -> list[tuple[int
             await s.wait_state(lambda st: st["version"] > version)
 
 
-@pytest.mark.parametrize(("game", "seats"), TABLES)
+# The inner loop (-m "not slow") checks Sicilian at three seats; every other table is slow.
+@pytest.mark.parametrize(("game", "seats"), [t if t == ("sicilian", 3) else pytest.param(*t, marks=pytest.mark.slow)
+                                             for t in TABLES])
 def test_hints_and_reviews_name_no_card_the_seat_may_not_see(watched, game, seats):
     rng = random.Random(seats * 7 + len(game))
     with running(rng.randrange(1000), budget=(10_000, 1000.0)) as server:  # (many messages a turn)

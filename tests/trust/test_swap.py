@@ -138,6 +138,7 @@ def test_two_deals_alike_in_all_that_is_public_give_the_same_bytes(game, seats, 
             assert view_before(record_a, index) == view_before(record_b, index), (index, seat, a, b)
 
 
+@pytest.mark.slow
 def test_the_swap_test_catches_an_intersection_of_the_seats_views(monkeypatch):
     """Put the old spectator view back (what every seat's view has alike, key by key): the swap
     test fails on it (four Sicilian seats: ``i_am_partner`` where seat 0 holds the called trump,

@@ -56,7 +56,8 @@ def watch_token(seat: Seat) -> str:
 
 @pytest.mark.parametrize(("game", "where", "seats"),
                          [(g, "embedded", n) for g, n in TABLES]
-                         + [(g, "site", get_game(g).seats[-1]) for g in game_names()])
+                         + [pytest.param(g, "site", get_game(g).seats[-1], marks=pytest.mark.slow)  # a site: slow
+                            for g in game_names()])
 def test_a_spectator_is_never_sent_a_card_face_down_to_any_seat(game, where, seats):
     async def body(server):
         table_id, tokens = new_room_ids(server.url, seats, game)
@@ -86,8 +87,9 @@ def test_a_spectator_is_never_sent_a_card_face_down_to_any_seat(game, where, sea
         run_async(body(server))
 
 
-@pytest.mark.parametrize("where", ["embedded", "site"])
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("where", ["embedded", pytest.param("site", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("game", [g if g in ("sicilian", "calabresella") else pytest.param(g, marks=pytest.mark.slow)
+                                  for g in game_names()])  # the inner loop: the two fastest games
 def test_a_spectator_cannot_act_and_no_replay_or_download_shows_a_deal_before_its_count(game, where):
     async def body(server):
         seats = get_game(game).seats[0]

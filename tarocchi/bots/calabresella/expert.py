@@ -13,7 +13,7 @@ is weighed by the other seats' words. A word (and a called card) is valued by a 
 every seat's own view (``Expert.from_views``): the rule bot plays each seat, the cards too,
 knowing only what that seat would know at the table; played in full view of the world, the
 challenger knows where every card lies and a contract looks better than it is
-(docs/benchmarks.md, "A contract valued from the seats' views"). The give-back (C10), the
+(docs/history/benchmarks.md, "A contract valued from the seats' views"). The give-back (C10), the
 lays (C10-C13) and the scegliete takes (C12) are searched as well, from
 ``search_bot.CalabresellaKnowledge``'s worlds in that phase (the two other hands, and the
 monte's hidden cards, dealt as the view allows): the rule bot's card and the ones it would part
@@ -71,13 +71,13 @@ class AuctionKnowledge:
             return None
         return deal if deal.to_act == self.me else None
 
-EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/benchmarks.md, expert)
+EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/history/benchmarks.md, expert)
 
 
 class CalabresellaExpert(Expert):
     game = "calabresella"
     # Worlds a decision, at most: the weights leave about two thirds of them effective (Kish's
-    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/benchmarks.md).
+    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/history/benchmarks.md).
     worlds = 48
     exact_cards = EXACT_CARDS
     plain = DECK.full & ~DECK.fool_bit  # C17: a card counts by its points alone

@@ -5,7 +5,7 @@ view alone.
   the deck and the trick rules are the same, C4, C15) against one threshold per contract,
   measured, not guessed: ``bench/duel_bench.py calibrate --game calabresella`` makes seat 1 bid
   each contract on many deals with rule play for every seat and prints the challenger's mean
-  payment by strength (docs/benchmarks.md "Calabresella"). The bot bids the dearest contract
+  payment by strength (docs/history/benchmarks.md "Calabresella"). The bot bids the dearest contract
   whose threshold its hand reaches, if the auction still allows it.
 - The called card (C10): the highest trump it lacks from the 20 down to the 11, else the Fool,
   else the King of its longest suit without one.
@@ -35,7 +35,7 @@ COUNTING_CARD = sum(1 << c for c in range(DECK.size) if VALUES[c] >= 2)
 
 # Hand-strength thresholds (policy.hand_strength of the 20 cards dealt), measured with
 # ``bench/duel_bench.py calibrate --game calabresella`` (--deals 1500, and --deals 30000
-# --min-strength 18 --step 1 for the rare strong hands; docs/benchmarks.md "Calabresella"):
+# --min-strength 18 --step 1 for the rare strong hands; docs/history/benchmarks.md "Calabresella"):
 # seat 1 made to say each contract on the same deals, rule play for every seat, its mean
 # payment by strength. Each contract is bid from the strength where it pays more than zero and
 # more than every cheaper one: chiamo from 12 (+0.15 at 12-14), solo from 19 (+1.72 against

@@ -33,7 +33,7 @@ from ..pimc import PIMC
 from ..sicilian.policy import choose_card
 from ..worlds import Slot, assign
 
-WORLDS = 24  # worlds per card decision, at most (docs/benchmarks.md "Calabresella": p95 under 1 s)
+WORLDS = 24  # worlds per card decision, at most (docs/history/benchmarks.md "Calabresella": p95 under 1 s)
 TIME_LIMIT = 0.5  # seconds: a safety net under load
 
 

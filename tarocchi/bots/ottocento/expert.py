@@ -110,7 +110,7 @@ class MonteKnowledge(Knowledge):
         return deal if deal is not None and deal.phase == "monte" and deal.to_act == self.me else None
 
 
-EXACT_CARDS = 14  # cards left in the four hands: solve exactly (docs/benchmarks.md, expert)
+EXACT_CARDS = 14  # cards left in the four hands: solve exactly (docs/history/benchmarks.md, expert)
 
 
 class OttocentoExpert(Expert):
@@ -120,7 +120,7 @@ class OttocentoExpert(Expert):
     searched_phases = frozenset({"play", "monte", "discard", "declare"})
     # A card is played on its mean alone, as the search bot plays it: a margin's spread is a
     # hundred points and more, so the gate kept the rule bot's card 86 % of the time; without
-    # it +19.9 ± 17.8 points/deal over five seeds (docs/benchmarks.md, "Ottocento's cards on
+    # it +19.9 ± 17.8 points/deal over five seeds (docs/history/benchmarks.md, "Ottocento's cards on
     # their mean").
     confidence = {**CONFIDENCE, "play": 0.0}
 

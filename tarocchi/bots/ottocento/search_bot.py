@@ -34,7 +34,7 @@ from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
 from ..pimc import PIMC, TIME_LIMIT
 from ..worlds import Slot, assign
 
-WORLDS = 16  # worlds sampled per decision, at most (docs/benchmarks.md, Ottocento: the time it takes)
+WORLDS = 16  # worlds sampled per decision, at most (docs/history/benchmarks.md, Ottocento: the time it takes)
 
 
 class Knowledge(Seen):

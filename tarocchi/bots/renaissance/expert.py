@@ -1,7 +1,7 @@
 """Renaissance's expert: the shared expert search (``bots.expert``) with this game's
 knowledge (``search_bot.Knowledge``) and the rule bot's play to finish a world, its tests
 made on the world's hands (``play_seeing``; the search bot's playout guesses where the cards
-lie, as the rule bot must at the table, though a world says it: docs/benchmarks.md,
+lie, as the rule bot must at the table, though a world says it: docs/history/benchmarks.md,
 "Renaissance's playout on the world's hands"); the last ``EXACT_CARDS`` cards solved exactly,
 each seat for itself (the other two seats play against the seat searched: A15 scores each hand
 alone). The dealer's discard (A7) is searched too: the rule bot's three and the sets drawn
@@ -67,7 +67,7 @@ def finish_seeing(deal: Deal, rule: RenaissanceRuleBot) -> Deal:
     return deal
 
 
-EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/benchmarks.md, expert)
+EXACT_CARDS = 15  # cards left in the three hands: solve exactly (docs/history/benchmarks.md, expert)
 
 
 class RenaissanceExpert(Expert):

@@ -24,7 +24,7 @@ from .rule_bot import RuleBot
 from .sampler import parse_log, sample_world
 from .search_bot import rollout
 
-EXACT_CARDS = {3: 15, 4: 16}  # cards left in all hands: solve exactly (docs/benchmarks.md, expert)
+EXACT_CARDS = {3: 15, 4: 16}  # cards left in all hands: solve exactly (docs/history/benchmarks.md, expert)
 # Cards the count names one by one (R15: the kings, the arie and the 20, the pigliata trumps)
 # are never merged with a neighbour by the solver; the rest count by their points alone.
 NAMED = KINGS | ARIE | PIGLIATA_TRUMPS | (1 << 20) | FOOL_BIT
@@ -46,7 +46,7 @@ class Knowledge:
 class SicilianExpert(Expert):
     game = "sicilian"
     # Worlds a decision, at most: the weights leave about two thirds of them effective (Kish's
-    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/benchmarks.md).
+    # n, bench/expert_bench.py), and 24 worlds used a fifth of the CPU budget (docs/history/benchmarks.md).
     worlds = 48
     plain = PLAIN
     quiet_words = frozenset({"passo", "altre cinque"})  # R6-R8: a contract only on a confident gain

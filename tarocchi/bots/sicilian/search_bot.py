@@ -25,7 +25,7 @@ from .policy import bid_by_strength, choose_card, choose_discard
 from .rule_bot import RuleBot, allowed
 from .sampler import parse_log, sample_world
 
-# Budgets, measured on this machine (docs/benchmarks.md "## Bots"): rollouts per card
+# Budgets, measured on this machine (docs/history/benchmarks.md "## Bots"): rollouts per card
 # decision, worlds per bidding decision, and when the endgame is solved exactly.
 PLAY_ROLLOUTS = 72
 MIN_WORLDS = 8

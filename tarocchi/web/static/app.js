@@ -55,7 +55,7 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayLast, lastReplayHref, replayPage, rememberSeat } from "./replay.js";
+import { watchRow, lookBack, replayLast, lastReplayHref, replayPage } from "./replay.js";
 import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
@@ -517,11 +517,12 @@ function onMessage(msg) {
     const newDeal = state.table && msg.table && msg.table.deal_number !== state.table.deal_number;
     state.conn = "ok";
     retries = 0;
-    // The lobby's "Your tables" and a replay's way back find this seat again (seats.js).
-    if (!watching && token && msg.table && state.table?.id !== msg.table.id) rememberSeat(`/t/${token}`, msg.table.id, msg.table.game);
+    // The lobby's "Your tables", a replay's way back and its "you" find this seat again (seats.js).
+    if (!watching && token && msg.table && (state.table?.id !== msg.table.id || state.table?.you !== msg.table.you)) {
+      rememberSeat(`/t/${token}`, msg.table.id, msg.table.game, msg.table.watch?.replace(/^\/w\//, "") ?? null, msg.table.you);
+    }
     state.table = msg.table;
     state.view = msg.view;
-    if (!watching) rememberSeat(msg.table);  // (its replays then say "you" for this seat)
     if (typeof msg.version === "number") {
       if (msg.version !== state.version) state.showLast = false;
       state.version = msg.version;

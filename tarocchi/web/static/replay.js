@@ -8,7 +8,7 @@
 
 import { t, tn, has, lang, setLang, seatName, addMessages, reason } from "./i18n.js";
 import { cardSvg, cardName, cardLabel, cardInfo, miniCard, useDeck, deck } from "./cards.js";
-import { seatAt } from "./seats.js";
+import { seatAt, seatByWatch } from "./seats.js";
 import { h, patch, text, signed } from "./dom.js";
 import { seatLine, eventText } from "./lines.js";
 
@@ -117,21 +117,6 @@ function deals(T, token, rerender) {
 }
 
 function watchToken(T) { return T?.watch ? T.watch.replace(/^\/w\//, "") : null; }
-
-// The seat this browser plays at a table, kept by the table's watch token (what its replay
-// links carry): the replay then names that seat "you", as the table does. A link opened in
-// another browser names nobody so.
-const SEAT_KEY = "tarocchi.seat.";
-export function rememberSeat(T) {
-  const watch = watchToken(T);
-  if (!watch || typeof T.you !== "number") return;
-  try { localStorage.setItem(SEAT_KEY + watch, String(T.you)); } catch { /* private mode */ }
-}
-function rememberedSeat(token) {
-  let kept = null;
-  try { kept = localStorage.getItem(SEAT_KEY + token); } catch { /* private mode */ }
-  return kept !== null && /^\d$/.test(kept) ? Number(kept) : null;
-}
 
 // The watch link with a copy button (the info panel of a seat's page); ``copyButton`` draws
 // the button, as for the room's links.
@@ -372,7 +357,7 @@ function onReplayKey(e) {
 export async function replayPage(root, token, number, loadGames) {
   R.token = token;
   R.number = number;
-  R.you = rememberedSeat(token);
+  R.you = seatByWatch(token);
   R.shell = buildReplayShell(root);
   document.addEventListener("keydown", onReplayKey);
   renderReplay();

@@ -21,9 +21,16 @@ function write(list) {
 // The seats kept, the latest opened first.
 export function keptSeats() { return read(); }
 
-// This page's seat, opened now: first in the list.
-export function rememberSeat(link, table, game) {
-  write([{ link, table, game, at: Date.now() }, ...read().filter((s) => s.link !== link)]);
+// This page's seat, opened now: first in the list, with the table's watch token and the seat's
+// number (a replay, whose address carries the watch token, then names that seat "you").
+export function rememberSeat(link, table, game, watch = null, seat = null) {
+  write([{ link, table, game, watch, seat, at: Date.now() }, ...read().filter((s) => s.link !== link)]);
+}
+
+// This browser's seat number at the table of that watch token, if it holds one.
+export function seatByWatch(watch) {
+  const kept = read().find((s) => s.watch === watch);
+  return kept && Number.isInteger(kept.seat) ? kept.seat : null;
 }
 
 // Forget the links that open nothing any more (or whose match is over).
