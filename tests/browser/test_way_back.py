@@ -13,6 +13,7 @@ import pytest
 from tests.browser.test_watch import computer_table, play_for_host
 
 from .checks import DESKTOP, PHONE, SMALL, check_axe, check_inside
+from .driver import resize
 from .test_screens import look
 
 pytestmark = pytest.mark.browser
@@ -77,7 +78,10 @@ def test_your_tables_and_back_to_the_seat_from_a_replay(live_server, new_page):
     mine.first.wait_for(timeout=12_000)
     assert mine.count() == 1 and "Rinascimento" in mine.inner_text()
     assert mine.locator(".mine-turn").inner_text() in ("Tocca a te", "Tocca a computer 1", "Tocca a computer 2")
-    check_axe(page, "your tables, Italian phone")
+    for size in (DESKTOP, PHONE, SMALL):  # (the lobby is a page: it may scroll; "Your tables" comes first)
+        resize(page, size)
+        look(page, "renaissance", f"your-tables-{size['width']}", "phone", inside=False)
+        assert mine.first.bounding_box()["y"] < size["height"], size
     page.click("#your-tables .my-table a")
     page.wait_for_url(f"**/t/{token}")
     page.locator(".hand .card").first.wait_for()
@@ -125,5 +129,7 @@ def test_the_hosts_links_say_who_took_a_seat_from_the_lobby(live_server, new_pag
     assert "Nino" in taken.inner_text() and "opens nothing" in taken.inner_text()
     values = [host.locator(f"#link-{s}").input_value() for s in (1, 3)]
     assert values == [links[0], links[2]] and host.locator("#link-2").count() == 0  # the dead link is gone
-    look(host, "sicilian", "links-taken", "desktop")
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone"), (SMALL, "small")):
+        resize(host, size)
+        look(host, "sicilian", "links-taken", name)
     assert host.errors == [] and stranger.errors == []
