@@ -124,7 +124,7 @@ class Lobby(Feature):
         self.forget(table_id)
 
     def advance(self, table: Table) -> bool:
-        """What follows by itself in the lobby's tables (``Hub._advance``): computers fill the
+        """What follows by itself in the lobby's tables (the hub's ``advance`` hook): computers fill the
         seats nobody took by ``fill_at`` (while someone is there to play with them), and
         between deals the people who came for a computer's seat get it. True if it wrote."""
         hub = self.hub

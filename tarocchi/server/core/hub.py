@@ -3,7 +3,7 @@
 Every change goes the same way: check it (the table or the engine says why not), apply its
 event to the table and stage it for the store, then tell the seats and wake the bots. A
 request is one unit: if applying any of its events raises (code that cannot take it), all of
-them are unstaged and the table is rebuilt as it was (``_atomic``), so nothing is stored that
+them are unstaged and the table is rebuilt as it was (``atomic``), so nothing is stored that
 the table cannot apply. A table whose stream cannot be replayed is broken: it stays alone,
 unloaded, its links say so, and every other table goes on (``_load``). The
 events staged in one turn of the event loop are committed together at the end of that turn
@@ -931,7 +931,7 @@ class Hub:
 
     def write_alone(self, table: Table, kind: str, data: dict) -> bool:
         """An event nobody asked for (a bot's action, an automatic answer) and what follows
-        it, as one unit (``_atomic``). False if it raised: undone and logged, and the table
+        it, as one unit (``atomic``). False if it raised: undone and logged, and the table
         waits (its bots stop until the next request wakes them), so one table's fault never
         spins or stops the others."""
         try:

@@ -40,7 +40,7 @@ async def serve_socket(hub: Hub, websocket, token: str, budget: Budget | None = 
         reason = (UNKNOWN_LINK if found is None else
                   None if watching else LEFT_OUT if found[0].seat_map[found[1]] is None else None)
         code = CLOSE_UNKNOWN
-    except BrokenTable:  # it stays alone (Hub._load): its seats are told, the site goes on
+    except BrokenTable:  # it stays alone (the hub marked it broken): its seats are told, the site goes on
         found, reason, code = None, BROKEN, CLOSE_BROKEN
     except Elsewhere as e:  # another process drives the table: relay to it (site.py)
         note_opened(hub, e.table_id, websocket)
