@@ -229,7 +229,11 @@ def test_a_computer_table_deal_by_clicking(new_page, size, name):
         shot(page, f"ottocento-count-{name}")
         look(page, seen)
         check_count(page)
-        assert "of 800" in page.locator(".seat.me .stat.total").inner_text()
+        # "N of 800", or "N, 800 reached" once a side is there (B26: the computers play at random,
+        # and a deal of big declarations can reach it at once).
+        total = page.locator(".seat.me .stat.total")
+        said = total.inner_text()
+        assert ("800 reached" if int(total.get_attribute("data-total")) >= 800 else "of 800") in said, said
         assert not page.errors
 
 
