@@ -93,7 +93,8 @@ class Lobby(Feature):
     def changed(self, table: Table) -> None:
         """After every change of a table, a socket come or gone (and when it is resumed): its
         listing, its timer."""
-        listing = self.listing(table, self.hub.connected(table))
+        # (who is here is asked only of a public room: this runs after every action of every table)
+        listing = self.listing(table, self.hub.connected(table)) if table.public and table.kind == "room" else None
         if table.id in self.written or listing is not None:
             if self.written.get(table.id, False) != listing:
                 try:  # (``since`` as first listed: the store keeps the first)
