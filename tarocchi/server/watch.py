@@ -115,9 +115,6 @@ class Watchers(Spectators):
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.drop(table_id, code, reason)
 
-    def routes(self) -> list:
-        return []  # (app.create_app mounts ``routes`` below: they need the page and the budget)
-
     def attach(self, conn: Connection) -> None:
         sockets = self.sockets.setdefault(conn.table.id, [])
         if len(sockets) >= SPECTATORS_PER_TABLE:

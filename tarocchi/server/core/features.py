@@ -15,8 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from starlette.routing import BaseRoute
-
     from .hub import Connection
     from .messages import Message
     from .tables import Table
@@ -68,10 +66,6 @@ class Feature:
         """Small figures this process shares with the other processes of a site every few
         seconds (``Leases.gathered`` reads theirs), by name."""
         return {}
-
-    def routes(self) -> list[BaseRoute]:
-        """Its HTTP routes (the app mounts them)."""
-        return []
 
     async def stop(self) -> None:
         """The server stops."""
