@@ -10,6 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.browser.test_public import lobby_lists
 from tests.browser.test_watch import computer_table, play_for_host
 
 from .checks import DESKTOP, PHONE, SMALL, check_axe, check_inside
@@ -17,12 +18,6 @@ from .driver import resize
 from .test_screens import look
 
 pytestmark = pytest.mark.browser
-
-
-def lobby_row(page, table_id: str):
-    row = page.locator(f".public-table[data-table='{table_id}']")
-    row.wait_for(timeout=12_000)
-    return row
 
 
 def test_the_waiting_room_and_the_lobby_know_who_is_here(live_server, new_page):
@@ -37,7 +32,7 @@ def test_the_waiting_room_and_the_lobby_know_who_is_here(live_server, new_page):
     table_id = listed["table"]
     guest = new_page(PHONE)
     guest.goto(base + "/")
-    lobby_row(guest, table_id).locator(".take-seat[data-seat='1']").click()
+    lobby_lists(guest, table_id).locator(".take-seat[data-seat='1']").click()
     guest.wait_for_url("**/t/**")
     here = guest.locator(".waiting .joined li[data-seat='0']")
     here.locator("small").wait_for()
@@ -51,7 +46,7 @@ def test_the_waiting_room_and_the_lobby_know_who_is_here(live_server, new_page):
     # A third person: the lobby lists the table with its host away, and its people counted.
     third = new_page(SMALL, locale="it-IT")
     third.goto(base + "/")
-    row = lobby_row(third, table_id)
+    row = lobby_lists(third, table_id)
     assert "(assente)" in row.inner_text()
     third.wait_for_function("() => document.querySelector('#playing-sicilian')?.textContent.startsWith('1 ')")
     check_axe(third, "the lobby with a host away, Italian")
@@ -74,7 +69,7 @@ def test_your_tables_and_back_to_the_seat_from_a_replay(live_server, new_page):
     page.locator(".hand .card").first.wait_for()
     # The tab is closed; from the lobby, "Your tables" finds the table again, whose turn it says.
     page.goto(base + "/")
-    mine = page.locator(f"#your-tables .my-table")
+    mine = page.locator("#your-tables .my-table")
     mine.first.wait_for(timeout=12_000)
     assert mine.count() == 1 and "Rinascimento" in mine.inner_text()
     assert mine.locator(".mine-turn").inner_text() in ("Tocca a te", "Tocca a computer 1", "Tocca a computer 2")
@@ -121,7 +116,7 @@ def test_the_hosts_links_say_who_took_a_seat_from_the_lobby(live_server, new_pag
     stranger.goto(base + "/")
     stranger.fill("#my-name", "Nino")
     stranger.click(".name-form button[type='submit']")
-    lobby_row(stranger, listed["table"]).locator(".take-seat[data-seat='2']").click()
+    lobby_lists(stranger, listed["table"]).locator(".take-seat[data-seat='2']").click()
     stranger.wait_for_url("**/t/**")
     stranger.locator(".waiting").wait_for()
     taken = host.locator(".links-to-send li.taken[data-seat='2']")

@@ -113,11 +113,13 @@ async def open_room(hub: Hub, store: RecordingStore, seats: int, rng: random.Ran
     return table_id, tokens, sockets, tasks
 
 
-async def until(check, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.01)):
+async def until(check, seconds: float = 10.0, every: float = 0.01) -> None:
+    """Wait until ``check()`` holds, asking every ``every`` seconds (a check that asks a server
+    over HTTP: less often), at most ``seconds``."""
+    for _ in range(int(seconds / every)):
         if check():
             return
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(every)
     raise AssertionError("timed out")
 
 

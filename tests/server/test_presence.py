@@ -12,18 +12,16 @@ import itertools
 import httpx
 import pytest
 
+from tests.server.fake import until as wait_until
 from tests.server.live import running_server
 from tests.server.seat import Seat
 from tests.server.test_public import person
 from tests.server.test_site import redis  # noqa: F401  (the fixture: a Redis for the bus)
 
 
-async def until(check, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
+def until(check, seconds: float = 10.0):
+    """``fake.until``, asking every 50 ms: each check asks the server over HTTP."""
+    return wait_until(check, seconds, every=0.05)
 
 
 LOOKERS = itertools.cycle(range(150, 250))  # the lobby's readers: each its own budget
