@@ -80,3 +80,17 @@ def test_every_message_kind_is_answered_by_exactly_one_module(tmp_path):
     with pytest.raises(ValueError, match="Hint is handled already"):
         hub.plug(Rival())
     store.close()
+
+
+def test_a_hook_runs_for_the_features_that_override_it_alone(tmp_path):
+    """``Hub.hooked``: the hooks run after every action, so the hub calls a feature's hook only
+    where the feature overrides it; every hook of the base class is in the table."""
+    store = RecordingStore(str(tmp_path / "t.sqlite3"))
+    hub = Hub(store, ThreadPoolExecutor(1))
+    plain, watching = hub.plug(Feature()), hub.plug(Watching())
+    assert set(hub.hooked) == {name for name in vars(Feature) if not name.startswith("_")} - {
+        "handles", "handle", "shared", "stop"}
+    for name, features in hub.hooked.items():
+        assert plain not in features
+        assert (watching in features) == (name in {"changed", "told", "stamp", "unloaded"}), name
+    store.close()

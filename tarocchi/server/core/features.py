@@ -71,6 +71,11 @@ class Feature:
         """The server stops."""
 
 
+# The hooks the hub calls per table (``Hub.hooked``: the features that override each).
+HOOKS = ("stamp", "advance", "keeps_for_the_deal", "hello", "changed", "told", "chat", "holds",
+         "unloaded", "opened")
+
+
 class Spectators(Feature):
     """A feature that serves the sockets opened with a table's watch token (the core's
     ``WATCH_SEAT`` rows): it makes their connections, attaches, answers and detaches them."""

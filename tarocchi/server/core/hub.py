@@ -32,7 +32,7 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for, make_player
 from tarocchi.engine.game import DEFAULT, Game, get_game, reason_id
 from tarocchi.engine.playout import random_action
 
-from .features import CLOSE_MOVED, MOVED, Elsewhere, Feature, Leases, Spectators
+from .features import CLOSE_MOVED, HOOKS, MOVED, Elsewhere, Feature, Leases, Spectators
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
@@ -306,6 +306,9 @@ class Hub:
         # The features plugged in (core/features.py), in order; who handles which message kind
         # (the core's own: ``_handle``); who serves the watch links; who says where a table runs.
         self.features: list[Feature] = []
+        # Per hook, the features that override it: the hooks run after every action of every
+        # table, and most features leave most of them as they are.
+        self.hooked: dict[str, list[Feature]] = {name: [] for name in HOOKS}
         self.handlers: dict[type, Feature] = {}
         self.spectators: Spectators | None = None
         self.leases: Leases | None = None
@@ -323,6 +326,9 @@ class Hub:
         if isinstance(feature, Leases):
             self.leases = feature
         self.features.append(feature)
+        for name, features in self.hooked.items():
+            if getattr(type(feature), name) is not getattr(Feature, name):
+                features.append(feature)
         return feature
 
     # --- start and stop ---------------------------------------------------------------------
@@ -350,7 +356,7 @@ class Hub:
             self._mark_broken(table_id, f"its next step raises {type(e).__name__}: {e}")
             return
         self._wake_bots(table)
-        for feature in self.features:
+        for feature in self.hooked["changed"]:
             feature.changed(table)
 
     def let_go(self, table_id: str) -> None:
@@ -524,7 +530,7 @@ class Hub:
                 if seat is not None and not self.connected(conn.table)[seat]:
                     self.away_since[(conn.table.id, seat)] = asyncio.get_running_loop().time()
                 self._tell_all(conn.table)
-                for feature in self.features:  # who is here has changed (the lobby lists it, issue 38)
+                for feature in self.hooked["changed"]:  # who is here has changed (the lobby lists it, issue 38)
                     feature.changed(conn.table)
 
     def state_frame(self, conn: Connection) -> bytes:
@@ -553,7 +559,7 @@ class Hub:
         for c in self.connections.get(table.id, []):
             if c.greeted and c.seat is not None:
                 c.push_state()
-        for feature in self.features:
+        for feature in self.hooked["told"]:
             feature.told(table)
         self._arm_away_timer(table, connected)
 
@@ -635,7 +641,7 @@ class Hub:
             for c in self.connections.get(table.id, []):
                 if c.greeted and c.seat is not None:
                     c.send(line)
-            for feature in self.features:
+            for feature in self.hooked["chat"]:
                 feature.chat(table, line)  # (spectators read the chat)
             return
         if isinstance(message, History):
@@ -698,12 +704,12 @@ class Hub:
         # (Not only at the first hello: a hello whose join was undone may come again.)
         if not table.joined[seat]:
             self.write(table, "join", {"seat": seat})
-        if table.standin[seat] and not any(f.keeps_for_the_deal(table, seat) for f in self.features):
+        if table.standin[seat] and not any(f.keeps_for_the_deal(table, seat) for f in self.hooked["keeps_for_the_deal"]):
             self.write(table, "return", {"seat": seat})  # back: the human plays again
         if hello.name is not None and table.check_name(hello.name) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
         self._ensure_watch(table)
-        for feature in self.features:
+        for feature in self.hooked["hello"]:
             feature.hello(conn)
         # The state first (with the events it missed), then the latest chat lines it missed
         # in one frame: however long the chat, a reload always gets its state.
@@ -767,7 +773,7 @@ class Hub:
         """Apply the event and stage it for the commit at the end of this loop turn. The
         sockets' writers send nothing while it is staged (Connection.write_loop)."""
         version = table.version + 1
-        for feature in self.features:
+        for feature in self.hooked["stamp"]:
             data = feature.stamp(table, data)
         table.apply_event(version, kind, data)
         self.staged.append((table.id, version, kind, data))
@@ -858,7 +864,7 @@ class Hub:
         """A finished match that nobody has open leaves memory: the store keeps it, and a
         link opened again reloads it. (A server that kept every match grew without bound.)"""
         if (self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id)
-                and not any(feature.holds(table.id) for feature in self.features)):
+                and not any(feature.holds(table.id) for feature in self.hooked["holds"])):
             self.unload(table.id)
 
     def unload(self, table_id: str, release: bool = True) -> None:
@@ -879,21 +885,21 @@ class Hub:
                 handle.cancel()
         for seat in range(table.seats if table else 0):
             self.away_since.pop((table_id, seat), None)
-        for feature in self.features:  # (spectators reconnect, as after a move)
+        for feature in self.hooked["unloaded"]:  # (spectators reconnect, as after a move)
             feature.unloaded(table_id, CLOSE_MOVED, MOVED)
 
     def changed(self, table: Table) -> None:
         self._advance(table)
         self._tell_all(table)
         self._wake_bots(table)
-        for feature in self.features:
+        for feature in self.hooked["changed"]:
             feature.changed(table)
 
     def _advance(self, table: Table) -> None:
         """What follows by itself: the match starts once every seat has joined; the next deal
         once every seat pressed Next deal (bots are always ready)."""
         while True:
-            if any(feature.advance(table) for feature in self.features):  # (Play now's computers come and go)
+            if any(feature.advance(table) for feature in self.hooked["advance"]):  # (Play now's computers come and go)
                 continue
             if table.status == WAITING and all(table.joined):
                 if table.match is None:

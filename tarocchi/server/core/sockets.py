@@ -106,5 +106,5 @@ def note_opened(hub: Hub, table_id: str, websocket) -> None:
     relayed socket, again by the owner (the relay sends the address); none without one."""
     address = client_address(websocket)
     if address is not None:
-        for feature in hub.features:
+        for feature in hub.hooked["opened"]:
             feature.opened(table_id, address)
