@@ -156,6 +156,9 @@ class Game:
     # The deal is given the match totals before it, by seat (``totals=``), and its record
     # carries them: a game that checks the target inside a deal (Ottocento B26, at declarations).
     deal_totals: bool = False
+    # A game of fixed partnerships (Ottocento B1): the side of a seat, whose partners win and
+    # lose together over the match (ratings rate them as a team); None: each seat for itself.
+    sides: Callable[[int], int] | None = None
     discard_rule: Any = None  # the DiscardRule (engine/discards.py), for players who see a view
     reasons: Mapping[str, str] = field(default_factory=dict)  # refusal id -> its English text
 

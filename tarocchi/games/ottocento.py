@@ -837,4 +837,5 @@ OTTOCENTO: Final = register(Game(
     name="ottocento", title="Ottocento (Tarocchino bolognese)", seats=(SEATS,), deck=DECK, deal=Deal,
     options=Options, parse_action=parse_action, action_text=action_text, discard_rule=DISCARD_RULE,
     reasons=REASONS, target=TARGET, decided=decided, deal_totals=True,  # B26: to 800, checked at declarations
+    sides=side_of,  # B1: two partnerships
 ))

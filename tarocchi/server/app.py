@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -22,7 +23,9 @@ from tarocchi.bots import DEFAULT_LEVEL, levels_for
 from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
+from . import accounts as accounts_feature
 from . import collector
+from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
 from .advice import ADVICE_WORKERS, Advisor
 from .core.hub import TABLE_GAMES, Chance, Hub
 from .core.messages import (
@@ -33,6 +36,7 @@ from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
 from .lobby import FILL_SECONDS, PUBLIC_CLOCK, Lobby, lobby_routes
+from .origin import SameSiteOnly
 from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
 from .watch import Watchers
 from .watch import routes as watch_routes
@@ -50,7 +54,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                chance: Chance | None = None, bus: str | None = None, process: str | None = None,
                lease: float = LEASE_SECONDS, lobby: tuple[int, float] = (LOBBY_BURST, LOBBY_PER_SECOND),
                fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
-               advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS) -> Starlette:
+               advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
+               sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND)) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
@@ -68,26 +73,33 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     listing, seats and Play now, lobby.py), as ``new_tables``; ``fill_seconds``: how long a Play
     now table waits before computers fill it; ``public_clock``: a public table's turn clock;
     ``advice_seconds``: the CPU seconds the computer may spend on a hint or on one decision of a
-    review (advice.py)."""
+    review (advice.py); ``sign_in``: the budget of sign-ins (and sign-ups) per client address and
+    per account name (accounts/)."""
     if advice_workers < 0:
         raise ValueError("advice_workers is 0 or more")
     state: dict = {}
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
     browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
     lookers: dict[str, Budget] = {}  # client address -> its budget for looking back (watch.py)
+    signers: dict[str, dict[str, Budget]] = {}  # kind -> address (or account name) -> its sign-in budget
 
     def hub() -> Hub:
         return state["hub"]
 
-    async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
-        address = client_address(request) or "?"
+    async def spend(key: str, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
         site = hub().site
-        if site is not None:  # one budget per address for the whole site, not one per process
-            return await site.spend_new_table(address, *limits, kind=kind)
-        if address not in budgets and len(budgets) >= 10_000:
-            budgets.clear()  # bounded: forgetting old addresses only gives them a fresh burst
-        budget = budgets.setdefault(address, Budget(*limits))
+        if site is not None:  # one budget per key for the whole site, not one per process
+            return await site.spend_new_table(key, *limits, kind=kind)
+        if key not in budgets and len(budgets) >= 10_000:
+            budgets.clear()  # bounded: forgetting old keys only gives them a fresh burst
+        budget = budgets.setdefault(key, Budget(*limits))
         return budget.spend(asyncio.get_running_loop().time())
+
+    async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
+        return await spend(client_address(request) or "?", kind, limits, budgets)
+
+    async def may_sign_in(kind: str, key: str) -> bool:
+        return await spend(key, kind, sign_in, signers.setdefault(kind, {}))
 
     async def may_create(request: Request) -> bool:
         return await may_spend(request, "new-tables", new_tables, creators)
@@ -124,6 +136,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 # (on the bots' own: as many at once as they have workers)
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
                                 fill_seconds=fill_seconds, public_clock=public_clock)
+        state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename)
         state["hub"].start()
         if site is not None:
             await site.start(state["hub"])
@@ -165,7 +178,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             return body
         try:
             table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
-                                                    hints=body.hints, address=client_address(request))
+                                                    hints=body.hints, address=client_address(request),
+                                                    rated=body.rated)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
@@ -198,16 +212,20 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     routes = [
         Route("/", index),
         Route("/t/{token}", index),
+        Route("/account", index),  # sign up, sign in, the account's sessions (accounts/)
+        Route("/@/{name}", index),  # a player's profile (ratings.py)
+        Route("/leaderboard/{game}", index),
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
+        *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SameSiteOnly)])
 
 
 def assemble(store: Store, executor, *, site: Site | None = None, advice_executor=None,

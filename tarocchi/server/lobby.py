@@ -319,7 +319,8 @@ class Lobby(Feature):
                 "deal": len(table.match.deals) if table.match else 0}
 
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
-                 quick: bool = False, hints: bool = False, address: str | None = None) -> tuple[str, list[str]]:
+                 quick: bool = False, hints: bool = False, address: str | None = None,
+                 rated: bool | None = None) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is never handed
         to a stranger: ``listing``). ``hints``: the host lets the seats ask for hints
         (server/advice.py); ``address``: the client that asked (it may not claim another seat)."""
@@ -328,7 +329,10 @@ class Lobby(Feature):
         settings = {"public": public, "clock": clock, "hints": hints}
         if quick:
             settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
-        table_id, tokens = self.hub.new_room(seats, game, settings={k: v for k, v in settings.items() if v})
+        settings = {k: v for k, v in settings.items() if v}
+        if rated is not None:  # (the host's choice, either way; else as public tables are)
+            settings["rated"] = rated
+        table_id, tokens = self.hub.new_room(seats, game, settings=settings)
         if address is not None:
             self.visit(table_id, address)
         self.changed(self.hub.tables[table_id])

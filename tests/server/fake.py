@@ -26,11 +26,11 @@ class RecordingStore:
         self.commits: list[list[tuple[str, int]]] = []
         self.fail_next = False
 
-    def append_many(self, events, finished=(), reopened=()):
+    def append_many(self, events, finished=(), reopened=(), ended=()):
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
-        self.store.append_many(events, finished, reopened)
+        self.store.append_many(events, finished, reopened, ended)
         self.commits.append([(t, v) for t, v, *_ in events])
         for t, v, *_ in events:
             self.committed[t] = max(v, self.committed.get(t, 0))

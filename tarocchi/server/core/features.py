@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .hub import Connection
     from .messages import Message
+    from .store.people import Ended
     from .tables import Table
 
 
@@ -59,6 +60,10 @@ class Feature:
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         """The table left this process's memory; its sockets are closed with ``code``."""
 
+    def ended(self, table: Table, ended: Ended) -> None:
+        """The table's match ends with the event being written: its record, stored with that
+        event (``store/people.py``), may still be added to (the ratings set ``ended.rater``)."""
+
     def opened(self, table_id: str, address: str) -> None:
         """A link of the table (a seat's or its watch link) was opened from ``address``."""
 
@@ -73,7 +78,7 @@ class Feature:
 
 # The hooks the hub calls per table (``Hub.hooked``: the features that override each).
 HOOKS = ("stamp", "advance", "keeps_for_the_deal", "hello", "changed", "told", "chat", "holds",
-         "unloaded", "opened")
+         "unloaded", "opened", "ended")
 
 
 class Spectators(Feature):

@@ -39,6 +39,7 @@ from .messages import (
     Hello, History, Message, Name, Next, Rematch, Start, Takeover,
 )
 from .store import Store
+from .store.people import Ended, Player
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, QUICK_NAMES, ROOM_NAMES, WAITING,
     WATCH_SEAT, Table, chat_line, new_watch_token, plain_name, replay, shuffled_deck,
@@ -293,6 +294,7 @@ class Hub:
         self.staged: list[tuple[str, int, str, dict]] = []
         self.finished: list[str] = []
         self.reopened: list[str] = []  # finished tables whose seats begin another match
+        self.ended: list[Ended] = []  # the matches that end with the staged events (store/people.py)
         self.committed = asyncio.Event()  # set whenever nothing is staged or being stored
         self.committed.set()
         self._commit_soon: asyncio.Handle | None = None
@@ -726,6 +728,17 @@ class Hub:
         self.store.add_token(table.id, WATCH_SEAT, token)
         self.write(table, "watch", {"token": token})
 
+    def rename(self, table_id: str, room_seat: int, text: str) -> bool:
+        """Name a seat of a table this process holds (a room seat's number, as its link has
+        it), as its player's own ``name`` message would: whether it was held here and named."""
+        table = self.tables.get(table_id)
+        seat = table.seat_map[room_seat] if table is not None and room_seat < len(table.seat_map) else None
+        if seat is None or table.check_name(text):
+            return False
+        with self.atomic(table):
+            self._rename(table, seat, text)
+        return True
+
     def _rename(self, table: Table, seat: int, text: str) -> None:
         name = plain_name(text)
         if name != table.names[seat]:
@@ -775,15 +788,29 @@ class Hub:
         version = table.version + 1
         for feature in self.hooked["stamp"]:
             data = feature.stamp(table, data)
+        was_over = table.status == OVER
         table.apply_event(version, kind, data)
         self.staged.append((table.id, version, kind, data))
         if table.status == OVER:
             self.finished.append(table.id)
+            if not was_over:  # the match ends with this event: recorded with it (store/people.py)
+                self.ended.append(self._ended(table, data.get("at")))
         self.committed.clear()
         if self._commit_soon is None and not self.committing:
             # call_soon: after the handlers already woken in this turn, so they commit together.
             # (With a batch on its way, the next one starts when it is stored.)
             self._commit_soon = asyncio.get_running_loop().call_soon(self._commit)
+
+    def _ended(self, table: Table, at: float | None) -> Ended:
+        """The record of a match that just ended, for every feature to add to (the ratings
+        set its ``rater``)."""
+        totals, sides = table.match.totals, table.game.sides
+        players = [Player(seat, table.names[seat], sides(seat) if sides else seat, totals[seat], table.absent[seat])
+                   for seat in range(table.seats)]
+        ended = Ended(table.id, table.matches, table.game.name, table.seats, at or time.time(), players)
+        for feature in self.hooked["ended"]:
+            feature.ended(table, ended)
+        return ended
 
     def _pending(self, table_id: str) -> list[tuple[int, str, dict]]:
         """The table's events applied but not yet in the store: on their way, then staged."""
@@ -793,19 +820,19 @@ class Hub:
     def atomic(self, table: Table):
         """Whatever the block stages for ``table``: all of it, or (if it raises) none of it,
         and the table rebuilt as it was before the block."""
-        marks = len(self.staged), len(self.finished), len(self.reopened)
+        marks = len(self.staged), len(self.finished), len(self.reopened), len(self.ended)
         try:
             yield
         except Exception:
             self._undo(table, marks)
             raise
 
-    def _undo(self, table: Table, marks: tuple[int, int, int]) -> None:
+    def _undo(self, table: Table, marks: tuple[int, int, int, int]) -> None:
         """Unstage what was staged since ``marks`` (one request's events, all of ``table``:
         the hub runs a request to its end before the next) and rebuild the table from its
         stream and the events still staged for it, in place (``Table.restore``)."""
-        staged_at, finished_at, reopened_at = marks
-        del self.staged[staged_at:], self.finished[finished_at:], self.reopened[reopened_at:]
+        staged_at, finished_at, reopened_at, ended_at = marks
+        del self.staged[staged_at:], self.finished[finished_at:], self.reopened[reopened_at:], self.ended[ended_at:]
         try:
             table.restore(replay(table.id, self.store.events(table.id) + self._pending(table.id)))
         except Exception as e:
@@ -817,22 +844,22 @@ class Hub:
     def _commit(self) -> None:
         """Store every staged event in one transaction, then let the writers go."""
         self._commit_soon = None
-        batch = self.staged, self.finished, self.reopened
-        self.staged, self.finished, self.reopened = [], [], []
+        batch = self.staged, self.finished, self.reopened, self.ended
+        self.staged, self.finished, self.reopened, self.ended = [], [], [], []
         if self.store_thread is None:
             return self._stored(batch, self._store(batch))
         self.committing = batch[0]
         stored = asyncio.get_running_loop().run_in_executor(self.store_thread, self._store, batch)
         stored.add_done_callback(lambda done: self._stored(batch, done.result()))
 
-    def _store(self, batch: tuple[list, list, list]) -> BaseException | None:
+    def _store(self, batch: tuple[list, list, list, list]) -> BaseException | None:
         try:
             self.store.append_many(*batch)
         except Exception as e:
             return e
         return None
 
-    def _stored(self, batch: tuple[list, list, list], error: BaseException | None) -> None:
+    def _stored(self, batch: tuple[list, list, list, list], error: BaseException | None) -> None:
         self.committing = []
         if error is not None:
             events = batch[0]
@@ -843,6 +870,7 @@ class Hub:
             self.staged = [e for e in self.staged if e[0] not in lost]
             self.finished = [t for t in self.finished if t not in lost]
             self.reopened = [t for t in self.reopened if t not in lost]
+            self.ended = [e for e in self.ended if e.table_id not in lost]
             for table_id in lost:
                 self._drop(table_id)
         if not self.staged:

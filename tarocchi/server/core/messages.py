@@ -159,6 +159,7 @@ class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     public: bool = False  # listed in the lobby (lobby.py); a public room has a turn clock
     clock: Annotated[int, msgspec.Meta(ge=5, le=600)] | None = None  # seconds a turn, None: no clock
     hints: bool = False  # the host lets every seat ask for a hint (a computer table always does)
+    rated: bool | None = None  # its matches rated (issue 40); None: as public tables are, by default
 
 
 class PlayNow(msgspec.Struct, forbid_unknown_fields=True):

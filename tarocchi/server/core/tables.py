@@ -136,6 +136,16 @@ class Table:
         # Whether a seat may ask for a hint (issue 21): at a computer table always, in a room
         # if the host chose it at creation (shown to every seat in the summary).
         self.hints: bool = bool(created.get("hints", self.kind == "computer"))
+        # Whether its matches are rated (issue 40): as the host chose, else as public tables
+        # are by default (one listed in the lobby when its match ends).
+        self.rated_choice: bool | None = created.get("rated")
+        self.matches = 0  # the table's matches begun: 2 after a rematch
+        # By seat, in the deal in play: actions made, and of them by a computer for the seat's
+        # person (away, or out of time). A person the computer played for most of a deal or
+        # more is ``absent`` from the match: last in its rating, whatever the score (issue 40).
+        self.deal_acts = [0] * self.seats
+        self.deal_acts_for = [0] * self.seats
+        self.absent = [False] * self.seats
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -222,6 +232,12 @@ class Table:
         deal = self.deal
         return deal is not None and deal.phase == "play" and not deal.trick and deal.last_trick is not None
 
+    @property
+    def rated(self) -> bool:
+        """Whether its matches are to be rated (the ratings feature rates them if every seat
+        is a person's with an account, issue 40)."""
+        return self.public if self.rated_choice is None else self.rated_choice
+
     def all_ready(self) -> bool:
         return all(self.ready[s] or self.bots[s] for s in range(self.seats))
 
@@ -245,7 +261,7 @@ class Table:
             # The host may start with three of four (R17), where the game is played at three.
             "early_start": self.status == WAITING and self.may_start_early(),
             "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
-            "public": self.public, "quick": self.quick, "fill_at": self.fill_at if self.status == WAITING else None,
+            "public": self.public, "rated": self.rated, "quick": self.quick, "fill_at": self.fill_at if self.status == WAITING else None,
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline()},
             "you": seat,
@@ -469,6 +485,8 @@ class Table:
         self.filled = [self.filled[s] for s in keep]
         self.arrived = [self.arrived[s] for s in keep]
         self.acted = [self.acted[s] for s in keep]
+        self.deal_acts, self.deal_acts_for = [0] * len(keep), [0] * len(keep)
+        self.absent = [self.absent[s] for s in keep]
         self.played_for = [self.played_for[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
@@ -480,6 +498,8 @@ class Table:
         self.match = Match(self.seats, data["first_dealer"], self.options, self.game)
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats
+        self.matches += 1
+        self.absent = [False] * self.seats
 
     def _on_rematch(self, data: dict) -> None:
         self.rematch[data["seat"]] = True
@@ -491,6 +511,7 @@ class Table:
         self.match.start_deal(deck=self.game.deck.parse_order(data["deck"]))
         self.ready = [False] * self.seats
         self._logged = 0
+        self.deal_acts, self.deal_acts_for = [0] * self.seats, [0] * self.seats
 
     def _on_act(self, data: dict) -> None:
         try:
@@ -499,9 +520,16 @@ class Table:
             raise ValueError(f"table {self.id}: stored action refused: {e.reason}") from None
         if data.get("id") is not None:
             self.action_ids.add((data["seat"], str(data["id"])))
-        self.acted[data["seat"]] += 1
-        if data.get("clock") or self.standin[data["seat"]]:  # the computer, for the seat's person
-            self.played_for[data["seat"]] = self.version + 1
+        seat = data["seat"]
+        self.acted[seat] += 1
+        self.deal_acts[seat] += 1
+        if data.get("clock") or self.standin[seat]:  # the computer, for the seat's person
+            self.played_for[seat] = self.version + 1
+            self.deal_acts_for[seat] += 1
+        if self.deal.done:
+            for s in range(self.seats):
+                if 2 * self.deal_acts_for[s] > self.deal_acts[s]:
+                    self.absent[s] = True
         if data.get("clock"):
             self._clocked = (data["seat"], "act")
 

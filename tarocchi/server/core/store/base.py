@@ -30,11 +30,14 @@ from typing import Protocol
 
 import msgspec
 
+from .people import Ended, People
+
 _encode = msgspec.json.Encoder().encode
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
 # user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
 # on opening, and refuses a newer one (written by a later Tarocchi).
-SCHEMA_VERSION = 4  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37)
+SCHEMA_VERSION = 5  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
+# 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py)
 
 
 class VersionConflict(RuntimeError):
@@ -62,6 +65,9 @@ def check_schema(found: int, where: str) -> None:
 
 
 class Store(Protocol):
+    # Accounts, sessions, the seats they hold, matches and ratings (issue 40, store/people.py).
+    people: People
+
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
                      more: Iterable[tuple[int, str]] = ()) -> None:
         """A new table with its seat tokens (None: a seat without a link, a bot's), ``more``
@@ -75,10 +81,11 @@ class Store(Protocol):
         """Commit one event; raise VersionConflict if ``version`` is taken."""
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
-                    reopened: Iterable[str] = ()) -> None:
+                    reopened: Iterable[str] = (), ended: Iterable[Ended] = ()) -> None:
         """Commit the events ``(table id, version, kind, data)``, mark the ``finished``
-        tables' matches as over and the ``reopened`` ones (a rematch) as not, in one
-        transaction: all of it or nothing (VersionConflict if a version is taken)."""
+        tables' matches as over and the ``reopened`` ones (a rematch) as not, and record the
+        matches ``ended`` with them (their players, and ratings: ``People.record_ended``), in
+        one transaction: all of it or nothing (VersionConflict if a version is taken)."""
 
     def events(self, table_id: str) -> list[tuple[int, str, dict]]:
         """The whole stream of a table, in version order (DamagedRow: one cannot be read)."""

@@ -34,6 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
+from . import people
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -100,6 +101,8 @@ MIGRATIONS = [
         PRIMARY KEY (table_id, address)
     );
     """,
+    # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40).
+    people.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -110,6 +113,7 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 # Two servers starting at once on a new database: one creates the schema, the other waits for it.
 MIGRATION_LOCK = 0x7a70_0001  # pg_advisory_xact_lock's key, any number of our own
 CLAIM_LOCK = 0x7a70_0002  # the first key of the lock that one address's claims take (its hash the second)
+RATING_LOCK = 0x7a70_0003  # one rated match's end at a time, site-wide (people.People.record_ended)
 
 
 class PostgresStore:
@@ -135,6 +139,7 @@ class PostgresStore:
         self.pool = psycopg_pool.ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
                                                 reconnect_timeout=timeout, kwargs={"autocommit": True},
                                                 name="tarocchi-store")
+        self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
@@ -192,7 +197,7 @@ class PostgresStore:
         self.append_many([(table_id, version, kind, data)])
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
-                    reopened: Iterable[str] = ()) -> None:
+                    reopened: Iterable[str] = (), ended: Iterable[people.Ended] = ()) -> None:
         rows = event_rows(events)
         finished, reopened = list(finished), list(reopened)
         try:
@@ -204,6 +209,8 @@ class PostgresStore:
                     cur.execute("UPDATE tables SET finished = true WHERE id = ANY(%s)", (finished,))
                 if reopened:
                     cur.execute("UPDATE tables SET finished = false WHERE id = ANY(%s)", (reopened,))
+                for match in ended:
+                    self.people.record_ended(_Tx(conn), match)
         except psycopg.errors.UniqueViolation:
             raise version_conflict(events) from None
 
@@ -335,3 +342,30 @@ class PostgresStore:
 
     def close(self) -> None:
         self.pool.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[_Tx]:
+        with self._connection() as conn, conn.transaction():
+            yield _Tx(conn)
+
+    @contextlib.contextmanager
+    def _connection_tx(self) -> Iterator[_Tx]:
+        with self._connection() as conn:
+            yield _Tx(conn)
+
+
+class _Tx:
+    """``people.Tx`` on a connection of the pool."""
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn = conn
+
+    def run(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        cur = self.conn.execute(sql, params)
+        return cur.fetchall() if cur.description is not None else []
+
+
+def _lock_matches(tx: _Tx) -> None:
+    """The ends of matches one at a time, site-wide: their order numbers (``seq``) and the
+    ratings they read and write (people.People.record_ended)."""
+    tx.run("SELECT pg_advisory_xact_lock(%s)", (RATING_LOCK,))

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterable
 
+from . import people
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, SchemaTooNew, check_schema, decoded,
     event_rows, listing_of, listing_row, version_conflict,
@@ -102,6 +103,7 @@ class SqliteStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        self.people = people.People(self._write, self._read)
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -139,7 +141,7 @@ class SqliteStore:
                 self.db.execute(statement)
             if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
-            for statement in filter(str.strip, VISITS.split(";")):
+            for statement in filter(str.strip, (VISITS + people.SCHEMA).split(";")):
                 self.db.execute(statement)
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -163,13 +165,15 @@ class SqliteStore:
         self.append_many([(table_id, version, kind, data)])
 
     def append_many(self, events: list[tuple[str, int, str, dict]], finished: Iterable[str] = (),
-                    reopened: Iterable[str] = ()) -> None:
+                    reopened: Iterable[str] = (), ended: Iterable[people.Ended] = ()) -> None:
         rows = event_rows(events)
         try:
             with self._transaction():
                 self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
                 self.db.executemany("UPDATE tables SET finished = 0 WHERE id = ?", [(t,) for t in reopened])
+                for match in ended:
+                    self.people.record_ended(_Tx(self.db), match)
         except sqlite3.IntegrityError:
             raise version_conflict(events) from None
 
@@ -294,6 +298,25 @@ class SqliteStore:
 
     def _transaction(self):
         return _Transaction(self.db)
+
+    @contextlib.contextmanager
+    def _write(self):
+        with self._transaction():
+            yield _Tx(self.db)
+
+    @contextlib.contextmanager
+    def _read(self):
+        yield _Tx(self.db)
+
+
+class _Tx:
+    """``people.Tx`` on this connection: ``%s`` placeholders become SQLite's ``?``."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def run(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        return self.db.execute(sql.replace("%s", "?"), params).fetchall()
 
 
 class Checkpoints:

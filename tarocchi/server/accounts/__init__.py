@@ -1,0 +1,312 @@
+"""Accounts (issue 40): a name that is yours, a password (Argon2id) or a passkey, sessions in the
+store behind an opaque cookie, and the seats an account holds. Optional: a link is still all a
+player needs to play; an account adds a name kept from visit to visit, "Your tables" on every
+device, a profile and ratings (server/ratings.py).
+
+Routes (docs/protocol.md, "Accounts"): ``POST /api/account`` signs up (and in), ``POST
+/api/session`` signs in, ``DELETE /api/session`` signs out, ``DELETE /api/sessions`` signs out
+everywhere, ``GET /api/me``, ``POST /api/me/password``, ``GET``/``POST /api/me/seats``, ``GET
+/api/me/export``, ``DELETE /api/account``; the passkeys' in ``passkeys.py``.
+
+Who may call what: every route that changes something, and every websocket, is refused when the
+page that sent it is of another site (``origin.py``, the app's middleware); the session cookie
+is HttpOnly and SameSite=Lax besides. Sign-in and sign-up spend a budget per client address and
+one per account name, site-wide on a site of several processes; an unknown name and a wrong
+password get the same answer after the same work (a hash is checked either way)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import unicodedata
+from collections.abc import Awaitable, Callable
+
+import msgspec
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core.store import Store
+from ..core.store.people import People
+
+COOKIE = "tarocchi_session"
+COOKIE_SECONDS = 400 * 24 * 3600  # (browsers keep a cookie at most 400 days)
+NAME = re.compile(r"[^\W_][\w.\-]{1,22}[^\W_]|[^\W_]{3}")  # 3 to 24 letters, digits, . - _; a letter or digit at each end
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+RECOVERY_CODES = 8
+SEATS_KEPT = 50  # seat links listed for an account (its most recent)
+
+NAME_RULE = "a name is 3 to 24 letters or digits (a . - or _ inside), no spaces"
+NAME_TAKEN = "that name is taken"
+PASSWORD_RULE = f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+WRONG = "that name and password do not match an account"
+SIGNED_OUT = "you are not signed in"
+TOO_MANY_SIGN_INS = "too many tries to sign in: wait a minute and try again"
+CONFIRM = "to delete the account, type its name (and its password, if it has one)"
+
+# Sign-in and sign-up: a burst, then so many a second, per client address and per account name.
+SIGN_IN_BURST, SIGN_IN_PER_SECOND = 10, 0.1
+HASHING_AT_ONCE = 2  # Argon2id takes 64 MiB and tens of ms each: a flood queues, memory stays flat
+
+
+class SignUp(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    password: str
+
+
+class SignIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    password: str | None = None
+    recovery_code: str | None = None  # instead of the password: it is used up, and ``password`` is the new one
+
+
+class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
+    password: str  # the new one
+    old: str | None = None  # the current one (an account that has one)
+
+
+class Links(msgspec.Struct, forbid_unknown_fields=True):
+    links: list[str]
+
+
+class Delete(msgspec.Struct, forbid_unknown_fields=True):
+    confirm: str
+    password: str | None = None
+
+
+def check_name(name: str) -> str | None:
+    return None if NAME.fullmatch(unicodedata.normalize("NFC", name)) else NAME_RULE
+
+
+def check_password(password: str) -> str | None:
+    return None if PASSWORD_MIN <= len(password) <= PASSWORD_MAX else PASSWORD_RULE
+
+
+def recovery_codes() -> list[str]:
+    """One-time codes shown once at sign-up: each signs in once in place of the password."""
+    return ["-".join(secrets.token_hex(2) for _ in range(3)) for _ in range(RECOVERY_CODES)]
+
+
+class Passwords:
+    """Argon2id (argon2-cffi's defaults, RFC 9106's second choice) off the event loop, a few at
+    a time. ``verify`` of an unknown name checks a hash of its own, so that it takes as long."""
+
+    def __init__(self, hasher: PasswordHasher | None = None):
+        self.hasher = hasher or PasswordHasher()
+        self.at_once = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.dummy = self.hasher.hash(secrets.token_hex(16))
+
+    async def hash(self, password: str) -> str:
+        async with self.at_once:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        def check() -> bool:
+            try:
+                return self.hasher.verify(stored or self.dummy, password) and stored is not None
+            except (VerificationError, InvalidHashError):
+                return False
+        async with self.at_once:
+            return await asyncio.to_thread(check)
+
+
+class Accounts:
+    """The accounts' side of the server. ``spend(kind, key)`` spends a budget (the app's: per
+    process, or site-wide); ``rename(table, seat, name)`` names a seat at a table this process
+    holds (the hub's)."""
+
+    def __init__(self, store: Store, spend: Callable[[str, str], Awaitable[bool]],
+                 rename: Callable[[str, int, str], bool], passwords: Passwords | None = None):
+        self.people: People = store.people
+        self.spend, self.rename = spend, rename
+        self.passwords = passwords or Passwords()
+
+    def signed_in(self, request) -> dict | None:
+        """The account a request (or a websocket's handshake) is signed in to: {id, name,
+        session}; None without a live session."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie or len(cookie) > 100:
+            return None
+        return self.people.session_account(cookie)
+
+    async def may_try(self, address: str, name: str) -> bool:
+        """A sign-in (or sign-up) try from ``address`` for ``name``: both budgets spent."""
+        by_address = await self.spend("sign-in", address)
+        by_name = await self.spend("sign-in-name", name.casefold())
+        return by_address and by_name
+
+    def session_response(self, request: Request, account: dict, body: dict, status: int = 200) -> Response:
+        """Sign ``account`` in: a new session, its cookie set on the answer."""
+        cookie = self.people.new_session(account["id"], request.headers.get("user-agent", ""))
+        response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+        set_session_cookie(request, response, cookie)
+        return response
+
+    def hold(self, account: dict, links: list[str]) -> dict:
+        """The seats of ``links`` (this browser's) become the account's, each named with the
+        account's name where its table is held here; the links it holds, and the refused."""
+        held, refused = [], []
+        for link in links[:SEATS_KEPT]:
+            token = link.removeprefix("/t/")
+            found = self.people.hold_seat(account["id"], token)
+            if isinstance(found, str):
+                refused.append({"link": link, "why": found})
+                continue
+            held.append(link)
+            self.rename(found[0], found[1], account["name"])
+        return {"held": held, "refused": refused}
+
+    def me(self, account: dict) -> dict:
+        found = self.people.account(account["id"]) or {}
+        return {"name": account["name"], "created": found.get("created"),
+                "password": found.get("password") is not None,
+                "sessions": [s | {"this": account["session"].startswith(s["id"])}
+                             for s in self.people.sessions(account["id"])],
+                "passkeys": self.people.passkeys(account["id"])}
+
+
+def set_session_cookie(request: Request, response: Response, cookie: str) -> None:
+    # Secure over TLS (directly, or as a trusted proxy says: X-Forwarded-Proto through uvicorn).
+    response.set_cookie(COOKIE, cookie, max_age=COOKIE_SECONDS, path="/", httponly=True, samesite="lax",
+                        secure=request.url.scheme in ("https", "wss"))
+
+
+def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[Route]:
+    """The account routes; ``accounts()`` is the app's, ``read_body`` app.read_body."""
+
+    def error(text: str, status: int) -> JSONResponse:
+        return JSONResponse({"error": text}, status_code=status, headers={"Cache-Control": "no-store"})
+
+    def signed_in(request: Request) -> dict | None:
+        return accounts().signed_in(request)
+
+    async def sign_up(request: Request):
+        body = await read_body(request, SignUp)
+        if isinstance(body, Response):
+            return body
+        name = unicodedata.normalize("NFC", body.name)
+        if (why := check_name(name) or check_password(body.password)) is not None:
+            return error(why, 400)
+        if not await accounts().may_try(client_address(request) or "?", name):
+            return error(TOO_MANY_SIGN_INS, 429)
+        codes = recovery_codes()
+        account = accounts().people.create_account(name, await accounts().passwords.hash(body.password), codes)
+        if account is None:
+            return error(NAME_TAKEN, 409)
+        return accounts().session_response(request, {"id": account}, {"name": name, "recovery_codes": codes}, 201)
+
+    async def sign_in(request: Request):
+        body = await read_body(request, SignIn)
+        if isinstance(body, Response):
+            return body
+        if not await accounts().may_try(client_address(request) or "?", body.name):
+            return error(TOO_MANY_SIGN_INS, 429)
+        people = accounts().people
+        account = people.account_named(body.name) if len(body.name) <= 100 else None
+        if body.recovery_code is not None:  # a code in place of the password: the new one comes with it
+            if body.password is None or (why := check_password(body.password)) is not None:
+                return error(PASSWORD_RULE, 400)
+            if account is None or not people.spend_recovery_code(account["id"], body.recovery_code.strip().lower()):
+                await accounts().passwords.verify(None, body.password)  # (the same work as a wrong code)
+                return error(WRONG, 401)
+            people.set_password(account["id"], await accounts().passwords.hash(body.password))
+        elif body.password is None or not await accounts().passwords.verify(
+                account and account["password"], body.password[:PASSWORD_MAX]):
+            return error(WRONG, 401)
+        return accounts().session_response(request, account, {"name": account["name"]})
+
+    async def sign_out(request: Request):
+        account = signed_in(request)
+        if account is not None:
+            accounts().people.end_session(account["session"])
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    async def sign_out_everywhere(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        accounts().people.end_sessions(account["id"])
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    async def me(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        return JSONResponse(accounts().me(account), headers={"Cache-Control": "no-store"})
+
+    async def new_password(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, NewPassword)
+        if isinstance(body, Response):
+            return body
+        if (why := check_password(body.password)) is not None:
+            return error(why, 400)
+        stored = accounts().people.account(account["id"])
+        if stored and stored["password"] is not None:
+            if not await accounts().may_try(client_address(request) or "?", account["name"]):
+                return error(TOO_MANY_SIGN_INS, 429)
+            if body.old is None or not await accounts().passwords.verify(stored["password"], body.old[:PASSWORD_MAX]):
+                return error(WRONG, 401)
+        accounts().people.set_password(account["id"], await accounts().passwords.hash(body.password), end_sessions=False)
+        return Response(status_code=204)
+
+    async def my_seats(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        if request.method == "GET":
+            links = [f"/t/{t}" for t in accounts().people.held_seats(account["id"], SEATS_KEPT)]
+            return JSONResponse({"links": links}, headers={"Cache-Control": "no-store"})
+        body = await read_body(request, Links)
+        if isinstance(body, Response):
+            return body
+        return JSONResponse(accounts().hold(account, body.links), headers={"Cache-Control": "no-store"})
+
+    async def export(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        data = accounts().people.export(account["id"])
+        return JSONResponse(data, headers={"Cache-Control": "no-store",
+                                           "Content-Disposition": f'attachment; filename="tarocchi-{account["name"]}.json"'})
+
+    async def delete(request: Request):
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, Delete)
+        if isinstance(body, Response):
+            return body
+        stored = accounts().people.account(account["id"])
+        if stored is None or body.confirm.casefold() != stored["name"].casefold():
+            return error(CONFIRM, 400)
+        if stored["password"] is not None:
+            if not await accounts().may_try(client_address(request) or "?", account["name"]):
+                return error(TOO_MANY_SIGN_INS, 429)
+            if body.password is None or not await accounts().passwords.verify(stored["password"], body.password[:PASSWORD_MAX]):
+                return error(WRONG, 401)
+        accounts().people.delete_account(account["id"])
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    return [
+        Route("/api/account", sign_up, methods=["POST"]),
+        Route("/api/account", delete, methods=["DELETE"]),
+        Route("/api/session", sign_in, methods=["POST"]),
+        Route("/api/session", sign_out, methods=["DELETE"]),
+        Route("/api/sessions", sign_out_everywhere, methods=["DELETE"]),
+        Route("/api/me", me),
+        Route("/api/me/password", new_password, methods=["POST"]),
+        Route("/api/me/seats", my_seats, methods=["GET", "POST"]),
+        Route("/api/me/export", export),
+    ]

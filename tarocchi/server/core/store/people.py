@@ -1,0 +1,467 @@
+"""The people of a site (issue 40): accounts, their sessions, passkeys and recovery codes, the
+seats each account holds, every finished match with its players, and the ratings. One SQL text
+for both backends (``%s`` placeholders; SQLite's ``?`` is put in by its ``Tx``), kept in the
+database the tables are in: an account, its session and its matches are one site's, whichever
+process answers.
+
+A backend gives ``People`` two context managers that yield a ``Tx``: ``write()`` (one
+transaction, every statement of it or none) and ``read()``. The match records and ratings are
+written by ``record_ended`` inside the hub's own commit (``Store.append_many``), so a match's end,
+its record and its players' new ratings are stored together or not at all: a crash never rates
+a match twice, nor forgets one.
+
+What is kept of a secret is a hash: a session's cookie and a recovery code by SHA-256 (they are
+random and long), a password by Argon2id (the accounts feature hashes it; the store never sees
+the password)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+# Version 5 (issue 40). Types every backend reads alike; ids are random text.
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    id text PRIMARY KEY,
+    name text NOT NULL,
+    name_key text NOT NULL UNIQUE,
+    password text,
+    created_at double precision NOT NULL
+);
+CREATE TABLE IF NOT EXISTS recovery_codes (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    code text NOT NULL,
+    PRIMARY KEY (account_id, code)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created_at double precision NOT NULL,
+    seen_at double precision NOT NULL,
+    agent text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account_id);
+CREATE TABLE IF NOT EXISTS passkeys (
+    id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    public_key text NOT NULL,
+    sign_count bigint NOT NULL,
+    created_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passkeys_by_account ON passkeys (account_id);
+CREATE TABLE IF NOT EXISTS seat_accounts (
+    token text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    table_id text NOT NULL,
+    seat integer NOT NULL,
+    at double precision NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS one_seat_an_account ON seat_accounts (table_id, account_id);
+CREATE INDEX IF NOT EXISTS seat_accounts_by_account ON seat_accounts (account_id, at);
+CREATE TABLE IF NOT EXISTS matches (
+    seq integer NOT NULL UNIQUE,
+    table_id text NOT NULL,
+    match integer NOT NULL,
+    game text NOT NULL,
+    seats integer NOT NULL,
+    ended_at double precision NOT NULL,
+    rated integer NOT NULL,
+    PRIMARY KEY (table_id, match)
+);
+CREATE TABLE IF NOT EXISTS match_players (
+    table_id text NOT NULL,
+    match integer NOT NULL,
+    seat integer NOT NULL,
+    account_id text REFERENCES accounts(id) ON DELETE SET NULL,
+    name text,
+    team integer NOT NULL,
+    total integer NOT NULL,
+    absent integer NOT NULL,
+    place integer NOT NULL,
+    before text,
+    after text,
+    PRIMARY KEY (table_id, match, seat)
+);
+CREATE INDEX IF NOT EXISTS match_players_by_account ON match_players (account_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key text NOT NULL,
+    mu double precision NOT NULL,
+    sigma double precision NOT NULL,
+    ordinal double precision NOT NULL,
+    matches integer NOT NULL,
+    updated_at double precision NOT NULL,
+    PRIMARY KEY (account_id, key)
+);
+CREATE INDEX IF NOT EXISTS ratings_by_key ON ratings (key, ordinal);
+"""
+
+NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
+
+
+class Tx(Protocol):
+    def run(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        """Run one statement (``%s`` placeholders); its rows (none for a write)."""
+
+
+def digest(secret: str) -> str:
+    """A random secret as stored (a session cookie, a recovery code): its SHA-256."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """An account name as it is compared: case and width folded (``Mario`` is ``mario``)."""
+    return name.casefold()
+
+
+@dataclass
+class Player:
+    """One seat of a finished match, as recorded and rated."""
+
+    seat: int
+    name: str
+    team: int  # the side (Ottocento's partnerships, B1); else the seat itself
+    total: int  # the match total, by seat
+    absent: bool  # the computer played for this seat most of a deal or more: finishes last
+    account: str | None = None  # filled from the seat's link by ``record_ended``
+    place: int = 0  # 1: first; equal places share (worked out by ``places``)
+
+
+# A rating: (mu, sigma). ``Rater`` rates one match: the players with their accounts, and each
+# account's rating before (absent: none yet); the ratings after, by account, or None when the
+# match is not to be rated (a seat without an account, a computer). The ratings feature gives
+# it; the store calls it inside the match's own transaction.
+Rater = Callable[[list[Player], dict[str, tuple[float, float]]], dict[str, tuple[float, float]] | None]
+
+
+@dataclass
+class Ended:
+    """A match that just ended, staged with the event that ended it (``Hub.write``)."""
+
+    table_id: str
+    match: int  # 1 for the table's first match, 2 after a rematch...
+    game: str
+    seats: int
+    at: float
+    players: list[Player]
+    rater: Rater | None = None  # set by a feature (``Feature.ended``): the match is to be rated
+    ordinal: Callable[[float, float], float] | None = None  # the rating's ranking value
+
+    @property
+    def key(self) -> str:
+        """What a rating is of: a game at a table size (Sicilian at three and at four differ)."""
+        return rating_key(self.game, self.seats)
+
+
+def rating_key(game: str, seats: int) -> str:
+    return f"{game}/{seats}"
+
+
+def places(players: list[Player]) -> None:
+    """Each player's place from the totals by team (a team's total is its best seat's): 1 is
+    first, equal totals share a place, and a team with an absent player comes after every team
+    whose players were all there."""
+    def strength(p: Player) -> tuple[int, int]:
+        team = [q for q in players if q.team == p.team]
+        return (0 if any(q.absent for q in team) else 1, max(q.total for q in team))
+    ranked = sorted({strength(p) for p in players}, reverse=True)
+    for p in players:
+        p.place = 1 + ranked.index(strength(p))
+
+
+class People:
+    """The people's tables, on a backend's transactions (``write``, ``read``)."""
+
+    def __init__(self, write: Callable[[], contextlib.AbstractContextManager[Tx]],
+                 read: Callable[[], contextlib.AbstractContextManager[Tx]], *, lock: Callable[[Tx], None] = lambda tx: None):
+        self.write, self.read = write, read
+        self.lock_matches = lock  # PostgreSQL: one match's end at a time, site-wide (SQLite: one writer)
+
+    # --- accounts ---------------------------------------------------------------------------
+
+    def create_account(self, name: str, password: str | None, codes: list[str]) -> str | None:
+        """A new account (``password``: its Argon2id hash, or None) with its recovery codes
+        (kept hashed); its id, or None if the name (case folded) is taken."""
+        account = secrets.token_hex(8)
+        with self.write() as tx:
+            if tx.run("SELECT 1 FROM accounts WHERE name_key = %s", (name_key(name),)):
+                return None
+            tx.run("INSERT INTO accounts (id, name, name_key, password, created_at) VALUES (%s, %s, %s, %s, %s)",
+                   (account, name, name_key(name), password, time.time()))
+            for code in codes:
+                tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
+        return account
+
+    def account(self, account: str) -> dict | None:
+        with self.read() as tx:
+            rows = tx.run("SELECT id, name, password, created_at FROM accounts WHERE id = %s", (account,))
+        return _account(rows)
+
+    def account_named(self, name: str) -> dict | None:
+        with self.read() as tx:
+            rows = tx.run("SELECT id, name, password, created_at FROM accounts WHERE name_key = %s", (name_key(name),))
+        return _account(rows)
+
+    def set_password(self, account: str, password: str, *, end_sessions: bool = True) -> None:
+        """A new password hash; every session of the account ends with it (a reset by the
+        operator, or with a recovery code: whoever held the old one is signed out)."""
+        with self.write() as tx:
+            tx.run("UPDATE accounts SET password = %s WHERE id = %s", (password, account))
+            if end_sessions:
+                tx.run("DELETE FROM sessions WHERE account_id = %s", (account,))
+
+    def spend_recovery_code(self, account: str, code: str) -> bool:
+        """Whether ``code`` is one of the account's unused recovery codes (it is used up now)."""
+        with self.write() as tx:
+            found = tx.run("SELECT 1 FROM recovery_codes WHERE account_id = %s AND code = %s", (account, digest(code)))
+            if found:
+                tx.run("DELETE FROM recovery_codes WHERE account_id = %s AND code = %s", (account, digest(code)))
+        return bool(found)
+
+    def delete_account(self, account: str) -> None:
+        """The account and everything kept of it go: sessions, passkeys, codes, ratings, its
+        seats' links; the matches it played stay, under a neutral name."""
+        with self.write() as tx:
+            tx.run("UPDATE match_players SET name = NULL, account_id = NULL WHERE account_id = %s", (account,))
+            tx.run("DELETE FROM accounts WHERE id = %s", (account,))
+
+    # --- sessions ---------------------------------------------------------------------------
+
+    def new_session(self, account: str, agent: str) -> str:
+        """A new session of the account: the cookie's value (random; only its hash is kept)."""
+        cookie = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.write() as tx:
+            tx.run("INSERT INTO sessions (id, account_id, created_at, seen_at, agent) VALUES (%s, %s, %s, %s, %s)",
+                   (digest(cookie), account, now, now, agent[:200]))
+        return cookie
+
+    def session_account(self, cookie: str, seen_every: float = 60.0) -> dict | None:
+        """The account a session cookie is signed in to (None: unknown or ended), with the
+        session's ``id`` (its hash); when it was last seen is written at most every
+        ``seen_every`` seconds."""
+        sid, now = digest(cookie), time.time()
+        with self.read() as tx:
+            rows = tx.run("SELECT a.id, a.name, s.seen_at FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                          "WHERE s.id = %s", (sid,))
+        if not rows:
+            return None
+        account, name, seen = rows[0]
+        if now - seen > seen_every:
+            with self.write() as tx:
+                tx.run("UPDATE sessions SET seen_at = %s WHERE id = %s", (now, sid))
+        return {"id": account, "name": name, "session": sid}
+
+    def sessions(self, account: str) -> list[dict]:
+        with self.read() as tx:
+            rows = tx.run("SELECT id, created_at, seen_at, agent FROM sessions WHERE account_id = %s "
+                          "ORDER BY seen_at DESC", (account,))
+        return [{"id": r[0][:12], "created": r[1], "seen": r[2], "agent": r[3]} for r in rows]
+
+    def end_session(self, session: str) -> None:
+        """End one session (``session``: its stored id)."""
+        with self.write() as tx:
+            tx.run("DELETE FROM sessions WHERE id = %s", (session,))
+
+    def end_sessions(self, account: str) -> None:
+        with self.write() as tx:
+            tx.run("DELETE FROM sessions WHERE account_id = %s", (account,))
+
+    # --- passkeys ---------------------------------------------------------------------------
+
+    def add_passkey(self, account: str, credential: str, public_key: str, sign_count: int) -> None:
+        with self.write() as tx:
+            tx.run("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at) "
+                   "VALUES (%s, %s, %s, %s, %s)", (credential, account, public_key, sign_count, time.time()))
+
+    def passkey(self, credential: str) -> dict | None:
+        with self.read() as tx:
+            rows = tx.run("SELECT id, account_id, public_key, sign_count FROM passkeys WHERE id = %s", (credential,))
+        if not rows:
+            return None
+        return dict(zip(("id", "account", "public_key", "sign_count"), rows[0]))
+
+    def passkeys(self, account: str) -> list[dict]:
+        with self.read() as tx:
+            rows = tx.run("SELECT id, created_at FROM passkeys WHERE account_id = %s ORDER BY created_at", (account,))
+        return [{"id": r[0], "created": r[1]} for r in rows]
+
+    def passkey_used(self, credential: str, sign_count: int) -> None:
+        with self.write() as tx:
+            tx.run("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
+
+    # --- seats ------------------------------------------------------------------------------
+
+    def hold_seat(self, account: str, token: str) -> tuple[str, int] | str:
+        """The seat of link ``token`` becomes the account's: (table, seat); or why not
+        (``unknown``: no such seat link; ``other``: another account holds it; ``table``: the
+        account holds another seat of that table: one seat a person)."""
+        with self.write() as tx:
+            rows = tx.run("SELECT table_id, seat FROM seats WHERE token = %s AND seat < 255", (token,))
+            if not rows:
+                return "unknown"
+            table_id, seat = rows[0]
+            held = tx.run("SELECT account_id FROM seat_accounts WHERE token = %s", (token,))
+            if held:
+                return (table_id, seat) if held[0][0] == account else "other"
+            # A link replaced since (a seat claimed in the lobby) holds nothing any more.
+            tx.run("DELETE FROM seat_accounts WHERE table_id = %s AND account_id = %s "
+                   "AND token NOT IN (SELECT token FROM seats WHERE table_id = %s)", (table_id, account, table_id))
+            if tx.run("SELECT 1 FROM seat_accounts WHERE table_id = %s AND account_id = %s", (table_id, account)):
+                return "table"
+            tx.run("INSERT INTO seat_accounts (token, account_id, table_id, seat, at) VALUES (%s, %s, %s, %s, %s)",
+                   (token, account, table_id, seat, time.time()))
+        return table_id, seat
+
+    def held_seats(self, account: str, limit: int) -> list[str]:
+        """The seat links the account holds (still its seats' links), the latest first."""
+        with self.read() as tx:
+            rows = tx.run("SELECT h.token FROM seat_accounts h JOIN seats s ON s.token = h.token "
+                          "WHERE h.account_id = %s ORDER BY h.at DESC LIMIT %s", (account, limit))
+        return [r[0] for r in rows]
+
+    def forget_seat(self, account: str, token: str) -> None:
+        with self.write() as tx:
+            tx.run("DELETE FROM seat_accounts WHERE account_id = %s AND token = %s", (account, token))
+
+    def table_accounts(self, table_id: str) -> dict[int, str]:
+        """Seat -> the account holding that seat's current link."""
+        with self.read() as tx:
+            return _table_accounts(tx, table_id)
+
+    # --- matches and ratings ----------------------------------------------------------------
+
+    def record_ended(self, tx: Tx, ended: Ended) -> None:
+        """Inside the commit of the event that ended the match: its record, its players with
+        their accounts, and (a ``rater`` set, every seat a person) their new ratings."""
+        accounts = _table_accounts(tx, ended.table_id)
+        for p in ended.players:
+            p.account = accounts.get(p.seat)
+        places(ended.players)
+        before: dict[str, tuple[float, float]] = {}
+        after = None
+        self.lock_matches(tx)
+        if ended.rater is not None and all(p.account for p in ended.players):
+            wanted = [p.account for p in ended.players]
+            for account, mu, sigma in tx.run(
+                    "SELECT account_id, mu, sigma FROM ratings WHERE key = %s AND account_id IN (%s)"
+                    % ("%s", ", ".join(["%s"] * len(wanted))), (ended.key, *wanted)):
+                before[account] = (mu, sigma)
+            after = ended.rater(ended.players, before)
+        seq = tx.run("SELECT COALESCE(MAX(seq), 0) + 1 FROM matches")[0][0]
+        tx.run("INSERT INTO matches (seq, table_id, match, game, seats, ended_at, rated) "
+               "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+               (seq, ended.table_id, ended.match, ended.game, ended.seats, ended.at, int(after is not None)))
+        for p in ended.players:
+            was = before.get(p.account) if p.account else None
+            now = after.get(p.account) if after and p.account else None
+            tx.run("INSERT INTO match_players (table_id, match, seat, account_id, name, team, total, absent, place, "
+                   "before, after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                   (ended.table_id, ended.match, p.seat, p.account, p.name, p.team, p.total, int(p.absent), p.place,
+                    json.dumps(was) if was else None, json.dumps(now) if now else None))
+        if after is not None:
+            self._put_ratings(tx, ended.key, after, ended.ordinal or (lambda mu, sigma: mu - 3 * sigma), ended.at,
+                              count=True)
+
+    def _put_ratings(self, tx: Tx, key: str, ratings: dict[str, tuple[float, float]], ordinal, at: float,
+                     count: bool) -> None:
+        for account, (mu, sigma) in ratings.items():
+            tx.run("INSERT INTO ratings (account_id, key, mu, sigma, ordinal, matches, updated_at) "
+                   "VALUES (%s, %s, %s, %s, %s, 1, %s) ON CONFLICT (account_id, key) DO UPDATE SET "
+                   "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+                   "matches = ratings.matches + 1, updated_at = excluded.updated_at",
+                   (account, key, mu, sigma, ordinal(mu, sigma), at))
+
+    def rated_matches(self) -> Iterator[tuple[str, list[Player]]]:
+        """Every rated match in the order it was rated: its rating key and players (for a
+        rebuild of the ratings from the matches alone)."""
+        with self.read() as tx:
+            matches = tx.run("SELECT table_id, match, game, seats FROM matches WHERE rated = 1 ORDER BY seq")
+            players = tx.run("SELECT p.table_id, p.match, p.seat, p.account_id, p.name, p.team, p.total, p.absent, "
+                             "p.place FROM match_players p JOIN matches m ON m.table_id = p.table_id "
+                             "AND m.match = p.match WHERE m.rated = 1 ORDER BY m.seq, p.seat")
+        by_match: dict[tuple[str, int], list[Player]] = {}
+        for t, m, seat, account, name, team, total, absent, place in players:
+            by_match.setdefault((t, m), []).append(
+                Player(seat, name or NEUTRAL_NAME, team, total, bool(absent), account, place))
+        for t, m, game, seats in matches:
+            yield rating_key(game, seats), by_match.get((t, m), [])
+
+    def replace_ratings(self, ratings: dict[tuple[str, str], tuple[float, float, int]], ordinal) -> None:
+        """Every rating anew (a rebuild): (account, key) -> (mu, sigma, matches)."""
+        with self.write() as tx:
+            self.lock_matches(tx)
+            tx.run("DELETE FROM ratings")
+            now = time.time()
+            for (account, key), (mu, sigma, n) in ratings.items():
+                tx.run("INSERT INTO ratings (account_id, key, mu, sigma, ordinal, matches, updated_at) "
+                       "VALUES (%s, %s, %s, %s, %s, %s, %s)", (account, key, mu, sigma, ordinal(mu, sigma), n, now))
+
+    def ratings(self, account: str) -> dict[str, dict]:
+        """The account's ratings by key: mu, sigma, ordinal, matches."""
+        with self.read() as tx:
+            rows = tx.run("SELECT key, mu, sigma, ordinal, matches FROM ratings WHERE account_id = %s", (account,))
+        return {k: {"mu": mu, "sigma": sigma, "ordinal": o, "matches": n} for k, mu, sigma, o, n in rows}
+
+    def leaderboard(self, key: str, limit: int, max_sigma: float | None = None) -> list[dict]:
+        """The top accounts of one rating, by its conservative value (``ordinal``); with
+        ``max_sigma``, only the ratings no longer provisional."""
+        where, params = "r.key = %s", [key]
+        if max_sigma is not None:
+            where += " AND r.sigma <= %s"
+            params.append(max_sigma)
+        with self.read() as tx:
+            rows = tx.run(f"SELECT a.name, r.mu, r.sigma, r.ordinal, r.matches FROM ratings r JOIN accounts a "
+                          f"ON a.id = r.account_id WHERE {where} ORDER BY r.ordinal DESC, a.name_key LIMIT %s",
+                          (*params, limit))
+        return [{"name": n, "mu": mu, "sigma": s, "ordinal": o, "matches": m} for n, mu, s, o, m in rows]
+
+    def matches_of(self, account: str, limit: int = 200) -> list[dict]:
+        """The account's finished matches, the latest first: game, seats, when, rated, each
+        player (name, total, place; ``you``), and the account's rating before and after."""
+        with self.read() as tx:
+            mine = tx.run("SELECT m.table_id, m.match, m.game, m.seats, m.ended_at, m.rated, p.seat, p.before, p.after "
+                          "FROM match_players p JOIN matches m ON m.table_id = p.table_id AND m.match = p.match "
+                          "WHERE p.account_id = %s ORDER BY m.seq DESC LIMIT %s", (account, limit))
+            out = []
+            for table_id, match, game, seats, at, rated, seat, before, after in mine:
+                players = tx.run("SELECT seat, name, total, place, account_id IS NOT NULL FROM match_players "
+                                 "WHERE table_id = %s AND match = %s ORDER BY seat", (table_id, match))
+                out.append({"table": table_id, "match": match, "game": game, "seats": seats, "ended": at,
+                            "rated": bool(rated), "seat": seat,
+                            "before": json.loads(before) if before else None,
+                            "after": json.loads(after) if after else None,
+                            "players": [{"seat": s, "name": n or NEUTRAL_NAME, "total": t, "place": pl,
+                                         "account": bool(a), "you": s == seat} for s, n, t, pl, a in players]})
+        return out
+
+    def export(self, account: str) -> dict:
+        """Everything stored about the account (its download)."""
+        found = self.account(account)
+        if found is None:
+            return {}
+        return {"account": {"name": found["name"], "created": found["created"],
+                            "password": found["password"] is not None},
+                "sessions": self.sessions(account), "passkeys": self.passkeys(account),
+                "seats": self.held_seats(account, 10_000), "ratings": self.ratings(account),
+                "matches": self.matches_of(account, 100_000)}
+
+
+def _account(rows: list[tuple]) -> dict | None:
+    if not rows:
+        return None
+    account, name, password, created = rows[0]
+    return {"id": account, "name": name, "password": password, "created": created}
+
+
+def _table_accounts(tx: Tx, table_id: str) -> dict[int, str]:
+    rows = tx.run("SELECT s.seat, h.account_id FROM seats s JOIN seat_accounts h ON h.token = s.token "
+                  "WHERE s.table_id = %s AND s.seat < 255", (table_id,))
+    return {seat: account for seat, account in rows}
+
