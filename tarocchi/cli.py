@@ -150,6 +150,33 @@ def serve_args(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def cmd_account(args: argparse.Namespace) -> int:
+    """``tarocchi account reset NAME``: a player who lost their password (and their recovery
+    codes) asks the operator, who gives them the password printed here; they change it once
+    signed in. Safe beside a running server (one transaction in the shared database)."""
+    import os
+    import secrets
+
+    from .server.accounts import Passwords
+    from .server.core.store import open_store
+
+    if "://" not in args.db and not os.path.isfile(args.db):
+        print(f"tarocchi account: no database at {args.db}", file=sys.stderr)
+        return 2
+    store = open_store(args.db)
+    try:
+        account = store.people.account_named(args.name)
+        if account is None:
+            print(f"tarocchi account: no account named {args.name!r}", file=sys.stderr)
+            return 1
+        password = secrets.token_urlsafe(12)
+        store.people.set_password(account["id"], Passwords().hasher.hash(password))  # (and every session ends)
+        print(f"{account['name']}: new password {password} (every session of the account is signed out)")
+        return 0
+    finally:
+        store.close()
+
+
 def cmd_check_db(args: argparse.Namespace) -> int:
     """Replay every table's stream in a database, as a server would load it; list each one
     that does not replay, with its first failing event and why (docs/operations.md)."""
@@ -267,6 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "with its first failing event and why")
     c.add_argument("file", help="SQLite database file, or a PostgreSQL URL")
     c.set_defaults(func=cmd_check_db)
+
+    a = sub.add_parser("account", help="an operator's hand on the accounts (docs/operations.md)")
+    a.add_argument("action", choices=["reset"], help="reset: give the account a new password, printed once, "
+                   "and sign it out everywhere")
+    a.add_argument("name", help="the account's name (any case)")
+    a.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file, or a PostgreSQL URL")
+    a.set_defaults(func=cmd_account)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
     d.add_argument("--game", choices=game_names(), default=DEFAULT)
