@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import httpx
 import pytest
@@ -264,3 +265,61 @@ def test_a_bad_sign_in_body_gets_a_clear_error(body):
     with running_server() as server, httpx.Client(base_url=server.url, headers=person(1)) as c:
         r = c.post("/api/session", json=body)
         assert r.status_code in (400, 401, 413) and r.json()["error"]
+
+
+# --- a site of two processes, and what is never kept ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def redis():
+    from tests.redis_server import RedisServer
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"])
+def test_on_a_site_of_two_a_session_works_on_both_and_the_sign_in_budget_is_the_sites(redis, db_kind, tmp_path, request):
+    n = 10 if db_kind == "sqlite" else 20  # (the bus, and so its budgets, is the module's)
+    name = f"Mario-{db_kind}"
+    db = str(tmp_path / "site.sqlite3") if db_kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    with running_server(db, bus=redis.url, process="A") as a, running_server(db, bus=redis.url, process="B") as b, \
+            httpx.Client(headers=person(n)) as c:
+        assert c.post(a.url + "/api/account", json={"name": name, "password": "segreto123"}).status_code == 201
+        cookie = {COOKIE: c.cookies[COOKIE]}
+        assert httpx.get(b.url + "/api/me", cookies=cookie).json()["name"] == name
+        # Guesses spread over both processes (and many connections) spend one budget.
+        answers = [httpx.post((a, b)[i % 2].url + "/api/session", headers=person(n + 1),
+                              json={"name": name, "password": f"guess {i}"}).status_code for i in range(SIGN_IN_BURST + 2)]
+        assert answers.count(401) == SIGN_IN_BURST - 1 and answers[-1] == 429
+        # Signed out on B: the session is over on A too.
+        assert httpx.delete(b.url + "/api/session", cookies=cookie).status_code == 204
+        assert httpx.get(a.url + "/api/me", cookies=cookie).status_code == 401
+
+
+def test_a_password_is_never_stored_nor_logged_plainly(tmp_path, caplog):
+    db = str(tmp_path / "t.sqlite3")
+    password, new = "Tarocco-Matto-1923", "Bagatto-Mondo-2024"
+    with caplog.at_level(logging.DEBUG), running_server(db=db) as server, \
+            httpx.Client(base_url=server.url, headers=person(1)) as c:
+        codes = sign_up(c, "Mario", password).json()["recovery_codes"]
+        c.post("/api/session", json={"name": "Mario", "password": password})
+        c.post("/api/session", json={"name": "Mario", "password": "wrong " + password})
+        c.post("/api/me/password", json={"old": password, "password": new})
+        c.post("/api/session", json={"name": "Mario", "recovery_code": codes[0], "password": password})
+        cookie = c.cookies[COOKIE]
+    secrets = [password, new, cookie, *codes]
+    # (the test's own client logs the cookies it gets at DEBUG: the server's loggers are the question)
+    logged = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore")))
+    stored = b"".join(open(p, "rb").read() for p in tmp_path.iterdir() if p.name.startswith("t.sqlite3"))
+    for secret in secrets:
+        assert secret not in logged and secret.encode() not in stored
+    assert b"$argon2id$" in stored  # (what is stored of a password)
+
+
+def test_a_deleted_accounts_sessions_die_on_every_device():
+    with running_server() as server, httpx.Client(base_url=server.url, headers=person(1)) as a, \
+            httpx.Client(base_url=server.url, headers=person(2)) as b:
+        sign_up(a, "Mario")
+        b.post("/api/session", json={"name": "Mario", "password": "segreto123"})
+        assert b.request("DELETE", "/api/account", json={"confirm": "Mario", "password": "segreto123"}).status_code == 204
+        assert a.get("/api/me").status_code == 401
