@@ -36,6 +36,8 @@ from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
 from .lobby import FILL_SECONDS, PUBLIC_CLOCK, Lobby, lobby_routes
+from .notify import PUSH_HOSTS, Notifier
+from .notify import routes as push_routes
 from .origin import SameSiteOnly
 from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
 from .watch import Watchers
@@ -55,7 +57,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                lease: float = LEASE_SECONDS, lobby: tuple[int, float] = (LOBBY_BURST, LOBBY_PER_SECOND),
                fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
                advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
-               sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND)) -> Starlette:
+               sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND),
+               push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
@@ -74,7 +77,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     now table waits before computers fill it; ``public_clock``: a public table's turn clock;
     ``advice_seconds``: the CPU seconds the computer may spend on a hint or on one decision of a
     review (advice.py); ``sign_in``: the budget of sign-ins (and sign-ups) per client address and
-    per account name (accounts/)."""
+    per account name (accounts/); ``push_contact``: the operator's address the push services
+    are given (VAPID's ``sub``), ``push_hosts``: the push services a browser's subscription may
+    name (notify.py)."""
     if advice_workers < 0:
         raise ValueError("advice_workers is 0 or more")
     state: dict = {}
@@ -135,7 +140,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 advice_seconds=advice_seconds, advice_executor=advice_executor,
                                 # (on the bots' own: as many at once as they have workers)
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
-                                fill_seconds=fill_seconds, public_clock=public_clock)
+                                fill_seconds=fill_seconds, public_clock=public_clock,
+                                push_contact=push_contact, push_hosts=push_hosts)
         state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename)
         state["hub"].start()
         if site is not None:
@@ -221,6 +227,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
+        *push_routes(lambda: hub().notifier, read_body),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
@@ -230,7 +237,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
 
 def assemble(store: Store, executor, *, site: Site | None = None, advice_executor=None,
              advice_workers: int = ADVICE_WORKERS, advice_seconds: float = ADVICE_SECONDS,
-             fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK, **options) -> Hub:
+             fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
+             push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
+             **options) -> Hub:
     """The server's core with its features plugged in: the one place they are wired
     (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
     looking back, hints and reviews, and on a site of several processes its leases and relays.
@@ -240,6 +249,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.lobby = hub.plug(Lobby(hub, fill_seconds=fill_seconds, clock_seconds=public_clock))
     hub.watch = hub.plug(Watchers(hub))
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
+    hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
     hub.site = site
     if site is not None:
         site.hub = hub

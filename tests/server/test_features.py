@@ -72,7 +72,7 @@ def test_every_message_kind_is_answered_by_exactly_one_module(tmp_path):
     features = set(hub.handlers)
     assert not features & set(CORE_MESSAGES)
     assert features | set(CORE_MESSAGES) == kinds
-    assert {type(f).__name__ for f in hub.handlers.values()} == {"Lobby", "Advisor"}
+    assert {type(f).__name__ for f in hub.handlers.values()} == {"Lobby", "Advisor", "Notifier"}
 
     class Rival(Feature):
         handles = (Hint,)

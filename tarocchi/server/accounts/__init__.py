@@ -29,10 +29,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..core.sessions import COOKIE, signed_in
 from ..core.store import Store
 from ..core.store.people import People
 
-COOKIE = "tarocchi_session"
 COOKIE_SECONDS = 400 * 24 * 3600  # (browsers keep a cookie at most 400 days)
 NAME = re.compile(r"[^\W_][\w.\-]{1,22}[^\W_]|[^\W_]{3}")  # 3 to 24 letters, digits, . - _; a letter or digit at each end
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -127,10 +127,7 @@ class Accounts:
     def signed_in(self, request) -> dict | None:
         """The account a request (or a websocket's handshake) is signed in to: {id, name,
         session}; None without a live session."""
-        cookie = request.cookies.get(COOKIE)
-        if not cookie or len(cookie) > 100:
-            return None
-        return self.people.session_account(cookie)
+        return signed_in(self.people, request)
 
     async def may_try(self, address: str, name: str) -> bool:
         """A sign-in (or sign-up) try from ``address`` for ``name``: both budgets spent."""

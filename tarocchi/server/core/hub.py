@@ -36,7 +36,7 @@ from .features import CLOSE_MOVED, HOOKS, MOVED, Elsewhere, Feature, Leases, Spe
 from .messages import (
     CHAT_BURST, CHATS_PER_SECOND, CLOSE_REPLACED, CLOSE_TOO_MANY, CLOSE_TOO_SLOW, HELLO_BURST, HELLO_TIMEOUT,
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
-    Hello, History, Message, Name, Next, Rematch, Start, Takeover,
+    Hello, History, Message, Name, Next, Rematch, Start, Takeover, Visible,
 )
 from .store import Store
 from .store.people import Ended, Player
@@ -68,7 +68,7 @@ TABLE_GAMES = ("sicilian", "renaissance", "calabresella", "ottocento")
 CORE_MESSAGES = (Hello, Act, Chat, History, Name, Rematch, Next, Takeover, Start)
 # What a person who came for a computer's seat mid-deal may ask until the deal ends (the rest is
 # refused with NEXT_DEAL; an act, with COMPUTER_PLAYS, as for any seat a computer plays).
-WHILE_WATCHING = (Hello, History, Name, Act)
+WHILE_WATCHING = (Hello, History, Name, Act, Visible)
 
 _players = threading.local()  # one player per level per worker thread or process
 

@@ -123,7 +123,13 @@ class Review(msgspec.Struct, tag="review", forbid_unknown_fields=True):
     """This seat's decisions in the deal just counted, against the strongest player's."""
 
 
-Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Public | Hint | Review
+class Visible(msgspec.Struct, tag="visible", forbid_unknown_fields=True):
+    """Whether the page is in sight (a tab behind others, a phone's screen off: not): a player
+    looking at the table is not sent a notification of it (server/notify.py)."""
+    visible: bool
+
+
+Message = Hello | Act | Chat | Next | Start | Takeover | History | Name | Rematch | Public | Hint | Review | Visible
 _decoder = msgspec.json.Decoder(Message)
 
 

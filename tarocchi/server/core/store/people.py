@@ -100,6 +100,19 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (account_id, key)
 );
 CREATE INDEX IF NOT EXISTS ratings_by_key ON ratings (key, ordinal);
+CREATE TABLE IF NOT EXISTS site_keys (
+    name text PRIMARY KEY,
+    value text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    p256dh text NOT NULL,
+    auth text NOT NULL,
+    lang text NOT NULL,
+    created_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_by_account ON push_subscriptions (account_id);
 """
 
 NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
@@ -335,6 +348,45 @@ class People:
         with self.read() as tx:
             return _table_accounts(tx, table_id)
 
+    def table_seats(self, table_id: str) -> dict[int, tuple[str, str]]:
+        """Room seat -> (the account holding that seat's current link, the link's token)."""
+        with self.read() as tx:
+            rows = tx.run("SELECT s.seat, h.account_id, s.token FROM seats s JOIN seat_accounts h ON h.token = s.token "
+                          "WHERE s.table_id = %s AND s.seat < 255", (table_id,))
+        return {seat: (account, token) for seat, account, token in rows}
+
+    # --- the site's own keys, and push subscriptions (issue 41) -----------------------------
+
+    def site_key(self, name: str, make: Callable[[], str]) -> str:
+        """The site's key ``name``, made by ``make`` the first time any process asks (the
+        first writer wins: every process of a site then uses the same)."""
+        with self.write() as tx:
+            tx.run("INSERT INTO site_keys (name, value) VALUES (%s, %s) ON CONFLICT DO NOTHING", (name, make()))
+            return tx.run("SELECT value FROM site_keys WHERE name = %s", (name,))[0][0]
+
+    def subscribe(self, account: str, endpoint: str, p256dh: str, auth: str, lang: str) -> None:
+        """A browser's push subscription, for the account, in the page's language (one
+        endpoint is one browser's: signed in to another account since, it notifies that one)."""
+        with self.write() as tx:
+            tx.run("INSERT INTO push_subscriptions (endpoint, account_id, p256dh, auth, lang, created_at) "
+                   "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (endpoint) DO UPDATE SET "
+                   "account_id = excluded.account_id, p256dh = excluded.p256dh, auth = excluded.auth, "
+                   "lang = excluded.lang", (endpoint, account, p256dh, auth, lang, time.time()))
+
+    def unsubscribe(self, endpoint: str, account: str | None = None) -> None:
+        """Drop a subscription (``account``: only if it is that account's)."""
+        with self.write() as tx:
+            if account is None:
+                tx.run("DELETE FROM push_subscriptions WHERE endpoint = %s", (endpoint,))
+            else:
+                tx.run("DELETE FROM push_subscriptions WHERE endpoint = %s AND account_id = %s", (endpoint, account))
+
+    def subscriptions(self, account: str) -> list[dict]:
+        with self.read() as tx:
+            rows = tx.run("SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE account_id = %s "
+                          "ORDER BY created_at", (account,))
+        return [{"endpoint": e, "keys": {"p256dh": p, "auth": a}, "lang": lang} for e, p, a, lang in rows]
+
     # --- matches and ratings ----------------------------------------------------------------
 
     def record_ended(self, tx: Tx, ended: Ended) -> None:
@@ -450,6 +502,7 @@ class People:
                             "password": found["password"] is not None},
                 "sessions": self.sessions(account), "passkeys": self.passkeys(account),
                 "seats": self.held_seats(account, 10_000), "ratings": self.ratings(account),
+                "push": [s["endpoint"] for s in self.subscriptions(account)],
                 "matches": self.matches_of(account, 100_000)}
 
 

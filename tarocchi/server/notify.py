@@ -1,0 +1,301 @@
+"""Notifications (issue 41): Web Push to a signed-in player's browsers, only when none of their
+pages of that table is open and visible: it is your turn, a room you sit in has started, a match
+ended, your time is running out (80 % of the turn's clock gone). A notification opens the table
+at the player's seat (its link travels encrypted end to end: the push service cannot read it).
+
+The site's VAPID key pair is made at the first start and kept in the store (every process of a
+site signs with the same). Messages are sent off the event loop, a few at a time; a push
+service that answers 404 or 410 says the browser dropped the subscription, which is then
+dropped here too. A subscription's endpoint must be on a known push service (``PUSH_HOSTS``):
+the server POSTs to it, and a page must not make it POST anywhere else (an internal address).
+
+On a site of several processes the pages of a table relayed from another process are not seen
+as visible here: their players may be told of a turn they are looking at."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import time
+import urllib.parse
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .core.features import Feature
+from .core.messages import Visible
+from .core.sessions import signed_in
+from .core.tables import OVER, PLAYING, WAITING, Table
+
+if TYPE_CHECKING:
+    from .core.hub import Connection, Hub
+
+log = logging.getLogger("tarocchi.server")
+
+# The push services browsers use (an endpoint's host must be one of these, or end with ".<one>").
+PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com")
+SENDING_AT_ONCE = 4
+RUNNING_OUT = 0.8  # of a turn's clock gone: "your time is running out"
+TOLD_KEPT = 100_000  # (table, seat) -> the turn last told: bounded
+SEATS_FRESH = 60.0  # seconds a table's seats' accounts are kept before they are asked again
+TTL = 24 * 3600  # how long a push service keeps a message for a browser that is off
+
+NOT_A_PUSH_SERVICE = "that is not a push service's address"
+SIGNED_OUT = "you are not signed in"
+
+TEXTS = {
+    "en": {"turn": "Your turn", "started": "The match has started", "ended": "The match is over",
+           "running_out": "Your time is running out", "at": "{game}: {names}"},
+    "it": {"turn": "Tocca a te", "started": "La partita è cominciata", "ended": "La partita è finita",
+           "running_out": "Il tuo tempo sta per scadere", "at": "{game}: {names}"},
+}
+
+
+class Subscription(msgspec.Struct, forbid_unknown_fields=True):
+    endpoint: str
+    keys: dict[str, str]
+    lang: str = "en"
+
+
+class Unsubscribe(msgspec.Struct, forbid_unknown_fields=True):
+    endpoint: str
+
+
+def vapid_pair() -> tuple[str, str]:
+    """A new VAPID key pair: (private key PEM, public key as browsers take it: base64url of
+    the uncompressed P-256 point)."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from py_vapid import Vapid02
+
+    vapid = Vapid02()
+    vapid.generate_keys()
+    public = vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return vapid.private_pem().decode(), base64.urlsafe_b64encode(public).rstrip(b"=").decode()
+
+
+def push_service(endpoint: str, hosts: tuple[str, ...]) -> bool:
+    """Whether ``endpoint`` is on a push service of ``hosts`` (https; a host given as a whole
+    origin, ``http://127.0.0.1:8123``, is taken as it is: a test's own)."""
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+    except ValueError:
+        return False
+    origin = f"{parts.scheme}://{parts.netloc}"
+    if origin in hosts:
+        return True
+    host = (parts.hostname or "").lower()
+    return parts.scheme == "https" and any(host == h or host.endswith("." + h) for h in hosts if "://" not in h)
+
+
+class Notifier(Feature):
+    """The hub's side: who to tell, and when. ``send(subscription, payload)`` posts one message
+    (pywebpush's, unless a test gives its own) and returns the push service's status code."""
+
+    handles = (Visible,)
+
+    def __init__(self, hub: Hub, *, contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
+                 send: Callable[[dict, str], int] | None = None):
+        self.hub = hub
+        self.people = hub.store.people
+        self.contact, self.push_hosts = contact, push_hosts
+        self.send_one = send or self._webpush
+        self.hidden: set[Connection] = set()  # sockets whose page said it is hidden (a tab behind others)
+        self.seats: dict[str, tuple[float, dict[int, tuple[str, str]]]] = {}  # table -> (when asked, seats)
+        self.told: OrderedDict[tuple[str, int], tuple] = OrderedDict()  # (table, room seat) -> the turn told
+        self.status: dict[str, str] = {}  # table -> its status when last seen
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> the running-out warning of its turn
+        self.sending = asyncio.Semaphore(SENDING_AT_ONCE)
+        self.tasks: set[asyncio.Task] = set()
+        self._keys: tuple[str, str] | None = None
+        self._vapid = None  # the private key, loaded once (py_vapid's)
+
+    # --- the site's keys ------------------------------------------------------------------------
+
+    def keys(self) -> tuple[str, str]:
+        """(private PEM, public key), made once for the whole site: the first process to ask
+        writes its pair, every other reads that one."""
+        if self._keys is None:
+            stored = json.loads(self.people.site_key(
+                "vapid", lambda: json.dumps(dict(zip(("private", "public"), vapid_pair())))))
+            self._keys = (stored["private"], stored["public"])
+        return self._keys
+
+    # --- what the hub calls -------------------------------------------------------------------
+
+    def handle(self, conn: Connection, message: Visible) -> None:
+        if message.visible:
+            self.hidden.discard(conn)
+        else:
+            self.hidden.add(conn)
+
+    def hello(self, conn: Connection) -> None:
+        self.seats.pop(conn.table.id, None)  # (a seat just opened may just have become an account's)
+
+    def unloaded(self, table_id: str, code: int, reason: str) -> None:
+        self.seats.pop(table_id, None)
+        self.status.pop(table_id, None)
+        if (timer := self.timers.pop(table_id, None)) is not None:
+            timer.cancel()
+        self.hidden = {c for c in self.hidden if c.table.id != table_id}
+
+    def changed(self, table: Table) -> None:
+        before, self.status[table.id] = self.status.get(table.id), table.status
+        if table.kind != "room":
+            return
+        seats = self._seats(table)
+        if not seats:
+            return
+        if table.status == PLAYING and before == WAITING:
+            self._tell(table, list(seats), "started")
+        if table.status == OVER and before not in (OVER, None):
+            self._tell(table, list(seats), "ended")
+            return
+        if table.status != PLAYING or table.deal.to_act is None or table.bots[table.deal.to_act]:
+            return
+        room_seat = table.seat_map.index(table.deal.to_act)
+        turn = table.turn_key()
+        if self.told.get((table.id, room_seat)) == turn:
+            return
+        self._remember((table.id, room_seat), turn)
+        if room_seat in seats:
+            self._tell(table, [room_seat], "turn")
+            self._arm(table, room_seat, turn)
+
+    async def stop(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=5)
+
+    # --- who, and telling them ------------------------------------------------------------------
+
+    def _seats(self, table: Table) -> dict[int, tuple[str, str]]:
+        """Room seat -> (account, seat token) of the seats held by accounts."""
+        now = time.monotonic()
+        cached = self.seats.get(table.id)
+        if cached is None or now - cached[0] > SEATS_FRESH:
+            try:
+                cached = self.seats[table.id] = (now, self.people.table_seats(table.id))
+            except Exception:  # (the store away: nobody is told, the table plays on)
+                log.exception("could not read the accounts of table %s", table.id)
+                return {}
+        return cached[1]
+
+    def _remember(self, key: tuple[str, int], turn: tuple) -> None:
+        self.told[key] = turn
+        self.told.move_to_end(key)
+        while len(self.told) > TOLD_KEPT:
+            self.told.popitem(last=False)
+
+    def looking(self, table: Table, room_seat: int) -> bool:
+        """Whether a page of that seat has the table open and visible now."""
+        return any(c.room_seat == room_seat and c.greeted and c not in self.hidden
+                   for c in self.hub.connections.get(table.id, []))
+
+    def _arm(self, table: Table, room_seat: int, turn: tuple) -> None:
+        """The running-out warning of this turn, at RUNNING_OUT of its clock."""
+        if (timer := self.timers.pop(table.id, None)) is not None:
+            timer.cancel()
+        if not table.clock or table.turn_since is None:
+            return
+        delay = table.turn_since + RUNNING_OUT * table.clock - time.time()
+        if delay > 0:
+            self.timers[table.id] = asyncio.get_running_loop().call_later(
+                delay, self._running_out, table.id, room_seat, turn)
+
+    def _running_out(self, table_id: str, room_seat: int, turn: tuple) -> None:
+        self.timers.pop(table_id, None)
+        table = self.hub.tables.get(table_id)
+        if table is not None and table.turn_key() == turn:
+            self._tell(table, [room_seat], "running_out")
+
+    def _tell(self, table: Table, room_seats: list[int], what: str) -> None:
+        seats = self._seats(table)
+        for room_seat in room_seats:
+            if room_seat in seats and not self.looking(table, room_seat):
+                account, token = seats[room_seat]
+                task = asyncio.get_running_loop().create_task(self._push(table, account, token, what))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+    async def _push(self, table: Table, account: str, token: str, what: str) -> None:
+        names = ", ".join(table.names)
+        try:
+            subscriptions = self.people.subscriptions(account)
+        except Exception:
+            log.exception("could not read the push subscriptions of an account")
+            return
+        for sub in subscriptions:
+            texts = TEXTS.get(sub.get("lang") or "en", TEXTS["en"])
+            payload = json.dumps({"title": texts[what], "body": texts["at"].format(game=table.game.title, names=names),
+                                  "url": f"/t/{token}", "tag": f"{table.id}:{what}", "what": what, "table": table.id})
+            self.keys()  # (on the loop: the store is the loop's; the message goes out from a thread)
+            async with self.sending:
+                try:
+                    status = await asyncio.to_thread(self.send_one, sub, payload)
+                except Exception:
+                    log.exception("a push message could not be sent")
+                    continue
+            if status in (404, 410):  # the browser dropped it: so do we
+                self.people.unsubscribe(sub["endpoint"])
+            elif status >= 400:
+                log.warning("the push service answered %s", status)
+
+    def _webpush(self, subscription: dict, payload: str) -> int:
+        from py_vapid import Vapid02
+        from pywebpush import WebPushException, webpush
+
+        if self._vapid is None:
+            self._vapid = Vapid02.from_pem(self._keys[0].encode())
+        try:
+            response = webpush({"endpoint": subscription["endpoint"], "keys": subscription["keys"]}, payload,
+                               vapid_private_key=self._vapid,
+                               vapid_claims={"sub": self.contact}, ttl=TTL, timeout=10)
+        except WebPushException as e:
+            return e.response.status_code if e.response is not None else 599
+        return response.status_code
+
+
+def routes(notifier: Callable[[], Notifier], read_body) -> list[Route]:
+    """``GET /api/push/key``, ``POST /api/push``, ``DELETE /api/push`` (docs/protocol.md)."""
+
+    def error(text: str, status: int) -> JSONResponse:
+        return JSONResponse({"error": text}, status_code=status)
+
+    async def key(request: Request):
+        return JSONResponse({"key": notifier().keys()[1]}, headers={"Cache-Control": "no-cache"})
+
+    async def subscribe(request: Request):
+        account = signed_in(notifier().people, request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, Subscription)
+        if isinstance(body, Response):
+            return body
+        p256dh, auth = body.keys.get("p256dh"), body.keys.get("auth")
+        if not push_service(body.endpoint, notifier().push_hosts) or len(body.endpoint) > 1000:
+            return error(NOT_A_PUSH_SERVICE, 400)
+        if not p256dh or not auth or len(p256dh) > 200 or len(auth) > 100:
+            return error("a subscription needs its keys p256dh and auth", 400)
+        notifier().people.subscribe(account["id"], body.endpoint, p256dh, auth, body.lang if body.lang in TEXTS else "en")
+        return Response(status_code=204)
+
+    async def unsubscribe(request: Request):
+        account = signed_in(notifier().people, request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, Unsubscribe)
+        if isinstance(body, Response):
+            return body
+        notifier().people.unsubscribe(body.endpoint, account["id"])
+        return Response(status_code=204)
+
+    return [Route("/api/push/key", key), Route("/api/push", subscribe, methods=["POST"]),
+            Route("/api/push", unsubscribe, methods=["DELETE"])]

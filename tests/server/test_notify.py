@@ -1,0 +1,129 @@
+"""Notifications (issue 41, server/notify.py), against a push service of the test's own that
+checks each message's VAPID signature and decrypts it with the subscription's keys: who is told,
+of what, and when; never a player whose page of the table is open and visible."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+import httpx
+
+from tarocchi.server.notify import NOT_A_PUSH_SERVICE
+from tests.push_service import PushService
+from tests.server.live import running_server
+from tests.server.seat import Seat, pick_action
+from tests.server.test_public import person
+
+
+def account(server, n: int, name: str, link: str, browser=None, lang: str = "en") -> httpx.Client:
+    """Person ``n`` signs up as ``name``, holds the seat of ``link`` and subscribes ``browser``."""
+    client = httpx.Client(base_url=server.url, headers=person(n))
+    assert client.post("/api/account", json={"name": name, "password": "segreto123"}).status_code == 201
+    assert client.post("/api/me/seats", json={"links": [link]}).json()["held"] == [link]
+    if browser is not None:
+        assert client.post("/api/push", json=browser.subscription | {"lang": lang}).status_code == 204
+    return client
+
+
+async def play_until(seats: list[Seat], done, rng: random.Random, limit: int = 400, actors=None) -> None:
+    """Each seat (of ``actors``, if given) acts when its view says so (a legal action from its
+    choices), until ``done()``; every seat's frames are read meanwhile."""
+    for _ in range(limit):
+        if done():
+            return
+        turn = [s for s in (actors or seats) if s.state and s.my_turn()]
+        if not turn:
+            await asyncio.sleep(0.05)
+            for s in seats:
+                await s.quiet(0.01)
+            continue
+        seat = turn[0]
+        await seat.act(pick_action(seat.view, rng, prefer=()))
+        await seat.wait_state(lambda st, v=seat.version: st["version"] > v)
+    raise AssertionError("not done")
+
+
+def test_a_player_is_told_of_the_start_and_of_each_turn_only_when_not_looking_at_the_table():
+    async def body(server, service):
+        a_browser, b_browser = service.browser(), service.browser()
+        links = httpx.post(server.url + "/api/rooms", headers=person(1), json={"seats": 3, "game": "calabresella"}).json()["links"]
+        tokens = [link.removeprefix("/t/") for link in links]
+        with contextlib.closing(account(server, 1, "Anna", links[0], a_browser)), \
+                contextlib.closing(account(server, 2, "Bruno", links[1], b_browser, "it")):
+            seats = [await Seat.open(server.ws_url, t) for t in tokens[:2]]  # (each says hello)
+            await seats[1].send({"type": "visible", "visible": False})  # Bruno's tab goes behind another
+            await seats[1].quiet(0.2)
+            seats.append(await Seat.open(server.ws_url, tokens[2]))  # the last seat: the match starts
+            started = service.wait(lambda m: m["what"] == "started")
+            assert started["browser"] in b_browser.endpoint and started["title"] == "La partita è cominciata"
+            assert started["url"] == links[1] and started["vapid"]["k"] == httpx.get(server.url + "/api/push/key").json()["key"]
+            rng = random.Random(3)
+            # Play until Bruno has been told of a turn of his, then until Anna's comes with her page gone.
+            await play_until(seats, lambda: any(m["what"] == "turn" for m in service.of(b_browser)), rng)
+            turn = service.wait(lambda m: m["what"] == "turn")
+            assert turn["title"] == "Tocca a te" and turn["url"] == links[1] and turn["ttl"] > 0
+            assert service.of(a_browser) == []  # Anna's page was open and visible all along
+            await seats[0].close()  # Anna's page goes: her next turn is told
+            await play_until(seats[1:], lambda: bool(service.of(a_browser)), rng)
+            told = service.wait(lambda m: m["browser"] in a_browser.endpoint)
+            assert told["what"] == "turn" and told["title"] == "Your turn" and told["url"] == links[0]
+            for s in seats[1:]:
+                await s.close()
+
+    with PushService() as service, running_server(push_hosts=(service.origin,)) as server:
+        asyncio.run(body(server, service))
+
+
+def test_the_time_running_out_is_told_at_four_fifths_of_the_clock_and_a_dropped_subscription_goes():
+    async def body(server, service):
+        browser = service.browser()
+        links = httpx.post(server.url + "/api/rooms", headers=person(1),
+                           json={"seats": 3, "game": "calabresella", "clock": 5}).json()["links"]
+        tokens = [link.removeprefix("/t/") for link in links]
+        clients = [account(server, n + 1, f"P{n}layer", links[n], browser if n == 0 else None) for n in range(3)]
+        seats = [await Seat.open(server.ws_url, tokens[0])]
+        await seats[0].send({"type": "visible", "visible": False})
+        await seats[0].quiet(0.2)
+        seats += [await Seat.open(server.ws_url, t) for t in tokens[1:]]
+        state = await seats[0].wait_state(lambda st: st["table"]["status"] == "playing")
+        rng = random.Random(5)
+        await play_until(seats, lambda: seats[0].my_turn(), rng, actors=seats[1:])
+        turn = service.wait(lambda m: m["what"] == "turn")
+        browser.status = 410  # the browser drops the subscription: the next message says so
+        out = service.wait(lambda m: m["what"] == "running_out", timeout=10)
+        clock = seats[0].state["table"]["clock"]
+        assert abs(out["at"] - (clock["deadline"] - 0.2 * 5)) < 0.6, (out["at"], clock)
+        assert out["at"] - turn["at"] < 5
+        for _ in range(50):  # (the service's 410 reaches the server just after the message)
+            if clients[0].get("/api/me/export").json()["push"] == []:
+                break
+            await asyncio.sleep(0.1)
+        assert clients[0].get("/api/me/export").json()["push"] == []
+        assert state
+        for s in seats:
+            await s.close()
+        for c in clients:
+            c.close()
+
+    with PushService() as service, running_server(push_hosts=(service.origin,)) as server:
+        asyncio.run(body(server, service))
+
+
+def test_a_subscription_is_an_accounts_and_names_a_push_service_only():
+    with PushService() as service, running_server(push_hosts=(service.origin,)) as server, \
+            httpx.Client(base_url=server.url, headers=person(1)) as c:
+        sub = service.browser().subscription
+        assert c.post("/api/push", json=sub).status_code == 401
+        c.post("/api/account", json={"name": "Anna", "password": "segreto123"})
+        for endpoint in ["http://10.0.0.1/x", "https://127.0.0.1:9/push", "https://evil.example/push",
+                         "https://fcm.googleapis.com.evil.example/x", "file:///etc/passwd"]:
+            r = c.post("/api/push", json=sub | {"endpoint": endpoint})
+            assert (r.status_code, r.json()) == (400, {"error": NOT_A_PUSH_SERVICE}), endpoint
+        assert c.post("/api/push", json=sub).status_code == 204
+        assert c.get("/api/me/export").json()["push"] == [sub["endpoint"]]
+        assert c.request("DELETE", "/api/push", json={"endpoint": sub["endpoint"]}).status_code == 204
+        assert c.get("/api/me/export").json()["push"] == []
+        key = httpx.get(server.url + "/api/push/key").json()["key"]
+        assert len(key) == 87  # (65 bytes: an uncompressed P-256 point, base64url)
