@@ -150,7 +150,8 @@ def test_a_name_is_checked_as_at_sign_up(live_server):
     # Taken between the two steps (by a password's sign-up): still refused, nothing made.
     key = Authenticator(live_server.url)
     options = other.post("/api/passkeys/signup/options", json={"name": "Bruno"}).json()
-    assert browser(live_server).post("/api/account", json={"name": "bruno", "password": "secret words"}).status_code == 201
+    password = browser(live_server).post("/api/account", json={"name": "bruno", "password": "secret words"})
+    assert password.status_code == 201
     late = other.post("/api/passkeys/signup", json={"credential": key.create(options)})
     assert late.status_code == 409 and late.json()["error"] == NAME_TAKEN
     assert sign_in(browser(live_server), key).status_code == 401

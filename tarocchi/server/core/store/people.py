@@ -327,7 +327,8 @@ class People:
         with self.write() as tx:
             tx.run("DELETE FROM passkey_challenges WHERE expires_at < %s", (now,))
             tx.run("INSERT INTO passkey_challenges (id, purpose, challenge, data, expires_at) "
-                   "VALUES (%s, %s, %s, %s, %s)", (digest(key), purpose, challenge.hex(), json.dumps(data), now + seconds))
+                   "VALUES (%s, %s, %s, %s, %s)",
+                   (digest(key), purpose, challenge.hex(), json.dumps(data), now + seconds))
         return key
 
     def take_challenge(self, key: str, purpose: str) -> tuple[bytes, dict] | None:
