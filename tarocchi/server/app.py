@@ -26,6 +26,7 @@ from tarocchi.engine.game import DEFAULT, get_game
 from . import accounts as accounts_feature
 from . import collector
 from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
+from .accounts import passkeys
 from .advice import ADVICE_WORKERS, Advisor
 from .core.hub import TABLE_GAMES, Chance, Hub
 from .core.messages import (
@@ -228,6 +229,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *lobby_routes(hub, may_browse, may_create, read_body),
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
+        *passkeys.routes(lambda: state["accounts"], read_body, client_address),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

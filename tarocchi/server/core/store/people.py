@@ -10,9 +10,9 @@ written by ``record_ended`` inside the hub's own commit (``Store.append_many``),
 its record and its players' new ratings are stored together or not at all: a crash never rates
 a match twice, nor forgets one.
 
-What is kept of a secret is a hash: a session's cookie and a recovery code by SHA-256 (they are
-random and long), a password by Argon2id (the accounts feature hashes it; the store never sees
-the password)."""
+What is kept of a secret is a hash: a session's cookie, a recovery code and a passkey
+challenge's key by SHA-256 (they are random and long), a password by Argon2id (the accounts
+feature hashes it; the store never sees the password)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,14 @@ CREATE TABLE IF NOT EXISTS passkeys (
     created_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS passkeys_by_account ON passkeys (account_id);
+CREATE TABLE IF NOT EXISTS passkey_challenges (
+    id text PRIMARY KEY,
+    purpose text NOT NULL,
+    challenge text NOT NULL,
+    data text NOT NULL,
+    expires_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS passkey_challenges_by_expiry ON passkey_challenges (expires_at);
 CREATE TABLE IF NOT EXISTS seat_accounts (
     token text PRIMARY KEY,
     account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -128,6 +136,10 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def new_account_id() -> str:
+    return secrets.token_hex(8)
+
+
 def name_key(name: str) -> str:
     """An account name as it is compared: case and width folded (``Mario`` is ``mario``)."""
     return name.casefold()
@@ -198,10 +210,14 @@ class People:
 
     # --- accounts ---------------------------------------------------------------------------
 
-    def create_account(self, name: str, password: str | None, codes: list[str]) -> str | None:
+    def create_account(self, name: str, password: str | None, codes: list[str], *, account: str | None = None,
+                       passkey: tuple[str, str, int] | None = None) -> str | None:
         """A new account (``password``: its Argon2id hash, or None) with its recovery codes
-        (kept hashed); its id, or None if the name (case folded) is taken."""
-        account = secrets.token_hex(8)
+        (kept hashed); its id, or None if the name (case folded) is taken. ``account``: its id,
+        chosen before (a passkey's user handle, ``new_account_id``); ``passkey``: (credential,
+        public key, sign count), stored with it in the same transaction: an account made with
+        a passkey never exists without it."""
+        account = account or new_account_id()
         with self.write() as tx:
             if tx.run("SELECT 1 FROM accounts WHERE name_key = %s", (name_key(name),)):
                 return None
@@ -209,6 +225,10 @@ class People:
                    (account, name, name_key(name), password, time.time()))
             for code in codes:
                 tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
+            if passkey is not None:
+                credential, public_key, sign_count = passkey
+                tx.run("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at) "
+                       "VALUES (%s, %s, %s, %s, %s)", (credential, account, public_key, sign_count, time.time()))
         return account
 
     def account(self, account: str) -> dict | None:
@@ -308,6 +328,33 @@ class People:
     def passkey_used(self, credential: str, sign_count: int) -> None:
         with self.write() as tx:
             tx.run("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
+
+    def new_challenge(self, purpose: str, challenge: bytes, data: dict, seconds: float) -> str:
+        """A passkey ceremony's challenge (``purpose``: what it is for; ``data``: what the
+        ceremony's second step needs), kept until taken once or ``seconds`` pass: the key to
+        take it with (random, for the browser's cookie; only its hash is kept). In the store,
+        not in a process: a site's next request may reach another process. Those past their
+        time go with each new one."""
+        key = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.write() as tx:
+            tx.run("DELETE FROM passkey_challenges WHERE expires_at < %s", (now,))
+            tx.run("INSERT INTO passkey_challenges (id, purpose, challenge, data, expires_at) "
+                   "VALUES (%s, %s, %s, %s, %s)",
+                   (digest(key), purpose, challenge.hex(), json.dumps(data), now + seconds))
+        return key
+
+    def take_challenge(self, key: str, purpose: str) -> tuple[bytes, dict] | None:
+        """The challenge of ``key`` and its data, used up now (a second take finds nothing,
+        from any process); None: unknown, taken before, past its time, or for another
+        purpose."""
+        with self.write() as tx:
+            # (one statement: of two takes at once, on either backend, only one gets the row)
+            rows = tx.run("DELETE FROM passkey_challenges WHERE id = %s RETURNING purpose, challenge, data, expires_at",
+                          (digest(key),))
+        if not rows or rows[0][0] != purpose or rows[0][3] < time.time():
+            return None
+        return bytes.fromhex(rows[0][1]), json.loads(rows[0][2])
 
     # --- seats ------------------------------------------------------------------------------
 
