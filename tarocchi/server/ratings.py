@@ -7,13 +7,13 @@ at creation, else as public tables are), every seat a person's with an account o
 of the event that ends it (``Feature.ended`` sets the rater; ``People.record_ended`` calls it in
 the store's transaction), so it is rated exactly once, or not at all if that commit fails.
 
-**Who beat whom.** Each seat's place by its match total (``people.places``: R16, A16, C21 and
-B26 say the highest total wins and a tie at the top is shared; equal totals share a place
-here too), except that a seat the computer played for most of a deal or more comes after every
-seat that was there (``Table.absent``). Ottocento's partners (B5: seats 0 and 2 against 1 and
-3) win and lose together over the match, so they are rated as one team (``Player.team``,
-``Game.sides``). Sicilian's called partner (R15) is a side for one deal only: each seat is
-rated by its own match total.
+**Who beat whom.** Each seat's place by its match total (``people.places``: the highest total
+wins and a tie at the top is shared, R16, A16, C21; Ottocento's side with the higher total at
+800, B26; equal totals share a place further down too), except that a seat the computer
+played for most of a deal or more comes after every seat that was there (``Table.absent``).
+Ottocento's partners (B5: seats 0 and 2 against 1 and 3) win and lose together over the match,
+so they are rated as one team (``Player.team``, ``Game.sides``). Sicilian's called partner
+(R15) is a side for one deal only: each seat is rated by its own match total.
 
 **Rebuilding.** ``rate`` is a pure function of the players and their ratings before, floats in
 and floats out, so replaying the stored rated matches in their order (``recompute``: ``tarocchi
@@ -85,6 +85,8 @@ def rate(players: list[Player], before: dict[str, tuple[float, float]]) -> dict[
     sides = list(teams.values())
     ratings = [[MODEL.rating(*before.get(p.account, (MODEL.mu, MODEL.sigma))) for p in side] for side in sides]
     # A team's place is its members' (``places`` gives partners one); lower is better, ties draw.
+    # (Weng and Lin's ties, as OpenSkill has them: after two tied first of four, the third
+    # gains as much as they do; a tie at the top of a match is rare.)
     ranks = [float(min(p.place for p in side)) for side in sides]
     after = MODEL.rate(ratings, ranks=ranks)
     return {p.account: (float(r.mu), float(r.sigma))
