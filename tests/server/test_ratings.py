@@ -40,26 +40,6 @@ KINDS = [("sicilian", 3), ("sicilian", 4), ("renaissance", 3), ("calabresella", 
 RATED = {"rated": True}  # a private room its host chose to rate (a public one is rated by default)
 
 
-class Playing(Socket):
-    """A seat's socket that plays any game: a random legal action from its own view (the
-    ``random`` bot), its Next deal as soon as it is asked."""
-
-    def __init__(self, store, rng: random.Random, game: str):
-        super().__init__(store, rng)
-        self.player = make_player("random", rng.randrange(1 << 30), game)
-
-    def _maybe_act(self, frame: dict) -> None:
-        view, table = frame["view"], frame["table"]
-        if view is None or frame["version"] == self.acted_on:
-            return
-        if table["status"] == "between" and not table["ready"][table["you"]]:
-            self.acted_on = frame["version"]
-            self.say({"type": "next"})
-        if table["status"] == "playing" and view["turn"] == table["you"] and view["phase"] != "done":
-            self.acted_on = frame["version"]
-            self.say({"type": "act", "action": self.player(view), "id": f"v{frame['version']}"})
-
-
 class EndsStore(RecordingStore):
     """A RecordingStore that notes which matches each commit recorded, and fails the commits
     that record a match's end while ``fail_ends`` says so (``fail_next``)."""
@@ -97,10 +77,11 @@ def hold(store, holders, tokens) -> None:
 
 def seat_all(hub, store, tokens, game: str, seed: int, playing: bool = True):
     rng = random.Random(seed)
-    sockets = [Playing(store, rng, game) for _ in tokens]
+    sockets = [Socket(store, rng) for _ in tokens]
     tasks = []
     for s, token in zip(sockets, tokens):
         s.playing = playing
+        s.choose = make_player("random", rng.randrange(1 << 30), game)  # (any game's random legal action)
         tasks.append(asyncio.create_task(serve_socket(hub, s, token, Budget(10_000, 10_000.0))))
         s.say({"type": "hello", "since": 0})
     return sockets, tasks
