@@ -1,4 +1,4 @@
-"""The ``tarocchi`` command: simulate, replay, serve, check-db, duel."""
+"""The ``tarocchi`` command: simulate, replay, serve, check-db, ratings, duel."""
 
 from __future__ import annotations
 
@@ -212,6 +212,61 @@ def cmd_check_db(args: argparse.Namespace) -> int:
     return 1 if broken else 0
 
 
+REBUILD_LEASE = 10.0  # seconds the rebuild holds the database's lease unless renewed (every second)
+
+
+def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    """Every rating again from the rated matches stored, in the order they were rated, with the
+    server's own rater (server/ratings.py): the same values the live server wrote. Run with the
+    server stopped: a match rated while the rebuild runs would be overwritten. So the rebuild
+    refuses a database a server holds, and holds the database's lease itself meanwhile (a
+    server started then waits, and refuses to start if the rebuild outlasts its wait)."""
+    import os
+    import socket
+    import time
+
+    from .server.core.store import open_store, redacted
+    from .server.ratings import ordinal, recompute
+    from .server.site import ALONE
+
+    if "://" not in args.db and not os.path.isfile(args.db):
+        print(f"tarocchi ratings rebuild: no database at {args.db}", file=sys.stderr)
+        return 2
+    store = open_store(args.db)
+    me = f"ratings-rebuild:{socket.gethostname()}:{os.getpid()}"
+    try:
+        serving = store.live_owners()
+        if serving or store.acquire(ALONE, me, REBUILD_LEASE) != me:
+            print(f"tarocchi ratings rebuild: a Tarocchi server serves {redacted(args.db)} "
+                  f"({', '.join(sorted(serving)) or 'starting'}): stop it first, then rebuild", file=sys.stderr)
+            return 1
+        try:
+            def renewing(matches):
+                renewed = time.monotonic()
+                for match in matches:
+                    if time.monotonic() - renewed > 1.0:
+                        store.renew(me, REBUILD_LEASE, [ALONE])
+                        renewed = time.monotonic()
+                    yield match
+
+            ratings, rated, departed = recompute(renewing(store.people.rated_matches()))
+            store.people.replace_ratings(ratings, ordinal)
+        finally:
+            store.release(ALONE, me)
+    finally:
+        store.close()
+    keys: dict[str, int] = {}
+    for _, key in ratings:
+        keys[key] = keys.get(key, 0) + 1
+    print(f"{rated} rated matches replayed; {len(ratings)} ratings written for "
+          f"{len({account for account, _ in ratings})} accounts"
+          + (f" ({', '.join(f'{k}: {n}' for k, n in sorted(keys.items()))})" if keys else ""))
+    if departed:
+        print(f"{departed} of those matches had a seat of a deleted account: rated as a newcomer's, "
+              f"so the others' ratings may differ a little from the live ones")
+    return 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     from .bots.duel import main as duel_main
 
@@ -301,6 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("name", help="the account's name (any case)")
     a.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file, or a PostgreSQL URL")
     a.set_defaults(func=cmd_account)
+
+    g = sub.add_parser("ratings", help="the players' ratings (issue 40)")
+    rsub = g.add_subparsers(dest="ratings_command", required=True)
+    rb = rsub.add_parser("rebuild", help="recompute every rating from the rated matches stored, in their order "
+                         "(with the server stopped: it refuses a database a server holds)")
+    rb.add_argument("--db", default="tarocchi.sqlite3",
+                    help="SQLite database file, or a PostgreSQL URL (docs/operations.md)")
+    rb.set_defaults(func=cmd_ratings_rebuild)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
     d.add_argument("--game", choices=game_names(), default=DEFAULT)

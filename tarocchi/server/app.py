@@ -40,6 +40,8 @@ from .lobby import FILL_SECONDS, PUBLIC_CLOCK, Lobby, lobby_routes
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
+from .ratings import Ratings
+from .ratings import routes as ratings_routes
 from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
 from .watch import Watchers
 from .watch import routes as watch_routes
@@ -227,6 +229,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/levels", levels),
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
+        *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
         *passkeys.routes(lambda: state["accounts"], read_body, client_address),
@@ -244,7 +247,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
              **options) -> Hub:
     """The server's core with its features plugged in: the one place they are wired
     (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
-    looking back, hints and reviews, and on a site of several processes its leases and relays.
+    looking back, hints and reviews, the ratings, and on a site of several processes its leases and relays.
     Each is also the hub's attribute of its name (``hub.lobby``...), for the routes and tests;
     the core itself reads none of them. ``options`` go to ``Hub``."""
     hub = Hub(store, executor, **options)
@@ -252,6 +255,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.watch = hub.plug(Watchers(hub))
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
+    hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
     hub.site = site
     if site is not None:
         site.hub = hub

@@ -1,1 +1,213 @@
-"""Ratings (issue 40): OpenSkill per game and table size, the profile and the leaderboards."""
+"""Ratings (issue 40): OpenSkill's Plackett-Luce model, one rating per game and table size
+(``sicilian/3`` and ``sicilian/4`` differ), the player's profile and the leaderboards.
+
+**What is rated.** A match of a room whose matches are rated (``Table.rated``: as the host chose
+at creation, else as public tables are), every seat a person's with an account of its own
+(``rate`` says None otherwise). A computer table never is. The match is rated inside the commit
+of the event that ends it (``Feature.ended`` sets the rater; ``People.record_ended`` calls it in
+the store's transaction), so it is rated exactly once, or not at all if that commit fails.
+
+**Who beat whom.** Each seat's place by its match total (``people.places``: the highest total
+wins and a tie at the top is shared, R16, A16, C21; Ottocento's side with the higher total at
+800, B26; equal totals share a place further down too), except that a seat the computer
+played for most of a deal or more comes after every seat that was there (``Table.absent``).
+Ottocento's partners (B5: seats 0 and 2 against 1 and 3) win and lose together over the match,
+so they are rated as one team (``Player.team``, ``Game.sides``). Sicilian's called partner
+(R15) is a side for one deal only: each seat is rated by its own match total.
+
+**Rebuilding.** ``rate`` is a pure function of the players and their ratings before, floats in
+and floats out, so replaying the stored rated matches in their order (``recompute``: ``tarocchi
+ratings rebuild``) gives exactly the ratings the live server wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from openskill.models import PlackettLuce
+
+from tarocchi.engine.game import game_names, get_game
+
+from .core.features import Feature
+from .core.store.people import Player, rating_key
+
+if TYPE_CHECKING:
+    from .core.hub import Hub
+    from .core.store.people import Ended, People
+    from .core.tables import Table
+
+# OpenSkill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (sigma grows by tau before
+# each match, so a rating never freezes).
+MODEL = PlackettLuce()
+
+# A rating is provisional while its sigma is above this. It starts at 25/3 (8.33), and
+# Plackett-Luce narrows it slowly at these table sizes: measured over 3 000 random matches, the
+# mean sigma is 7.0 after about 8 matches at three seats, 10 in Ottocento's pairs and 12 at four
+# seats each alone. So a rating is settled after about ten matches of its game and size, each
+# of several deals: enough that one lucky evening does not make a leader.
+PROVISIONAL_SIGMA = 7.0
+
+LEADERBOARD_SIZE = 100  # players listed per board (one board per table size of a game)
+PROFILE_MATCHES = 50  # the latest matches a profile lists
+NAME_LIMIT = 100  # a longer name in a profile's address is no account's (accounts: 24 at most)
+GONE = "gone:"  # (a rebuild) stands for a deleted account: no account id has a colon
+
+NO_SUCH_PLAYER = "no player has that name"
+NO_SUCH_GAME = "no such game"
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating's conservative value, what players are ranked by: mu - 3 sigma (OpenSkill's
+    ``ordinal``). A newcomer's is low (25 - 25 = 0) and grows as the rating settles."""
+    return MODEL.rating(mu, sigma).ordinal()
+
+
+def provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def rate(players: list[Player], before: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]] | None:
+    """One match's new ratings (mu, sigma) by account (``people.Rater``): ``players`` with their
+    accounts and places, ``before`` the ratings of those who have one already (the others start
+    at OpenSkill's default). None when it is not to be rated: a seat without an account, or one
+    account in two seats."""
+    accounts = [p.account for p in players]
+    if not all(accounts) or len(set(accounts)) != len(accounts):
+        return None
+    teams: dict[int, list[Player]] = {}
+    for p in sorted(players, key=lambda p: p.seat):  # (the same order live and in a rebuild)
+        teams.setdefault(p.team, []).append(p)
+    if len(teams) < 2:
+        return None
+    sides = list(teams.values())
+    ratings = [[MODEL.rating(*before.get(p.account, (MODEL.mu, MODEL.sigma))) for p in side] for side in sides]
+    # A team's place is its members' (``places`` gives partners one); lower is better, ties draw.
+    # (Weng and Lin's ties, as OpenSkill has them: after two tied first of four, the third
+    # gains as much as they do; a tie at the top of a match is rare.)
+    ranks = [float(min(p.place for p in side)) for side in sides]
+    after = MODEL.rate(ratings, ranks=ranks)
+    return {p.account: (float(r.mu), float(r.sigma))
+            for side, rated in zip(sides, after) for p, r in zip(side, rated)}
+
+
+def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[str, str], tuple[float, float, int]], int, int]:
+    """Every rating from the rated matches in the order they were rated (``People.rated_matches``):
+    ((account, key) -> (mu, sigma, matches), the matches rated, those with a deleted account's
+    seat). A deleted account's seat is rated as a newcomer's would be and its rating thrown away:
+    the others keep the match (the live rating had that account's own rating, now gone)."""
+    ratings: dict[tuple[str, str], tuple[float, float, int]] = {}
+    rated = departed = 0
+    for key, players in matches:
+        present = [dataclasses.replace(p, account=p.account or f"{GONE}{p.seat}") for p in players]
+        departed += any(p.account is None for p in players)
+        before = {p.account: ratings[(p.account, key)][:2] for p in present if (p.account, key) in ratings}
+        after = rate(present, before)
+        if after is None:
+            continue
+        rated += 1
+        for account, (mu, sigma) in after.items():
+            if not account.startswith(GONE):
+                ratings[(account, key)] = (mu, sigma, ratings.get((account, key), (0.0, 0.0, 0))[2] + 1)
+    return ratings, rated, departed
+
+
+class Ratings(Feature):
+    """Rates the matches of rated rooms as they end; answers the profile and the leaderboards."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+
+    @property
+    def people(self) -> People:
+        return self.hub.store.people
+
+    async def answer(self, work: Callable, *args):
+        """``work(*args)`` where this store is read: PostgreSQL's round trips (a profile is a
+        few dozen) off the event loop every table shares, as the site's queries are; SQLite's
+        microseconds on it (its one connection is the loop's)."""
+        if getattr(self.hub.store, "commits_off_loop", False):
+            return await asyncio.to_thread(work, *args)
+        return work(*args)
+
+    def ended(self, table: Table, ended: Ended) -> None:
+        if table.kind == "room" and table.rated:
+            ended.rater, ended.ordinal = rate, ordinal
+
+    def profile(self, name: str) -> dict | None:
+        """A player's page: their ratings, and their latest matches with a link to look each
+        back; None for no such account."""
+        account = self.people.account_named(name) if len(name) <= NAME_LIMIT else None
+        if account is None:
+            return None
+        ratings = {key: {**r, "provisional": provisional(r["sigma"])}
+                   for key, r in sorted(self.people.ratings(account["id"]).items())}
+        matches = self.people.matches_of(account["id"], PROFILE_MATCHES)
+        # A rated match's table is open to be looked back at, as its result is public: its watch
+        # link, which opens no seat. An unrated match (a private room's, by default) gets none:
+        # the watch link opens the table's chat too, for its players alone to hand out.
+        watch = self.people.watch_tokens(sorted({m["table"] for m in matches if m["rated"]}))
+        for m in matches:
+            m["key"] = rating_key(m["game"], m["seats"])
+            token = watch.get(m["table"]) if m["rated"] else None
+            m["watch"] = f"/w/{token}" if token else None
+        return {"name": account["name"], "ratings": ratings, "matches": matches}
+
+    def leaderboard(self, game: str, with_provisional: bool = True) -> dict | None:
+        """A game's boards, one per table size: the top players by ordinal, those equal sharing
+        a rank; None for no such game. Provisional ratings are listed and marked (a new site
+        has no settled ones for weeks), unless ``with_provisional`` is False."""
+        if game not in game_names():
+            return None
+        boards = []
+        for seats in get_game(game).seats:
+            key = rating_key(game, seats)
+            rows = self.people.leaderboard(key, LEADERBOARD_SIZE, None if with_provisional else PROVISIONAL_SIGMA)
+            players, rank = [], 0
+            for n, row in enumerate(rows, 1):
+                if n == 1 or row["ordinal"] != rows[n - 2]["ordinal"]:
+                    rank = n
+                players.append({"rank": rank, "name": row["name"], "ordinal": row["ordinal"], "mu": row["mu"],
+                                "sigma": row["sigma"], "matches": row["matches"],
+                                "provisional": provisional(row["sigma"])})
+            boards.append({"seats": seats, "key": key, "players": players})
+        return {"game": game, "boards": boards, "provisional_sigma": PROVISIONAL_SIGMA}
+
+
+def routes(ratings_of: Callable[[], Ratings], may_browse) -> list:
+    """``GET /api/players/{name}`` and ``GET /api/leaderboard/{game}`` (docs/protocol.md,
+    "Ratings"). ``ratings_of()`` is the hub's; ``may_browse(request)`` spends the client
+    address's lobby budget (False: a 429), as the lobby's own listing does."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from .core.messages import TOO_MANY_LOBBY
+
+    headers = {"Cache-Control": "no-store"}
+
+    async def player(request: Request):
+        if not await may_browse(request):
+            return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+        ratings = ratings_of()
+        found = await ratings.answer(ratings.profile, request.path_params["name"])
+        if found is None:
+            return JSONResponse({"error": NO_SUCH_PLAYER}, status_code=404, headers=headers)
+        return JSONResponse(found, headers=headers)
+
+    async def leaderboard(request: Request):
+        if not await may_browse(request):
+            return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+        listed = request.query_params.get("provisional", "true").lower() not in ("false", "0", "no")
+        ratings = ratings_of()
+        found = await ratings.answer(ratings.leaderboard, request.path_params["game"], listed)
+        if found is None:
+            return JSONResponse({"error": NO_SUCH_GAME}, status_code=404, headers=headers)
+        return JSONResponse(found, headers=headers)
+
+    return [
+        Route("/api/players/{name}", player),
+        Route("/api/leaderboard/{game}", leaderboard),
+    ]

@@ -50,6 +50,9 @@ class Socket:
         self.closed: tuple[int, str] | None = None
         self.acted_on = -1
         self.playing = True
+        # What the seat plays, from its own view (a Sicilian seat's pick by default; a test of
+        # another game gives that game's player, tarocchi.bots.make_player).
+        self.choose = lambda view: pick_action(view, self.rng)
 
     # the websocket side, as serve_socket uses it
     async def receive(self) -> dict:
@@ -91,7 +94,7 @@ class Socket:
             return
         if view["turn"] == table["you"] and view["phase"] != "done":
             self.acted_on = frame["version"]
-            self.say({"type": "act", "action": pick_action(view, self.rng), "id": f"v{frame['version']}"})
+            self.say({"type": "act", "action": self.choose(view), "id": f"v{frame['version']}"})
 
     @property
     def state(self) -> dict:

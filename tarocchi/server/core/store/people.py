@@ -540,6 +540,18 @@ class People:
                                          "account": bool(a), "you": s == seat} for s, n, t, pl, a in players]})
         return out
 
+    def watch_tokens(self, table_ids: list[str]) -> dict[str, str]:
+        """Each table's watch token (its ``seats`` row at seat 255, core/tables.py WATCH_SEAT),
+        by table: the one link of a table that opens no seat (a profile links its matches'
+        replays with it). A table without one (made before watch links, never opened since) is
+        left out."""
+        if not table_ids:
+            return {}
+        with self.read() as tx:
+            rows = tx.run("SELECT table_id, token FROM seats WHERE seat = 255 AND table_id IN (%s)"
+                          % ", ".join(["%s"] * len(table_ids)), tuple(table_ids))
+        return {table_id: token for table_id, token in rows}
+
     def export(self, account: str) -> dict:
         """Everything stored about the account (its download)."""
         found = self.account(account)
