@@ -323,3 +323,32 @@ def test_a_deleted_accounts_sessions_die_on_every_device():
         b.post("/api/session", json={"name": "Mario", "password": "segreto123"})
         assert b.request("DELETE", "/api/account", json={"confirm": "Mario", "password": "segreto123"}).status_code == 204
         assert a.get("/api/me").status_code == 401
+
+
+def test_a_match_recorded_twice_is_recorded_and_rated_once(store_db):
+    """``record_ended`` of a match already stored (its table's end written again by a process
+    that did not know) changes nothing: a crash or a retry never rates a match twice."""
+    store = open_store(store_db)
+    try:
+        people = store.people
+        accounts = [people.create_account(n, "h", []) for n in ("Anna", "Bruno", "Carla")]
+        store.create_table("t1", "room", ["a", "b", "c"], {"kind": "room"})
+        for account, token in zip(accounts, "abc"):
+            people.hold_seat(account, token)
+        calls = []
+
+        def rater(players, before):
+            calls.append(before)
+            return {p.account: (25.0 + 3 - p.place, 8.0) for p in players}
+
+        def ended():
+            return Ended("t1", 1, "calabresella", 3, 100.0, [Player(s, n, s, t, False) for s, (n, t) in
+                                                             enumerate([("Anna", 21), ("Bruno", 3), ("Carla", 0)])],
+                         rater=rater)
+        store.append_many([("t1", 2, "join", {"seat": 0})], ended=[ended()])
+        store.append_many([("t1", 3, "join", {"seat": 1})], ended=[ended()])
+        assert len(calls) == 1
+        assert people.ratings(accounts[0])["calabresella/3"]["matches"] == 1
+        assert len(people.matches_of(accounts[0])) == 1
+    finally:
+        store.close()

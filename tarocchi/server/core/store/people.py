@@ -446,6 +446,8 @@ class People:
         before: dict[str, tuple[float, float]] = {}
         after = None
         self.lock_matches(tx)
+        if tx.run("SELECT 1 FROM matches WHERE table_id = %s AND match = %s", (ended.table_id, ended.match)):
+            return  # recorded (and rated) already: never twice
         if ended.rater is not None and all(p.account for p in ended.players):
             wanted = [p.account for p in ended.players]
             for account, mu, sigma in tx.run(
