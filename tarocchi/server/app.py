@@ -33,10 +33,11 @@ from .core.messages import (
     BODY_TOO_LARGE, BURST, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY, MAX_FRAME, NEW_TABLES_BURST,
     NEW_TABLES_PER_SECOND, PER_SECOND, TOO_MANY_TABLES, Budget, NewComputer, NewRoom,
 )
+from .core.sessions import signed_in
 from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
-from .lobby import FILL_SECONDS, PUBLIC_CLOCK, Lobby, lobby_routes
+from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, Lobby, lobby_routes
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
@@ -185,13 +186,19 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         body = await read_body(request, NewRoom)
         if isinstance(body, JSONResponse):
             return body
+        account = signed_in(hub().store.people, request) if body.correspondence else None
+        if body.correspondence and account is None:
+            return JSONResponse({"error": SIGN_IN_FOR_CORRESPONDENCE}, status_code=401)
         try:
             table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
                                                     hints=body.hints, address=client_address(request),
-                                                    rated=body.rated)
+                                                    rated=body.rated, correspondence=body.correspondence)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
-        return JSONResponse({"table": table_id, "links": [f"/t/{t}" for t in tokens]})
+        links = [f"/t/{t}" for t in tokens]
+        if account is not None:  # the host's seat is the host's account's (a table that waits days)
+            state["accounts"].hold(account, links[:1])
+        return JSONResponse({"table": table_id, "links": links})
 
     async def levels(request: Request):
         # The levels of the default game (the lobby before there were more games).

@@ -56,6 +56,10 @@ FILL_SECONDS = 20.0  # a Play now table waits this long for people, then compute
 CLAIM_SECONDS = 30.0  # a seat handed out from the lobby is held this long for its page to open
 CLAIMS_PER_ADDRESS = 3  # seats handed out and not opened yet that one client address may hold at once
 LISTED_FOR = 3600.0  # a public room waiting longer than this is no longer listed
+CORRESPONDENCE_LISTED_FOR = 7 * 24 * 3600.0  # ... a room by correspondence: a week (issue 41)
+DAY = 24 * 3600  # a correspondence table's clock is in days
+CORRESPONDENCE_DAYS = (1, 2, 3, 7)
+SIGN_IN_FOR_CORRESPONDENCE = "a table by correspondence is for signed-in players: sign in first"
 HOST_SEAT = 0  # the seat of whoever made the table (the host, or who pressed Play now): never handed out
 
 SEAT_TAKEN = "that seat was just taken"
@@ -71,8 +75,14 @@ MY_TABLES = 20  # seat links a browser may ask about at once (POST /api/my-table
 
 
 def somebody_here(row: dict) -> bool:
-    """A listed table somebody has open now (a listing written before presence was kept: yes)."""
-    return any(row.get("present") or [True])
+    """A listed table somebody has open now (a listing written before presence was kept: yes).
+    A table by correspondence is played by people who come and go over days: always."""
+    return bool(row.get("correspondence")) or any(row.get("present") or [True])
+
+
+def listed_for(row: dict) -> float:
+    """How long a public room may wait for its players and still be listed."""
+    return CORRESPONDENCE_LISTED_FOR if row.get("correspondence") else LISTED_FOR
 
 
 class Lobby(Feature):
@@ -208,6 +218,7 @@ class Lobby(Feature):
             return None
         return {"game": table.game.name, "status": table.status, "open": open_seats,
                 "seats": table.seats, "quick": table.quick, "clock": table.clock,
+                "correspondence": table.correspondence,
                 "names": [table.names[s] if table.joined[s] and not table.filled[s] else None
                           for s in range(table.seats)],
                 "present": list(present or [False] * table.seats),
@@ -219,12 +230,13 @@ class Lobby(Feature):
         now, out = time.time(), []
         for row in self.hub.store.listings(game, CLAIM_SECONDS):
             free = [s for s in row["open"] if s not in row["claimed"]]
-            if row["status"] != WAITING or not free or now - row["since"] > LISTED_FOR or not somebody_here(row):
+            if row["status"] != WAITING or not free or now - row["since"] > listed_for(row) or not somebody_here(row):
                 continue
             out.append({"table": row["table"], "game": row["game"], "seats": row["seats"], "free": free,
                         "names": row["names"], "present": row.get("present"),
                         "waiting": round(max(0.0, now - row["since"])),
-                        "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch")})
+                        "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch"),
+                        "correspondence": row.get("correspondence")})
         return out
 
     def shared(self) -> dict:
@@ -254,17 +266,21 @@ class Lobby(Feature):
         self.counted = (now, counts)
         return counts
 
-    def claim(self, table_id: str, seat: int | None, address: str) -> tuple[str, int] | str:
+    def claim(self, table_id: str, seat: int | None, address: str, account: str | None = None) -> tuple[str, int] | str:
         """A free seat of a listed table for the client at ``address``, ``seat`` if it is still
         free, else the next: (its new token, the seat), or why there is none (NOT_LISTED,
         NO_FREE_SEAT, AT_THIS_TABLE, TOO_MANY_CLAIMS). The store decides, one claim at a time
-        for a table and for an address, on every process of a site (``Store.claim_seat``)."""
+        for a table and for an address, on every process of a site (``Store.claim_seat``).
+        A seat of a table by correspondence is for a signed-in player (``account``): it is
+        that account's at once (issue 41)."""
         rows = [r for r in self.hub.store.listings(None, CLAIM_SECONDS) if r["table"] == table_id]
         if not rows:
             return NOT_LISTED
         row = rows[0]
         if not somebody_here(row):
             return NOBODY_HERE
+        if row.get("correspondence") and account is None:
+            return SIGN_IN_FOR_CORRESPONDENCE
         free = [s for s in row["open"] if s not in row["claimed"]]
         key = address_key(address)
         for s in ([seat] if seat in free else []) + [s for s in free if s != seat]:
@@ -272,6 +288,8 @@ class Lobby(Feature):
             claimed = self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS, key, CLAIMS_PER_ADDRESS)
             if claimed == CLAIM_WON:
                 self.hub.revoke(table_id, s)  # a socket opened on the old link holds nothing
+                if account is not None:
+                    self.hub.store.people.hold_seat(account, token)
                 return token, s
             if claimed in REFUSED:
                 return REFUSED[claimed]
@@ -320,13 +338,15 @@ class Lobby(Feature):
 
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
                  quick: bool = False, hints: bool = False, address: str | None = None,
-                 rated: bool | None = None) -> tuple[str, list[str]]:
+                 rated: bool | None = None, correspondence: int | None = None) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is never handed
         to a stranger: ``listing``). ``hints``: the host lets the seats ask for hints
         (server/advice.py); ``address``: the client that asked (it may not claim another seat)."""
+        if correspondence:  # days a move (issue 41): the clock is the same clock, in days
+            clock = correspondence * DAY
         if public and not clock:
             clock = self.clock_seconds
-        settings = {"public": public, "clock": clock, "hints": hints}
+        settings = {"public": public, "clock": clock, "hints": hints, "correspondence": correspondence}
         if quick:
             settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
         settings = {k: v for k, v in settings.items() if v}
@@ -344,8 +364,8 @@ class Lobby(Feature):
         if game not in self.hub.games:
             raise ValueError(f"unknown game {game!r}; the table offers {', '.join(self.hub.games)}")
         rows = [r for r in self.hub.store.listings(game, CLAIM_SECONDS)
-                if any(s not in r["claimed"] for s in r["open"]) and somebody_here(r)
-                and not (r["status"] == WAITING and time.time() - r["since"] > LISTED_FOR)]
+                if any(s not in r["claimed"] for s in r["open"]) and somebody_here(r) and not r.get("correspondence")
+                and not (r["status"] == WAITING and time.time() - r["since"] > listed_for(r))]
         return sorted(rows, key=lambda r: (r["status"] != WAITING, r["since"]))
 
     def has_seat_for(self, game: str) -> bool:
@@ -367,6 +387,10 @@ class Lobby(Feature):
         return table_id, tokens[0], HOST_SEAT, True
 
     # --- the fill and the clock ----------------------------------------------------------------
+
+    def wakes(self, table: Table) -> float | None:
+        """A table by correspondence asleep wakes when its clock runs out (issue 41)."""
+        return self._due(table)
 
     def _due(self, table: Table) -> float | None:
         """When the table's next fill or clock is due (wall clock), or None."""
@@ -394,8 +418,8 @@ class Lobby(Feature):
             return
         if due > self.now():  # (a timer a little early)
             return self.arm(table)
-        if not any(hub.connected(table)):
-            return  # nobody here: the next hello arms it again
+        if not any(hub.connected(table)) and not table.correspondence:
+            return  # nobody here: the next hello arms it again (a table by correspondence plays on)
         if table.status == WAITING:
             try:
                 with hub.atomic(table):
@@ -448,6 +472,7 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
+    from .core.sessions import signed_in
     from .core.sockets import client_address
     from .core.messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, MyTables, PlayNow, TakeSeat
 
@@ -478,9 +503,12 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         body = await read_body(request, TakeSeat)
         if isinstance(body, JSONResponse):
             return body
-        claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request) or "?")
+        account = signed_in(hub().store.people, request)
+        claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request) or "?",
+                                    account and account["id"])
         if isinstance(claimed, str):
-            return JSONResponse({"error": claimed}, status_code=429 if claimed == TOO_MANY_CLAIMS else 409)
+            status = 429 if claimed == TOO_MANY_CLAIMS else 401 if claimed == SIGN_IN_FOR_CORRESPONDENCE else 409
+            return JSONResponse({"error": claimed}, status_code=status)
         token, seat = claimed
         answer = {"table": request.path_params["table"], "link": f"/t/{token}", "seat": seat}
         if body.seat is not None and seat != body.seat:

@@ -108,9 +108,10 @@ class Notifier(Feature):
         self.send_one = send or self._webpush
         self.hidden: set[Connection] = set()  # sockets whose page said it is hidden (a tab behind others)
         self.seats: dict[str, tuple[float, dict[int, tuple[str, str]]]] = {}  # table -> (when asked, seats)
-        self.told: OrderedDict[tuple[str, int], tuple] = OrderedDict()  # (table, room seat) -> the turn told
+        # (table, room seat) -> the turn told; (table, room seat, "running_out") -> the turn warned
+        self.told: OrderedDict[tuple, tuple] = OrderedDict()
         self.status: dict[str, str] = {}  # table -> its status when last seen
-        self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> the running-out warning of its turn
+        self.timers: dict[str, tuple[tuple, asyncio.TimerHandle]] = {}  # table -> (its turn, that turn's warning)
         self.sending = asyncio.Semaphore(SENDING_AT_ONCE)
         self.tasks: set[asyncio.Task] = set()
         self._keys: tuple[str, str] | None = None
@@ -142,7 +143,7 @@ class Notifier(Feature):
         self.seats.pop(table_id, None)
         self.status.pop(table_id, None)
         if (timer := self.timers.pop(table_id, None)) is not None:
-            timer.cancel()
+            timer[1].cancel()
         self.hidden = {c for c in self.hidden if c.table.id != table_id}
 
     def changed(self, table: Table) -> None:
@@ -161,15 +162,30 @@ class Notifier(Feature):
             return
         room_seat = table.seat_map.index(table.deal.to_act)
         turn = table.turn_key()
-        if self.told.get((table.id, room_seat)) == turn:
-            return
-        self._remember((table.id, room_seat), turn)
-        if room_seat in seats:
-            self._tell(table, [room_seat], "turn")
+        if self.told.get((table.id, room_seat)) != turn:
+            self._remember((table.id, room_seat), turn)
+            if room_seat in seats:
+                self._tell(table, [room_seat], "turn")
+        if room_seat in seats and self.timers.get(table.id, (None,))[0] != turn:  # (also: a table just woken)
             self._arm(table, room_seat, turn)
 
+    def wakes(self, table: Table) -> float | None:
+        """A table asleep (by correspondence) wakes for the warning of its turn, not yet told."""
+        due = self._warning_at(table)
+        return due[0] if due is not None else None
+
+    def _warning_at(self, table: Table) -> tuple[float, int, tuple] | None:
+        """(when, room seat, turn) of the running-out warning the current turn still owes."""
+        if (table.status != PLAYING or not table.clock or table.turn_since is None or table.deal.to_act is None
+                or table.bots[table.deal.to_act]):
+            return None
+        room_seat, turn = table.seat_map.index(table.deal.to_act), table.turn_key()
+        if self.told.get((table.id, room_seat, "running_out")) == turn or room_seat not in self._seats(table):
+            return None
+        return table.turn_since + RUNNING_OUT * table.clock, room_seat, turn
+
     async def stop(self) -> None:
-        for timer in self.timers.values():
+        for _, timer in self.timers.values():
             timer.cancel()
         if self.tasks:
             await asyncio.wait(self.tasks, timeout=5)
@@ -188,7 +204,7 @@ class Notifier(Feature):
                 return {}
         return cached[1]
 
-    def _remember(self, key: tuple[str, int], turn: tuple) -> None:
+    def _remember(self, key: tuple, turn: tuple) -> None:
         self.told[key] = turn
         self.told.move_to_end(key)
         while len(self.told) > TOLD_KEPT:
@@ -200,20 +216,23 @@ class Notifier(Feature):
                    for c in self.hub.connections.get(table.id, []))
 
     def _arm(self, table: Table, room_seat: int, turn: tuple) -> None:
-        """The running-out warning of this turn, at RUNNING_OUT of its clock."""
+        """The running-out warning of this turn, at RUNNING_OUT of its clock (at once where
+        that moment has passed and the deadline has not: a table woken late)."""
         if (timer := self.timers.pop(table.id, None)) is not None:
-            timer.cancel()
-        if not table.clock or table.turn_since is None:
+            timer[1].cancel()
+        due = self._warning_at(table)
+        if due is None:
             return
-        delay = table.turn_since + RUNNING_OUT * table.clock - time.time()
-        if delay > 0:
-            self.timers[table.id] = asyncio.get_running_loop().call_later(
-                delay, self._running_out, table.id, room_seat, turn)
+        delay = due[0] - time.time()
+        if delay <= 0 and time.time() >= (table.deadline() or 0):
+            return
+        self.timers[table.id] = (turn, asyncio.get_running_loop().call_later(
+            max(0.0, delay), self._running_out, table.id, room_seat, turn))
 
     def _running_out(self, table_id: str, room_seat: int, turn: tuple) -> None:
-        self.timers.pop(table_id, None)
         table = self.hub.tables.get(table_id)
-        if table is not None and table.turn_key() == turn:
+        if table is not None and table.turn_key() == turn and self.told.get((table_id, room_seat, "running_out")) != turn:
+            self._remember((table_id, room_seat, "running_out"), turn)
             self._tell(table, [room_seat], "running_out")
 
     def _tell(self, table: Table, room_seats: list[int], what: str) -> None:

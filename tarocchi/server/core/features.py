@@ -64,6 +64,11 @@ class Feature:
         """The table's match ends with the event being written: its record, stored with that
         event (``store/people.py``), may still be added to (the ratings set ``ended.rater``)."""
 
+    def wakes(self, table: Table) -> float | None:
+        """A table by correspondence goes to sleep (out of memory, nobody there): when this
+        feature needs it awake again (wall clock; its own timer's moment), or None."""
+        return None
+
     def opened(self, table_id: str, address: str) -> None:
         """A link of the table (a seat's or its watch link) was opened from ``address``."""
 
@@ -78,7 +83,7 @@ class Feature:
 
 # The hooks the hub calls per table (``Hub.hooked``: the features that override each).
 HOOKS = ("stamp", "advance", "keeps_for_the_deal", "hello", "changed", "told", "chat", "holds",
-         "unloaded", "opened", "ended")
+         "unloaded", "opened", "ended", "wakes")
 
 
 class Spectators(Feature):

@@ -66,6 +66,8 @@ FALLBACK_LEVEL = "rule"  # who plays a seat whose bot raised or gave an illegal 
 TABLE_GAMES = ("sicilian", "renaissance", "calabresella", "ottocento")
 # The message kinds the core answers itself; a feature answers the others it names (plug).
 CORE_MESSAGES = (Hello, Act, Chat, History, Name, Rematch, Next, Takeover, Start)
+WAKE_EVERY = 30.0  # seconds between two looks for the sleeping tables due (issue 41)
+
 # What a person who came for a computer's seat mid-deal may ask until the deal ends (the rest is
 # refused with NEXT_DEAL; an act, with COMPUTER_PLAYS, as for any seat a computer plays).
 WHILE_WATCHING = (Hello, History, Name, Act, Visible)
@@ -262,8 +264,12 @@ class Hub:
     def __init__(self, store: Store, executor: Executor, *, bot_delay: float = 1.0,
                  trick_pause: float = 1.0, bot_level_default: str = DEFAULT_LEVEL,
                  away_timeout: float = 60.0, chance: Chance | None = None,
-                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES):
-        """``executor``: where the tables' computers think (and the turn clock's stand-in)."""
+                 hello_timeout: float = HELLO_TIMEOUT, games: tuple[str, ...] = TABLE_GAMES,
+                 wake_every: float = WAKE_EVERY):
+        """``executor``: where the tables' computers think (and the turn clock's stand-in);
+        ``wake_every``: how often the store is asked for sleeping tables due (issue 41)."""
+        self.wake_every = wake_every
+        self.waker: asyncio.Task | None = None
         self.store = store
         self.executor = executor
         self.bot_delay = bot_delay
@@ -341,6 +347,31 @@ class Hub:
         self.started_at = asyncio.get_running_loop().time()  # nobody is here yet: away since now
         for table_id in self.store.unfinished():
             self.resume(table_id)
+        if self.store.sleepers.count():
+            self._start_waker()
+
+    def _start_waker(self) -> None:
+        """The waker runs once any table sleeps (none on a server without correspondence)."""
+        if self.waker is None:
+            self.waker = asyncio.get_running_loop().create_task(self._wake_due())
+
+    async def _wake_due(self) -> None:
+        """Wake the sleeping tables whose time has come (``unload_if_idle``), every
+        ``wake_every`` seconds: each is loaded, and carries on (its clock plays)."""
+        while True:
+            await asyncio.sleep(self.wake_every)
+            try:
+                due = self.store.sleepers.due(self.now())
+            except Exception:  # (the store away: the next round)
+                log.exception("could not ask the store for the tables to wake")
+                continue
+            for table_id in due:
+                if table_id not in self.tables:
+                    self.resume(table_id)
+                    if table_id not in self.tables and table_id not in self.broken:
+                        continue  # (another process of the site drives it: it wakes it)
+                with contextlib.suppress(Exception):
+                    self.store.sleepers.wake(table_id)
 
     def resume(self, table_id: str) -> None:
         """Load an unfinished table (unless another process drives it) and carry it on."""
@@ -369,6 +400,8 @@ class Hub:
         self.unload(table_id, release=False)
 
     async def stop(self) -> None:
+        if self.waker is not None:
+            self.waker.cancel()
         for timer in self.away_timers.values():
             timer.cancel()
         tasks = [t for t in self.bot_tasks.values() if not t.done()]
@@ -400,6 +433,8 @@ class Hub:
                 table = self.tables[table_id] = replay(table_id, self.store.events(table_id) + self._pending(table_id))
             except ValueError as e:  # BrokenStream, or a row that is not JSON
                 self._mark_broken(table_id, str(e))
+            if table is not None and table.correspondence:
+                self.store.sleepers.wake(table_id)  # (in memory now: awake, whoever woke it)
         return table
 
     async def stored(self, table_id: str) -> StoredTable:
@@ -523,7 +558,7 @@ class Hub:
             sockets = self.link(conn).sockets
             if conn in sockets:
                 sockets.remove(conn)
-            if not conns and conn.table.status == OVER:
+            if not conns and (conn.table.status == OVER or conn.table.correspondence):  # (asleep: issue 41)
                 # After this turn's commit, so a page that opens it again meanwhile finds it
                 # whole, in memory or in the store.
                 asyncio.get_running_loop().call_soon(self.unload_if_idle, conn.table)
@@ -890,10 +925,26 @@ class Hub:
 
     def unload_if_idle(self, table: Table) -> None:
         """A finished match that nobody has open leaves memory: the store keeps it, and a
-        link opened again reloads it. (A server that kept every match grew without bound.)"""
-        if (self.tables.get(table.id) is table and table.status == OVER and not self.connections.get(table.id)
-                and not any(feature.holds(table.id) for feature in self.hooked["holds"])):
-            self.unload(table.id)
+        link opened again reloads it. (A server that kept every match grew without bound.)
+        So does a table by correspondence that waits for a person with nobody there: it
+        sleeps, written down with when it must wake (the earliest a feature asks for: its
+        deadline), and costs nothing meanwhile (issue 41)."""
+        if (self.tables.get(table.id) is not table or self.connections.get(table.id)
+                or any(feature.holds(table.id) for feature in self.hooked["holds"])):
+            return
+        if table.status == OVER:
+            return self.unload(table.id)
+        task = self.bot_tasks.get(table.id)
+        if not table.correspondence or table.bot_to_act() is not None or (task is not None and not task.done()):
+            return
+        wakes = [at for feature in self.hooked["wakes"] if (at := feature.wakes(table)) is not None]
+        try:
+            self.store.sleepers.sleep(table.id, min(wakes, default=None))
+        except Exception:
+            log.exception("table %s could not be put to sleep; it stays in memory", table.id)
+            return
+        self.unload(table.id)
+        self._start_waker()
 
     def unload(self, table_id: str, release: bool = True) -> None:
         """Forget a table held in memory: its sockets, bots, timers and presence (and, in a
@@ -922,6 +973,8 @@ class Hub:
         self._wake_bots(table)
         for feature in self.hooked["changed"]:
             feature.changed(table)
+        if table.correspondence and not self.connections.get(table.id):  # (its clock played: asleep again)
+            asyncio.get_running_loop().call_soon(self.unload_if_idle, table)
 
     def _advance(self, table: Table) -> None:
         """What follows by itself: the match starts once every seat has joined; the next deal

@@ -166,6 +166,7 @@ class NewRoom(msgspec.Struct, forbid_unknown_fields=True):
     clock: Annotated[int, msgspec.Meta(ge=5, le=600)] | None = None  # seconds a turn, None: no clock
     hints: bool = False  # the host lets every seat ask for a hint (a computer table always does)
     rated: bool | None = None  # its matches rated (issue 40); None: as public tables are, by default
+    correspondence: Literal[1, 2, 3, 7] | None = None  # days a move (issue 41): for signed-in players
 
 
 class PlayNow(msgspec.Struct, forbid_unknown_fields=True):

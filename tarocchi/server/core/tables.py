@@ -140,6 +140,10 @@ class Table:
         # are by default (one listed in the lobby when its match ends).
         self.rated_choice: bool | None = created.get("rated")
         self.matches = 0  # the table's matches begun: 2 after a rematch
+        # A table by correspondence (issue 41): days a move (its ``clock`` in seconds); it
+        # sleeps out of memory between moves (Hub.unload_if_idle), and its clock runs with
+        # nobody there.
+        self.correspondence: int | None = created.get("correspondence")
         # By seat, in the deal in play: actions made, and of them by a computer for the seat's
         # person (away, or out of time). A person the computer played for most of a deal or
         # more is ``absent`` from the match: last in its rating, whatever the score (issue 40).
@@ -261,7 +265,8 @@ class Table:
             # The host may start with three of four (R17), where the game is played at three.
             "early_start": self.status == WAITING and self.may_start_early(),
             "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
-            "public": self.public, "rated": self.rated, "quick": self.quick, "fill_at": self.fill_at if self.status == WAITING else None,
+            "public": self.public, "rated": self.rated, "quick": self.quick,
+            "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline()},
             "you": seat,

@@ -31,6 +31,7 @@ from typing import Protocol
 import msgspec
 
 from .people import Ended, People
+from .sleepers import Sleepers
 
 _encode = msgspec.json.Encoder().encode
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
@@ -67,6 +68,8 @@ def check_schema(found: int, where: str) -> None:
 class Store(Protocol):
     # Accounts, sessions, the seats they hold, matches and ratings (issue 40, store/people.py).
     people: People
+    # Tables asleep between moves, and when each wakes (issue 41, store/sleepers.py).
+    sleepers: Sleepers
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
                      more: Iterable[tuple[int, str]] = ()) -> None:
@@ -150,7 +153,7 @@ class Store(Protocol):
         """A table's last ``limit`` chat events before ``version``, newest first: (version, data)."""
 
     def unfinished(self) -> list[str]:
-        """The ids of every table whose match is not over."""
+        """The ids of every table whose match is not over, but those asleep (``sleepers``)."""
 
     def finish(self, table_id: str) -> None:
         """Mark a table's match as over (it is no longer reloaded at startup)."""

@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from . import people
+from . import people, sleepers
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -102,7 +102,7 @@ MIGRATIONS = [
     );
     """,
     # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40).
-    people.SCHEMA,
+    people.SCHEMA + sleepers.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -140,6 +140,7 @@ class PostgresStore:
                                                 reconnect_timeout=timeout, kwargs={"autocommit": True},
                                                 name="tarocchi-store")
         self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
+        self.sleepers = sleepers.Sleepers(self._write, self._connection_tx)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
@@ -286,7 +287,8 @@ class PostgresStore:
 
     def unfinished(self) -> list[str]:
         with self._connection() as conn:
-            return [r[0] for r in conn.execute("SELECT id FROM tables WHERE NOT finished ORDER BY created_at")]
+            return [r[0] for r in conn.execute(
+                f"SELECT id FROM tables WHERE NOT finished AND {sleepers.NOT_ASLEEP} ORDER BY created_at")]
 
     def finish(self, table_id: str) -> None:
         with self._connection() as conn:

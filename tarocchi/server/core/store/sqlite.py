@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterable
 
-from . import people
+from . import people, sleepers
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, SchemaTooNew, check_schema, decoded,
     event_rows, listing_of, listing_row, version_conflict,
@@ -104,6 +104,7 @@ class SqliteStore:
         self.db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
         self.people = people.People(self._write, self._read)
+        self.sleepers = sleepers.Sleepers(self._write, self._read)
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -141,7 +142,7 @@ class SqliteStore:
                 self.db.execute(statement)
             if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
-            for statement in filter(str.strip, (VISITS + people.SCHEMA).split(";")):
+            for statement in filter(str.strip, (VISITS + people.SCHEMA + sleepers.SCHEMA).split(";")):
                 self.db.execute(statement)
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -237,7 +238,8 @@ class SqliteStore:
         return (row[0], row[1]) if row else None
 
     def unfinished(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created_at")]
+        return [r[0] for r in self.db.execute(
+            f"SELECT id FROM tables WHERE finished = 0 AND {sleepers.NOT_ASLEEP} ORDER BY created_at")]
 
     def put_listing(self, table_id: str, listing: dict | None) -> None:
         with self._transaction():
