@@ -37,7 +37,7 @@ from .core.sessions import signed_in
 from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
-from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, Lobby, lobby_routes
+from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, TIME_BANK, Lobby, lobby_routes
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
@@ -62,7 +62,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
                advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
                sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND),
-               push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS) -> Starlette:
+               push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
+               time_bank: float = TIME_BANK) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
@@ -83,7 +84,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     review (advice.py); ``sign_in``: the budget of sign-ins (and sign-ups) per client address and
     per account name (accounts/); ``push_contact``: the operator's address the push services
     are given (VAPID's ``sub``), ``push_hosts``: the push services a browser's subscription may
-    name (notify.py)."""
+    name (notify.py); ``time_bank``: a live clock's spare seconds per seat and match (lobby.py)."""
     if advice_workers < 0:
         raise ValueError("advice_workers is 0 or more")
     state: dict = {}
@@ -145,7 +146,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 # (on the bots' own: as many at once as they have workers)
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
                                 fill_seconds=fill_seconds, public_clock=public_clock,
-                                push_contact=push_contact, push_hosts=push_hosts)
+                                push_contact=push_contact, push_hosts=push_hosts, time_bank=time_bank)
         state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename)
         state["hub"].start()
         if site is not None:
@@ -251,14 +252,14 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
              advice_workers: int = ADVICE_WORKERS, advice_seconds: float = ADVICE_SECONDS,
              fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
              push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-             **options) -> Hub:
+             time_bank: float = TIME_BANK, **options) -> Hub:
     """The server's core with its features plugged in: the one place they are wired
     (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
     looking back, hints and reviews, the ratings, and on a site of several processes its leases and relays.
     Each is also the hub's attribute of its name (``hub.lobby``...), for the routes and tests;
     the core itself reads none of them. ``options`` go to ``Hub``."""
     hub = Hub(store, executor, **options)
-    hub.lobby = hub.plug(Lobby(hub, fill_seconds=fill_seconds, clock_seconds=public_clock))
+    hub.lobby = hub.plug(Lobby(hub, fill_seconds=fill_seconds, clock_seconds=public_clock, time_bank=time_bank))
     hub.watch = hub.plug(Watchers(hub))
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))

@@ -58,6 +58,7 @@ CLAIMS_PER_ADDRESS = 3  # seats handed out and not opened yet that one client ad
 LISTED_FOR = 3600.0  # a public room waiting longer than this is no longer listed
 CORRESPONDENCE_LISTED_FOR = 7 * 24 * 3600.0  # ... a room by correspondence: a week (issue 41)
 DAY = 24 * 3600  # a correspondence table's clock is in days
+TIME_BANK = 120.0  # seconds of spare time a seat has for a match at a live table with a clock
 CORRESPONDENCE_DAYS = (1, 2, 3, 7)
 SIGN_IN_FOR_CORRESPONDENCE = "a table by correspondence is for signed-in players: sign in first"
 HOST_SEAT = 0  # the seat of whoever made the table (the host, or who pressed Play now): never handed out
@@ -89,9 +90,10 @@ class Lobby(Feature):
     """The hub's side of the lobby: listings, Play now, the fill and the turn clock. ``now``
     is the wall clock the deadlines are kept in (a test gives its own)."""
 
-    def __init__(self, hub: Hub, *, fill_seconds: float = FILL_SECONDS, clock_seconds: float = PUBLIC_CLOCK):
+    def __init__(self, hub: Hub, *, fill_seconds: float = FILL_SECONDS, clock_seconds: float = PUBLIC_CLOCK,
+                 time_bank: float = TIME_BANK):
         self.hub = hub
-        self.fill_seconds, self.clock_seconds = fill_seconds, clock_seconds
+        self.fill_seconds, self.clock_seconds, self.time_bank = fill_seconds, clock_seconds, time_bank
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
         self.visited: set[tuple[str, str]] = set()  # (table, address) whose visit this process wrote
         self.counted: tuple[float, dict[str, int]] | None = None  # (when, people playing by game)
@@ -346,7 +348,9 @@ class Lobby(Feature):
             clock = correspondence * DAY
         if public and not clock:
             clock = self.clock_seconds
-        settings = {"public": public, "clock": clock, "hints": hints, "correspondence": correspondence}
+        settings = {"public": public, "clock": clock, "hints": hints, "correspondence": correspondence,
+                    # a live clock's time bank (issue 41): spare seconds a seat spends past a turn's own
+                    "bank": self.time_bank if clock and not correspondence else None}
         if quick:
             settings |= {"quick": True, "fill_at": round(self.now() + self.fill_seconds, 3)}
         settings = {k: v for k, v in settings.items() if v}

@@ -42,7 +42,7 @@ log = logging.getLogger("tarocchi.server")
 # The push services browsers use (an endpoint's host must be one of these, or end with ".<one>").
 PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com")
 SENDING_AT_ONCE = 4
-RUNNING_OUT = 0.8  # of a turn's clock gone: "your time is running out"
+RUNNING_OUT = 0.8  # of a turn's time gone (its clock and the time bank): "your time is running out"
 TOLD_KEPT = 100_000  # (table, seat) -> the turn last told: bounded
 SEATS_FRESH = 60.0  # seconds a table's seats' accounts are kept before they are asked again
 TTL = 24 * 3600  # how long a push service keeps a message for a browser that is off
@@ -182,7 +182,8 @@ class Notifier(Feature):
         room_seat, turn = table.seat_map.index(table.deal.to_act), table.turn_key()
         if self.told.get((table.id, room_seat, "running_out")) == turn or room_seat not in self._seats(table):
             return None
-        return table.turn_since + RUNNING_OUT * table.clock, room_seat, turn
+        # (of all the time the turn has: its clock's own, and the person's time bank)
+        return table.turn_since + RUNNING_OUT * (table.deadline() - table.turn_since), room_seat, turn
 
     async def stop(self) -> None:
         for _, timer in self.timers.values():

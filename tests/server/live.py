@@ -77,6 +77,9 @@ def running_server(db: str | None = None, *, bot_delay: float = 0.05, trick_paus
     # Hints and reviews think for a tenth of a second, not the table's 0.6: what the tests check
     # (what is shown, when, to whom, that it names no hidden card) does not depend on how long.
     options.setdefault("advice_seconds", ADVICE_SECONDS)
+    # No time bank (issue 41) unless a test asks: the tests of a turn clock wait for its own time
+    # to run out (tests/server/test_time_bank.py is the bank's).
+    options.setdefault("time_bank", 0.0)
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_level_default=bot_level_default,
                      bot_processes=bot_processes, **options)
     port = free_port()

@@ -19,7 +19,7 @@ import pytest
 from tarocchi.server.app import assemble
 from tarocchi.server.core.hub import Hub
 from tarocchi.server.site import Site
-from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, Lobby
+from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, TIME_BANK, Lobby
 from tarocchi.server.core.messages import Act, Hello, Next, Public
 from tarocchi.server.core.store import open_store
 from tarocchi.server.core.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, WATCH_SEAT, check_stream, replay
@@ -45,7 +45,8 @@ class Tables:
     def __init__(self, db: str, clock: Clock, site=None):
         self.store = open_store(db)
         self.clock = clock
-        self.hub = assemble(self.store, None, bot_delay=0.0, trick_pause=0.0, away_timeout=600, site=site)
+        # (no time bank: these tests are of the clock's own time; test_time_bank.py of the bank)
+        self.hub = assemble(self.store, None, bot_delay=0.0, trick_pause=0.0, away_timeout=600, site=site, time_bank=0.0)
         self.hub.lobby.now = lambda: clock.now
         self.hub.start()
 
@@ -269,7 +270,8 @@ def test_the_clock_plays_for_a_person_out_of_time_and_not_before(tmp_path):
         table = pages[0].conn.table
         assert table.status == PLAYING and table.deadline() == table.turn_since + 10
         summary = table.summary(0, [True] * 3)["clock"]
-        assert summary == {"seconds": 10, "seats": [to_act(table)], "deadline": table.deadline()}
+        assert summary == {"seconds": 10, "seats": [to_act(table)], "deadline": table.deadline(), "bank": None,
+                           "base": table.turn_since + 10}
         version, seat = table.version, to_act(table)
         await settle(clock, clock.now + 9)
         assert table.version == version  # in time: nothing
@@ -456,15 +458,17 @@ def test_every_state_frame_says_the_servers_time_as_it_leaves_a_kept_frame_too()
         assert abs(again.state["now"] - time.time()) < 2
         spectator = await Seat.open(server.ws_url, watch)
         assert abs(spectator.state["now"] - time.time()) < 2
-        # Once the seats are taken the clock runs: its deadline is the server's now plus the turn.
+        # Once the seats are taken the clock runs: its deadline is the server's now plus the turn
+        # (its own 15 s, then the seat's time bank, issue 41).
         guests = [await Seat.open(server.ws_url, t) for t in tokens[1:]]
         playing = await again.wait_state(lambda st: st["table"]["status"] == "playing")
-        left = playing["table"]["clock"]["deadline"] - playing["now"]
-        assert 13 < left <= 15
+        clock = playing["table"]["clock"]
+        assert 13 < clock["base"] - playing["now"] <= 15
+        assert clock["deadline"] - clock["base"] == clock["bank"][0] == TIME_BANK
         for s in (again, spectator, *guests):
             await s.close()
 
-    with running_server() as server:
+    with running_server(time_bank=TIME_BANK) as server:
         asyncio.run(body(server))
 
 

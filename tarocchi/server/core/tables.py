@@ -129,6 +129,13 @@ class Table:
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
         self._turn_key: tuple | None = None
+        # The time bank (issue 41): at a live table with a clock, each seat's spare seconds for
+        # the match, spent only by a turn that goes past the clock's own time; worked out
+        # from the events' "at", so a replay and a restart find it the same. None: no bank (a
+        # table from before it, or by correspondence).
+        self.bank: float | None = created.get("bank")
+        self.bank_left: list[float] = [self.bank or 0.0] * self.seats
+        self._turn_seat: int | None = None  # the person whose turn the clock runs for, if one
         # The version of the event that began the current turn: an act that answers an older
         # version answers a turn that is over (check_turn). A chat line or a name does not
         # begin a turn, so it makes no card stale.
@@ -220,10 +227,11 @@ class Table:
         return []
 
     def deadline(self) -> float | None:
-        """When the clock plays for the seats it runs for (seconds since the epoch), or None."""
+        """When the clock plays for the seats it runs for (seconds since the epoch), or None:
+        the turn's own time, then the person's time bank."""
         if not self.clock or self.turn_since is None or not self.clock_seats():
             return None
-        return self.turn_since + self.clock
+        return self.turn_since + self.clock + (self.bank_left[self._turn_seat] if self._turn_seat is not None else 0.0)
 
     def turn_key(self) -> tuple:
         """What the clock's turn is: a new one restarts it."""
@@ -268,7 +276,9 @@ class Table:
             "public": self.public, "rated": self.rated, "quick": self.quick,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
             "filled": self.filled, "arrived": self.arrived,
-            "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline()},
+            "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
+                                     "bank": self.bank_left if self.bank else None,
+                                     "base": self.turn_since + self.clock if self.turn_since is not None else None},
             "you": seat,
         }
 
@@ -469,10 +479,20 @@ class Table:
         if not (kind == "chat" or kind == "act" and self.status == PLAYING and not self.clock):
             self._summary_at = version  # the summary changed (see summary: a card does not, but for its clock)
         if (key := self.turn_key()) != self._turn_key:
+            if self._turn_seat is not None and self.turn_since is not None and data.get("at") is not None:
+                self._spend_bank(self._turn_seat, data["at"] - self.turn_since)
             self._turn_key, self.turn_since, self.turn_version = key, data.get("at"), version
+            self._turn_seat = (self.deal.to_act if self.bank and self.status == PLAYING and self.deal.to_act is not None
+                               and self.bots[self.deal.to_act] is None else None)
         elif self.turn_since is None:
             self.turn_since = data.get("at")  # (an older stream: no "at", no clock)
         self._collect_engine_events()
+
+    def _spend_bank(self, seat: int, took: float) -> None:
+        """A turn of ``seat`` that took ``took`` seconds: what went past the clock's own time
+        comes out of the seat's bank."""
+        if seat < len(self.bank_left):
+            self.bank_left[seat] = round(max(0.0, self.bank_left[seat] - max(0.0, took - self.clock)), 3)
 
     def _on_join(self, data: dict) -> None:
         self.joined[data["seat"]] = True
@@ -492,6 +512,7 @@ class Table:
         self.acted = [self.acted[s] for s in keep]
         self.deal_acts, self.deal_acts_for = [0] * len(keep), [0] * len(keep)
         self.absent = [self.absent[s] for s in keep]
+        self.bank_left = [self.bank_left[s] for s in keep]
         self.played_for = [self.played_for[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
@@ -505,6 +526,7 @@ class Table:
         self.rematch = [False] * self.seats
         self.matches += 1
         self.absent = [False] * self.seats
+        self.bank_left = [self.bank or 0.0] * self.seats  # (a bank for each match)
 
     def _on_rematch(self, data: dict) -> None:
         self.rematch[data["seat"]] = True
