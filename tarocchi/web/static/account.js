@@ -121,6 +121,11 @@ export function accountLink() {
     "aria-label": name ? t("acct.link.label", { name }) : null }, name || t("acct.link.signin"));
 }
 
+// The lobby's line in place of the name field, signed in: the seats take the account's name.
+export function signedInNote() {
+  return h("p", { class: "lobby-signed-in", id: "signed-in-as", text: t("acct.lobby.signedin", { name: accountName() }) });
+}
+
 export function langButton(after) {
   return h("button", {
     class: "lang", type: "button", "data-focus": "lang", lang: lang() === "en" ? "it" : "en",

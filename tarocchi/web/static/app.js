@@ -60,7 +60,7 @@ import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 import { rememberSeat, askTables } from "./seats.js";
-import { accountName, accountLink, accountPage, fetchMe, holdSeat, syncSeats } from "./account.js";  // issue 40
+import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
 import { boardsNav, profilePage, leaderboardPage } from "./players.js";
 
 const root = document.getElementById("app");
@@ -451,9 +451,7 @@ function lobbyPage() {
   return h("div", { class: "lobby" },
     h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
-    h("section", { class: "panel lobby-name" }, accountName()
-      ? h("p", { class: "lobby-signed-in", id: "signed-in-as", text: t("acct.lobby.signedin", { name: accountName() }) })
-      : nameForm()),
+    h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room),
     L.games.length ? boardsNav(L.games, gameTitle) : null);
