@@ -36,6 +36,11 @@ function place(n) {
   return `${n}${tail}`;
 }
 
+// A name that may break after its . - _ (a narrow column wraps it there, not mid-word).
+function breakable(name) {
+  return String(name).split(/(?<=[._-])/).flatMap((part, i) => (i ? [h("wbr"), part] : [part]));
+}
+
 function profileHref(name) { return `/@/${encodeURIComponent(name)}`; }
 
 function provisionalTag() {
@@ -191,7 +196,7 @@ function boardTable(board) {
         const you = me && p.name.toLowerCase() === me;
         return h("tr", { class: (p.provisional ? "provisional" : "") + (you ? " you" : ""), "data-name": p.name },
           h("td", { class: "rank", text: String(p.rank) }),
-          h("th", { scope: "row", class: "who" }, h("a", { href: profileHref(p.name), text: p.name }),
+          h("th", { scope: "row", class: "who" }, h("a", { href: profileHref(p.name) }, breakable(p.name)),
             you ? h("span", { class: "quiet", text: ` (${t("name.you")})` }) : null),
           h("td", { class: "num rating" }, h("span", { class: "rating-value", text: number(p.ordinal) }),
             p.provisional ? [" ", provisionalTag()] : null),
