@@ -396,7 +396,7 @@ function roomLinks(links) {
 function nameForm(onsaved, id = "my-name", labelKey = "name.label") {
   const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
     placeholder: t("name.placeholder") });
-  input.value = myName();
+  input.value = accountName() || myName();  // (signed in: the account's name, as the hello says)
   return h("form", { class: "name-form", onsubmit: (e) => {
     e.preventDefault();
     const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
