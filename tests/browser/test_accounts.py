@@ -27,7 +27,6 @@ from tests.server.seat import Seat
 from tests.trust.harness import run_async
 
 from .checks import DESKTOP, PHONE, SIZES, check_axe, screen
-from .driver import resize
 from .test_public import lobby_lists
 from .test_screens import switch
 from .test_watch import computer_table
