@@ -6,11 +6,12 @@ account to another browser; the room form's Rated box; and the account, profile 
 leaderboard pages at 1366x800, 390x844 and 360x640, in English and Italian, axe clean and
 never wider than the screen.
 
-The profile and leaderboard pages' looks are checked on the answers of the ratings' routes as
-docs/protocol.md gives them (served here by the test, ``fake_ratings``); the whole way, three
-people playing a rated public Calabresella match to its end and finding it on their profiles
-and the leaderboard, is ``test_a_rated_match_shows_on_the_profiles_and_the_leaderboard`` (it
-needs the ratings feature, tarocchi/server/ratings.py)."""
+The profile and leaderboard pages' looks are checked on answers shaped as the ratings' routes
+give them (GET /api/players/<name>, GET /api/leaderboard/<game>; served here by the test,
+``fake_ratings``); the whole way, three people playing a rated public Calabresella match to its
+end and finding it on their profiles and the leaderboard, is
+``test_a_rated_match_shows_on_the_profiles_and_the_leaderboard`` (it needs the ratings feature,
+tarocchi/server/ratings.py)."""
 
 from __future__ import annotations
 
