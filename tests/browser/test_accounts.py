@@ -104,7 +104,6 @@ def test_sign_up_shows_the_codes_once_then_sign_out_and_in(live_server, new_page
     page = new_page(PHONE)
     page.goto(base + "/account")
     page.locator("#signup-name").wait_for()
-    assert page.locator("#passkey-signin, #passkey-signup").count() == 0  # (no passkeys module here: no buttons)
     # A rule broken: the server's words under the form, in the page's language.
     page.fill("#signup-name", "Mario Rossi")
     page.fill("#signup-password", PASSWORD)
@@ -397,18 +396,18 @@ PROFILE = {
     "name": "Bartolomeo_di_Giovanni1",
     "ratings": {"sicilian/4": rating(29.4, 3.1, 14), "calabresella/3": rating(26.2, 6.9, 2), "sicilian/3": rating(31.0, 2.2, 40)},
     "matches": [
-        {"table": "t3", "match": 1, "game": "calabresella", "seats": 3, "ended": 1_780_000_000, "rated": True, "seat": 1,
+        {"table": "t3", "match": 1, "game": "calabresella", "seats": 3, "key": "calabresella/3", "ended": 1_780_000_000, "rated": True, "seat": 1,
          "before": None, "after": [26.2, 6.9],
          "players": [player(0, "Annunziata_Bellavista", 13, 2), player(1, "Bartolomeo_di_Giovanni1", 21, 1, you=True),
-                     player(2, "Ciccio", -4, 3)], "replay": "/r/w3/1"},
-        {"table": "t2", "match": 2, "game": "sicilian", "seats": 4, "ended": 1_779_000_000, "rated": True, "seat": 0,
+                     player(2, "Ciccio", -4, 3)], "watch": "/w/w3"},
+        {"table": "t2", "match": 2, "game": "sicilian", "seats": 4, "key": "sicilian/4", "ended": 1_779_000_000, "rated": True, "seat": 0,
          "before": [30.1, 3.2], "after": [29.4, 3.1],
          "players": [player(0, "Bartolomeo_di_Giovanni1", -12, 3, you=True), player(1, "Dora", 30, 1),
-                     player(2, "a former player", 2, 2, account=False), player(3, "Ezio", -20, 4)], "replay": "/r/w2/7"},
-        {"table": "t1", "match": 1, "game": "sicilian", "seats": 3, "ended": 1_778_000_000, "rated": False, "seat": 2,
+                     player(2, "a former player", 2, 2, account=False), player(3, "Ezio", -20, 4)], "watch": "/w/w2"},
+        {"table": "t1", "match": 1, "game": "sicilian", "seats": 3, "key": "sicilian/3", "ended": 1_778_000_000, "rated": False, "seat": 2,
          "before": None, "after": None,
          "players": [player(0, "host", 5, 1, account=False), player(1, "computer 1", 0, 2, account=False),
-                     player(2, "Bartolomeo_di_Giovanni1", -5, 3, you=True)], "replay": "/r/w1/3"},
+                     player(2, "Bartolomeo_di_Giovanni1", -5, 3, you=True)], "watch": None},
     ],
 }
 
@@ -420,7 +419,7 @@ def board(seats: int, n: int) -> dict:
     return {"seats": seats, "key": f"sicilian/{seats}", "players": players}
 
 
-BOARD = {"game": "sicilian", "boards": [board(3, 12), board(4, 0)]}
+BOARD = {"game": "sicilian", "provisional_sigma": 7.0, "boards": [board(3, 12), board(4, 0)]}
 
 
 def fake_ratings(page, base: str) -> None:
@@ -438,7 +437,12 @@ def fake_ratings(page, base: str) -> None:
             route.fulfill(status=200, content_type="application/json", body=json.dumps(BOARD))
         else:
             route.fulfill(status=404, content_type="application/json", body=json.dumps({"error": "no such game"}))
+    def deals(route):  # (a rematch's replay opens at its first deal: the table's deals say which)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps({"deals": [
+            {"number": 1, "match": 1, "deal": 1}, {"number": 2, "match": 1, "deal": 2},
+            {"number": 3, "match": 2, "deal": 1}, {"number": 4, "match": 2, "deal": 2}]}))
     page.route(f"{base}/api/players/*", players)
+    page.route(f"{base}/api/deals/w2", deals)
     page.route(f"{base}/api/leaderboard/*", boards)
 
 
@@ -505,6 +509,8 @@ def test_the_profile_and_leaderboard_pages_fit_every_screen(live_server, new_pag
     assert "Annunziata_Bellavista (2nd, 13)" in top and "Ciccio (3rd, -4)" in top
     assert matches.nth(0).locator("a[href='/@/Ciccio']").count() == 1
     assert matches.nth(0).locator("a.replay-link").get_attribute("href") == "/r/w3/1"
+    page.locator(".match:nth-child(2) a.replay-link[href='/r/w2/3']").wait_for()
+    assert matches.nth(2).locator("a.replay-link").count() == 0  # (an unrated match: no watch link is given)
     assert "Rating −0.4 (20.5 → 20.1)" in matches.nth(1).inner_text()
     assert matches.nth(1).locator("a[href*='former']").count() == 0  # (a deleted account: no profile)
     assert "Not rated" in matches.nth(2).inner_text()

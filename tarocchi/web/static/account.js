@@ -151,7 +151,12 @@ export function when(seconds, withTime = true) {
 
 function capital(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
 
-function errorText(e) { return capital(reason(e.message)).replace(/([^.!?])$/, "$1."); }
+function errorText(e) {
+  // (the browser's own, from a passkey's prompt: said in the page's words)
+  if (e?.name === "NotAllowedError" || e?.name === "AbortError") return t("acct.passkey.cancelled");
+  if (e?.name === "InvalidStateError") return t("acct.passkey.exists");
+  return capital(reason(e.message)).replace(/([^.!?])$/, "$1.");
+}
 
 // --- passkeys (their own module, when it is there) --------------------------------------------
 

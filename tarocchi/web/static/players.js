@@ -10,6 +10,7 @@ import { t, tn, has, lang, seatName } from "./i18n.js";
 import { h } from "./dom.js";
 import { accountName, pageTop, when } from "./account.js";  // (it brings the catalogue: account.i18n.js)
 
+const LOOKED_UP = 10;  // tables whose deals a profile asks for (to link a rematch's replay)
 const GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"];  // the order the lobby shows them in
 
 export function gameTitle(name) {
@@ -123,7 +124,31 @@ function playerName(p) {
   return h("span", { text: p.name === FORMER ? t("prof.former") : seatName(p.name) });
 }
 
-function matchItem(m) {
+// Where a match is looked back at: a rated match's table has its watch link (an unrated one
+// none: a room by link's watch link is its players' to share); its replay opens at the match's
+// first deal (deals are numbered over the table's matches: GET /api/deals says where a rematch's
+// begin), else the watch page.
+function replayOf(m, P) {
+  if (m.replay) return { href: m.replay, replay: true };
+  const token = typeof m.watch === "string" ? m.watch.replace(/^\/w\//, "") : null;
+  if (!token) return null;
+  const first = m.match === 1 ? 1 : P.firstDeals[token]?.[m.match];
+  return first ? { href: `/r/${token}/${first}`, replay: true } : { href: m.watch, replay: false };
+}
+
+async function findFirstDeals(P) {
+  const tokens = [...new Set(P.body.matches.filter((m) => !m.replay && m.watch && m.match > 1)
+    .map((m) => m.watch.replace(/^\/w\//, "")))].slice(0, LOOKED_UP);
+  await Promise.all(tokens.map(async (token) => {
+    const { status, body } = await getJson(`/api/deals/${encodeURIComponent(token)}`);
+    if (status !== 200 || !Array.isArray(body.deals)) return;
+    const first = {};
+    for (const d of body.deals) if (!(d.match in first) || d.number < first[d.match]) first[d.match] = d.number;
+    P.firstDeals[token] = first;
+  }));
+}
+
+function matchItem(m, P) {
   const me = m.players.find((p) => p.you) || m.players.find((p) => p.seat === m.seat) || {};
   const others = m.players.filter((p) => p !== me).sort((a, b) => a.place - b.place || a.seat - b.seat);
   const change = m.rated && m.after
@@ -131,6 +156,7 @@ function matchItem(m) {
       : t("prof.change.first", { to: number(ordinal(m.after)) }))
     : t("prof.unrated");
   const won = me.place === 1;
+  const back = replayOf(m, P);
   return h("li", { class: "match" + (won ? " won" : ""), "data-table": m.table, "data-match": m.match },
     h("div", { class: "match-head" },
       h("strong", { text: t("rate.key", { game: gameTitle(m.game), n: m.seats }) }),
@@ -140,8 +166,9 @@ function matchItem(m) {
       h("span", { class: "match-change" + (m.rated && m.after ? "" : " quiet"), text: change })),
     others.length ? h("p", { class: "match-others" }, t("prof.with"), " ",
       others.map((p, i) => [i ? ", " : "", playerName(p), ` (${t("prof.other", { place: place(p.place), total: p.total })})`])) : null,
-    m.replay ? h("p", {}, h("a", { class: "replay-link", href: m.replay, "data-focus": `replay-${m.table}-${m.match}`,
-      "aria-label": t("prof.replay.label", { game: gameTitle(m.game), date: when(m.ended) }) }, t("prof.replay"))) : null);
+    back ? h("p", {}, h("a", { class: "replay-link", href: back.href, "data-focus": `replay-${m.table}-${m.match}`,
+      "aria-label": t(back.replay ? "prof.replay.label" : "prof.watch.label", { game: gameTitle(m.game), date: when(m.ended) }) },
+    t(back.replay ? "prof.replay" : "prof.watch"))) : null);
 }
 
 function profileBody(P) {
@@ -163,19 +190,24 @@ function profileBody(P) {
         ] : h("p", { class: "quiet", text: t("prof.ratings.none") })),
       h("section", { class: "panel lobby-card", id: "matches", "aria-labelledby": "matches-h" },
         h("h2", { id: "matches-h", text: tn("prof.matches", matches.length) }),
-        matches.length ? h("ol", { class: "match-list" }, matches.map(matchItem)) : h("p", { class: "quiet", text: t("prof.matches.none") }))),
+        matches.length ? h("ol", { class: "match-list" }, matches.map((m) => matchItem(m, P))) : h("p", { class: "quiet", text: t("prof.matches.none") }))),
   ];
 }
 
 export async function profilePage(root, name) {
-  const P = { name, status: null, body: null };
+  const P = { name, status: null, body: null, firstDeals: {} };
   const draw = page(root, "profile-page", () => (P.status === 200 ? P.body.name : P.status === 404 ? t("prof.missing") : name),
     () => profileBody(P));
   draw();
   const { status, body } = await getJson(`/api/players/${encodeURIComponent(name)}`);
   P.status = status;
   P.body = body;
+  if (status === 200 && !Array.isArray(body.matches)) body.matches = [];
   draw();
+  if (status === 200 && body.matches.some((m) => !m.replay && m.watch && m.match > 1)) {
+    await findFirstDeals(P);
+    draw();
+  }
 }
 
 // --- the leaderboard ---------------------------------------------------------------------------
