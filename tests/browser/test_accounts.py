@@ -346,6 +346,48 @@ def test_the_passkey_buttons_call_the_passkeys_module_where_it_offers_them(live_
     assert page.errors == [] and other.errors == []
 
 
+def authenticator(page) -> None:
+    """Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain) in place of a
+    person's device: it keeps passkeys and verifies its person without asking."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})
+
+
+def test_sign_up_and_in_with_a_passkey_from_the_page(live_server, new_page):
+    """The account page with the real passkeys module (static/passkeys.js, the passkeys'
+    feature): on http://localhost (a secure context with a host name), with a virtual
+    authenticator. An account with a passkey alone sets a password without an old one and is
+    deleted by its name alone; the same device's second passkey is refused in the page's words."""
+    page = new_page(PHONE)
+    page.goto(f"http://localhost:{live_server.port}/account")
+    authenticator(page)
+    page.locator("#passkey-signup").wait_for()
+    page.fill("#signup-name", "Vera")
+    page.click("#passkey-signup")
+    page.locator("#recovery-codes").wait_for()
+    page.click("#codes-done")
+    page.locator("#sessions").wait_for()
+    assert page.locator("#password-old").count() == 0 and page.locator("#delete-password").count() == 0
+    assert page.locator("#password-h").inner_text() == "Set a password"
+    assert page.locator("#passkeys p").first.inner_text() == "1 passkey signs you in."
+    page.click("#add-passkey")
+    page.locator("#passkeys-error .error").wait_for()
+    assert page.locator("#passkeys-error").inner_text() == "This device holds a passkey of this account already."
+    looks(page, "passkey-account", "phone")
+    sign_out(page)
+    page.click("#passkey-signin")
+    page.locator("#sessions").wait_for()
+    assert page.locator("#account-name").inner_text() == "Vera"
+    page.fill("#delete-name", "Vera")
+    page.click("#delete-submit")
+    page.locator(".page-note").wait_for()
+    assert page.locator(".page-note").inner_text() == "Your account is deleted."
+    assert page.errors == []
+
+
 def test_the_room_form_has_a_rated_box(live_server, new_page):
     """Rated: off for a private room, on once it is public, as the host chooses either way."""
     base = live_server.url
