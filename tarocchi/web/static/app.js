@@ -60,6 +60,8 @@ import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 import { rememberSeat, askTables } from "./seats.js";
+import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
+import { boardsNav, profilePage, leaderboardPage } from "./players.js";
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -67,6 +69,10 @@ const root = document.getElementById("app");
 const pathMatch = /^\/([tw])\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
 const replayMatch = /^\/r\/([A-Za-z0-9_-]+)\/(\d+)\/?$/.exec(location.pathname);
 const token = pathMatch?.[2] || null;
+// Accounts, profiles and leaderboards (issue 40): /account, /@/<name>, /leaderboard/<game>.
+const accountMatch = /^\/account\/?$/.test(location.pathname);
+const profileMatch = /^\/@\/([^/]+)\/?$/.exec(location.pathname);
+const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -250,7 +256,14 @@ async function loadLobby() {
   pickGame("room", first);
   lobbyUi.setup(L.games, gameTitle);
   renderLobby();
-  lobbyUi.startPolling();
+  const poll = lobbyUi.startPolling();
+  // Signed in: this browser's seats become the account's, and the account's come here ("Your
+  // tables" on every device); the header says who is signed in (or that nobody is any more).
+  const known = accountName();
+  fetchMe().then(async (me) => {
+    if (accountName() !== known) renderLobby();
+    if (me && await syncSeats()) poll();
+  });
 }
 
 async function post(path, body) {
@@ -383,7 +396,7 @@ function roomLinks(links) {
 function nameForm(onsaved, id = "my-name", labelKey = "name.label") {
   const input = h("input", { type: "text", id, maxlength: NAME_MAX, autocomplete: "nickname", "data-focus": id,
     placeholder: t("name.placeholder") });
-  input.value = myName();
+  input.value = accountName() || myName();  // (signed in: the account's name, as the hello says)
   return h("form", { class: "name-form", onsubmit: (e) => {
     e.preventDefault();
     const name = input.value.replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
@@ -436,11 +449,12 @@ function lobbyPage() {
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
   return h("div", { class: "lobby" },
-    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), langButton(renderLobby)),
+    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
-    h("section", { class: "panel lobby-name" }, nameForm()),
+    h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room));
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room),
+    L.games.length ? boardsNav(L.games, gameTitle) : null);
 }
 
 function renderLobby() {
@@ -471,7 +485,9 @@ function connect() {
   socket = ws;
   ws.onopen = () => {
     const hello = { type: "hello", since: state.version, lang: lang() };
-    if (myName() && !watching) hello.name = myName();
+    // (signed in, the seat takes the account's name: POST /api/me/seats names it so too)
+    const name = accountName() || myName();
+    if (name && !watching) hello.name = name;
     ws.send(JSON.stringify(hello));
     if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
   };
@@ -520,6 +536,7 @@ function onMessage(msg) {
     // The lobby's "Your tables", a replay's way back and its "you" find this seat again (seats.js).
     if (!watching && token && msg.table && (state.table?.id !== msg.table.id || state.table?.you !== msg.table.you)) {
       rememberSeat(`/t/${token}`, msg.table.id, msg.table.game, msg.table.watch?.replace(/^\/w\//, "") ?? null, msg.table.you);
+      holdSeat(`/t/${token}`);  // signed in: the seat is the account's too ("Your tables" on every device)
     }
     state.table = msg.table;
     state.view = msg.view;
@@ -1384,7 +1401,13 @@ function onKey(e) {
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
-if (replayMatch) {
+if (accountMatch) {
+  accountPage(root);
+} else if (profileMatch) {
+  profilePage(root, decodeURIComponent(profileMatch[1]));
+} else if (boardMatch) {
+  leaderboardPage(root, decodeURIComponent(boardMatch[1]));
+} else if (replayMatch) {
   replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames);
 } else if (token) {
   document.addEventListener("keydown", onKey);

@@ -206,14 +206,22 @@ export function roomOptions(L, rerender) {
       h("input", { type: "checkbox", id: "room-public", "data-focus": "room-public", checked: !!L.roomPublic,
         onchange: (e) => { L.roomPublic = e.target.checked; rerender(); } }),
       h("span", { text: t("pub.room.public") })),
+    // Rated (issue 40): the match counts for the players' ratings when every seat is an account;
+    // as the room is public until the host says otherwise.
+    h("label", { class: "pill room-rated" },
+      h("input", { type: "checkbox", id: "room-rated", "data-focus": "room-rated", checked: roomRated(L),
+        onchange: (e) => { L.roomRated = e.target.checked; rerender(); } }),
+      h("span", { text: t("pub.room.rated") })),
     h("label", { class: "level room-clock" }, h("span", { text: t("pub.room.clock") }),
       h("select", { id: "room-clock", "data-focus": "room-clock", onchange: (e) => { L.roomClock = Number(e.target.value) || null; } },
         h("option", { value: "", selected: !L.roomClock }, t("pub.room.clock.none")),
         CLOCKS.map((n) => h("option", { value: n, selected: L.roomClock === n }, t("pub.room.clock.n", { n })))))];
 }
 
+function roomRated(L) { return L.roomRated ?? !!L.roomPublic; }
+
 export function roomSettings(L) {
-  const out = {};
+  const out = { rated: roomRated(L) };
   if (L.roomPublic) out.public = true;
   if (L.roomClock) out.clock = L.roomClock;
   return out;

@@ -27,6 +27,26 @@ export function rememberSeat(link, table, game, watch = null, seat = null) {
   write([{ link, table, game, watch, seat, at: Date.now() }, ...read().filter((s) => s.link !== link)]);
 }
 
+// The seats an account holds, opened on another device (issue 40, account.js): added after
+// this browser's own, marked with the account's name (forgotten again when it signs out here,
+// unless this browser opens them meanwhile: rememberSeat keeps them then as its own).
+export function mergeSeats(seats, account) {
+  const kept = read();
+  const links = new Set(kept.map((s) => s.link));
+  const tables = new Set(kept.map((s) => s.table));
+  const fresh = seats.filter((s) => s && typeof s.link === "string" && typeof s.table === "string"
+    && !links.has(s.link) && !tables.has(s.table));
+  if (fresh.length) write([...kept, ...fresh.map((s) => ({ ...s, account, at: Date.now() }))]);
+  return fresh.length;
+}
+
+// Forget the seats an account brought to this browser (it signs out here).
+export function forgetAccountSeats() {
+  const kept = read();
+  const left = kept.filter((s) => !s.account);
+  if (left.length !== kept.length) write(left);
+}
+
 // This browser's seat number at the table of that watch token, if it holds one.
 export function seatByWatch(watch) {
   const kept = read().find((s) => s.watch === watch);
