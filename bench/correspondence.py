@@ -36,8 +36,9 @@ SERVER_FLAGS = ["--bot-delay", "0", "--trick-pause", "0", "--bot-processes", "0"
 
 async def start_and_leave(ws_url: str, tokens: list[str]) -> None:
     """Every seat says hello (the match starts), then every page goes."""
-    sockets = [await websockets.connect(f"{ws_url}/ws/{t}", max_size=None) for t in tokens]
-    for ws in sockets:
+    sockets = []
+    for t in tokens:  # (each says hello at once: a socket has 5 s to)
+        sockets.append(ws := await websockets.connect(f"{ws_url}/ws/{t}", max_size=None))
         await ws.send(json.dumps({"type": "hello", "since": 0}))
     while True:  # the last seat's frames: until the match has started
         frame = json.loads(await sockets[-1].recv())

@@ -95,7 +95,7 @@ class Lobby(Feature):
         self.hub = hub
         self.fill_seconds, self.clock_seconds, self.time_bank = fill_seconds, clock_seconds, time_bank
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
-        self.visited: set[tuple[str, str]] = set()  # (table, address) whose visit this process wrote
+        self.visited: dict[str, set[str]] = {}  # table held here -> the addresses whose visit this process wrote
         self.counted: tuple[float, dict[str, int]] | None = None  # (when, people playing by game)
         self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> its next fill or clock
         self.tasks: dict[str, asyncio.Task] = {}  # table -> the computer playing a turn out of time
@@ -186,6 +186,7 @@ class Lobby(Feature):
 
     def forget(self, table_id: str) -> None:
         self.written.pop(table_id, None)
+        self.visited.pop(table_id, None)  # (written down: another visit is only written again)
         for handles in (self.timers, self.tasks):
             handle = handles.pop(table_id, None)
             if handle is not None:
@@ -301,8 +302,7 @@ class Lobby(Feature):
         """The client at ``address`` made the table or opened one of its links: it may not
         claim a seat of it (``claim``). Written once per table and address by this process;
         the lobby is an index, so a failure is logged and play goes on."""
-        key = (table_id, address)
-        if key in self.visited:
+        if address in self.visited.get(table_id, ()):
             return
         try:
             self.hub.store.visit(table_id, address_key(address))
@@ -311,7 +311,7 @@ class Lobby(Feature):
             return
         if len(self.visited) >= 100_000:
             self.visited.clear()  # bounded: a visit written again is harmless
-        self.visited.add(key)
+        self.visited.setdefault(table_id, set()).add(address)
 
     async def seat_summary(self, link: str) -> dict:
         """What the lobby's "Your tables" shows of one of this browser's seat links: the table,

@@ -20,7 +20,6 @@ import json
 import logging
 import time
 import urllib.parse
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -43,7 +42,7 @@ log = logging.getLogger("tarocchi.server")
 PUSH_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com")
 SENDING_AT_ONCE = 4
 RUNNING_OUT = 0.8  # of a turn's time gone (its clock and the time bank): "your time is running out"
-TOLD_KEPT = 100_000  # (table, seat) -> the turn last told: bounded
+LATE = 5.0  # seconds past a table's wake that a warning woken for is still told (Notifier.changed)
 SEATS_FRESH = 60.0  # seconds a table's seats' accounts are kept before they are asked again
 TTL = 24 * 3600  # how long a push service keeps a message for a browser that is off
 
@@ -108,8 +107,10 @@ class Notifier(Feature):
         self.send_one = send or self._webpush
         self.hidden: set[Connection] = set()  # sockets whose page said it is hidden (a tab behind others)
         self.seats: dict[str, tuple[float, dict[int, tuple[str, str]]]] = {}  # table -> (when asked, seats)
-        # (table, room seat) -> the turn told; (table, room seat, "running_out") -> the turn warned
-        self.told: OrderedDict[tuple, tuple] = OrderedDict()
+        # Per table held here: room seat -> the turn told; (room seat, "running_out") -> the turn
+        # warned. Gone with the table: a turn is told by the process holding the table as it
+        # begins (a table loaded later, or woken, has been told of the turn it is at).
+        self.told: dict[str, dict[tuple | int, tuple]] = {}
         self.status: dict[str, str] = {}  # table -> its status when last seen
         self.timers: dict[str, tuple[tuple, asyncio.TimerHandle]] = {}  # table -> (its turn, that turn's warning)
         self.sending = asyncio.Semaphore(SENDING_AT_ONCE)
@@ -141,15 +142,18 @@ class Notifier(Feature):
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.seats.pop(table_id, None)
+        self.told.pop(table_id, None)
         self.status.pop(table_id, None)
         if (timer := self.timers.pop(table_id, None)) is not None:
             timer[1].cancel()
         self.hidden = {c for c in self.hidden if c.table.id != table_id}
 
     def changed(self, table: Table) -> None:
+        first = table.id not in self.status
         before, self.status[table.id] = self.status.get(table.id), table.status
         if table.kind != "room":
             return
+        told = self.told.setdefault(table.id, {})
         seats = self._seats(table)
         if not seats:
             return
@@ -162,17 +166,22 @@ class Notifier(Feature):
             return
         room_seat = table.seat_map.index(table.deal.to_act)
         turn = table.turn_key()
-        if self.told.get((table.id, room_seat)) != turn:
-            self._remember((table.id, room_seat), turn)
+        if first:  # (loaded or woken: its turn was told as it began; its warning too, if long past)
+            told[room_seat] = turn
+            due = self._warning_at(table)
+            if due is not None and due[0] < time.time() - self.hub.wake_every - LATE:
+                told[(room_seat, "running_out")] = turn
+        if told.get(room_seat) != turn:
+            told[room_seat] = turn
             if room_seat in seats:
                 self._tell(table, [room_seat], "turn")
         if room_seat in seats and self.timers.get(table.id, (None,))[0] != turn:  # (also: a table just woken)
             self._arm(table, room_seat, turn)
 
     def wakes(self, table: Table) -> float | None:
-        """A table asleep (by correspondence) wakes for the warning of its turn, not yet told."""
+        """A table asleep (by correspondence) wakes for the warning of its turn, still to come."""
         due = self._warning_at(table)
-        return due[0] if due is not None else None
+        return due[0] if due is not None and due[0] > time.time() else None
 
     def _warning_at(self, table: Table) -> tuple[float, int, tuple] | None:
         """(when, room seat, turn) of the running-out warning the current turn still owes."""
@@ -180,7 +189,7 @@ class Notifier(Feature):
                 or table.bots[table.deal.to_act]):
             return None
         room_seat, turn = table.seat_map.index(table.deal.to_act), table.turn_key()
-        if self.told.get((table.id, room_seat, "running_out")) == turn or room_seat not in self._seats(table):
+        if self.told.get(table.id, {}).get((room_seat, "running_out")) == turn or room_seat not in self._seats(table):
             return None
         # (of all the time the turn has: its clock's own, and the person's time bank)
         return table.turn_since + RUNNING_OUT * (table.deadline() - table.turn_since), room_seat, turn
@@ -205,12 +214,6 @@ class Notifier(Feature):
                 return {}
         return cached[1]
 
-    def _remember(self, key: tuple, turn: tuple) -> None:
-        self.told[key] = turn
-        self.told.move_to_end(key)
-        while len(self.told) > TOLD_KEPT:
-            self.told.popitem(last=False)
-
     def looking(self, table: Table, room_seat: int) -> bool:
         """Whether a page of that seat has the table open and visible now."""
         return any(c.room_seat == room_seat and c.greeted and c not in self.hidden
@@ -232,8 +235,9 @@ class Notifier(Feature):
 
     def _running_out(self, table_id: str, room_seat: int, turn: tuple) -> None:
         table = self.hub.tables.get(table_id)
-        if table is not None and table.turn_key() == turn and self.told.get((table_id, room_seat, "running_out")) != turn:
-            self._remember((table_id, room_seat, "running_out"), turn)
+        told = self.told.get(table_id)
+        if table is not None and told is not None and table.turn_key() == turn and told.get((room_seat, "running_out")) != turn:
+            told[(room_seat, "running_out")] = turn
             self._tell(table, [room_seat], "running_out")
 
     def _tell(self, table: Table, room_seats: list[int], what: str) -> None:

@@ -489,6 +489,9 @@ function connect() {
     const name = accountName() || myName();
     if (name && !watching) hello.name = name;
     ws.send(JSON.stringify(hello));
+    // Out of sight (a tab behind others, a phone's screen off): the server may then notify this
+    // seat's player of their turn (issue 41); in sight it does not.
+    if (!watching && document.hidden) ws.send(JSON.stringify({ type: "visible", visible: false }));
     if (state.pending) ws.send(JSON.stringify(state.pending.message)); // the server ignores a repeated id
   };
   ws.onmessage = (e) => {
@@ -512,6 +515,8 @@ function connect() {
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
+
+document.addEventListener("visibilitychange", () => { if (socket && !watching) send({ type: "visible", visible: !document.hidden }); });
 
 function act(action) {
   if (state.pending) return; // one action at a time; the answer clears it

@@ -745,6 +745,7 @@ const REASONS_IT = {
   "nobody is at this table now": "adesso non c'è nessuno a questo tavolo",
   "you are at this table already (a seat or its watch link): one seat a person": "sei già a questo tavolo (a un posto o col suo link per guardare): un posto a persona",
   "this address holds 3 seats from the lobby that are not open yet: open one, or wait 30 seconds": "questo indirizzo ha 3 posti presi dalla sala e non ancora aperti: aprine uno, o aspetta 30 secondi",
+  "a table by correspondence is for signed-in players: sign in first": "un tavolo per corrispondenza è per chi ha un account: prima accedi",
   "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch": "un computer gioca questo posto fino alla fine della smazzata: è tuo dalla prossima, e fino ad allora guardi",
   // Looking back: the deal list, replays, records (tarocchi/server/watch.py).
   "too many requests to look back from this address: wait a little and try again": "troppe richieste di rivedere le partite da questo indirizzo: aspetta un po' e riprova",

@@ -10,6 +10,7 @@
 import { t, tn, addMessages, reason, seatName } from "./i18n.js";
 import { h, patch } from "./dom.js";
 import { keptSeats, forgetSeats, askTables } from "./seats.js";
+import { accountName } from "./account.js";
 import messages from "./lobby.i18n.js";
 
 addMessages(messages);
@@ -19,6 +20,7 @@ const ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"];
 const QUICK_NAMES = ["player 1", "player 2", "player 3", "player 4"];  // a Play now table has no host
 const POLL_MS = 5000;
 const CLOCKS = [15, 30, 60, 120];  // the turn clocks a host may pick (the server takes 5..600 s)
+const DAYS = [1, 2, 3, 7];  // a table by correspondence: days a move (issue 41; signed-in players)
 const LOW = 5;  // seconds: the clock turns red
 
 const pub = {
@@ -122,7 +124,7 @@ function tableRow(row) {
     tn("pub.list.free", row.free.length, { m: row.seats }),
     seated.length ? t("pub.list.names", { names: seated.join(", ") }) : t("pub.list.nobody"),
     t("pub.list.waited", { time: waited(row.waiting) }),
-    row.clock ? t("pub.list.clock", { n: row.clock }) : null,
+    row.correspondence ? tn("pub.list.days", row.correspondence) : row.clock ? t("pub.list.clock", { n: row.clock }) : null,
   ].filter(Boolean);
   return h("li", { class: "public-table", "data-table": row.table, "data-game": row.game },
     h("div", { class: "public-head" }, h("strong", { text: title }), h("span", { class: "quiet", text: facts.join(" · ") })),
@@ -212,10 +214,15 @@ export function roomOptions(L, rerender) {
       h("input", { type: "checkbox", id: "room-rated", "data-focus": "room-rated", checked: roomRated(L),
         onchange: (e) => { L.roomRated = e.target.checked; rerender(); } }),
       h("span", { text: t("pub.room.rated") })),
-    h("label", { class: "level room-clock" }, h("span", { text: t("pub.room.clock") }),
+    L.roomDays ? null : h("label", { class: "level room-clock" }, h("span", { text: t("pub.room.clock") }),
       h("select", { id: "room-clock", "data-focus": "room-clock", onchange: (e) => { L.roomClock = Number(e.target.value) || null; } },
         h("option", { value: "", selected: !L.roomClock }, t("pub.room.clock.none")),
-        CLOCKS.map((n) => h("option", { value: n, selected: L.roomClock === n }, t("pub.room.clock.n", { n })))))];
+        CLOCKS.map((n) => h("option", { value: n, selected: L.roomClock === n }, t("pub.room.clock.n", { n }))))),
+    // By correspondence (issue 41): a move a day or more, for signed-in players (the server says so too).
+    accountName() ? h("label", { class: "level room-days" }, h("span", { text: t("pub.room.days") }),
+      h("select", { id: "room-days", "data-focus": "room-days", onchange: (e) => { L.roomDays = Number(e.target.value) || null; rerender(); } },
+        h("option", { value: "", selected: !L.roomDays }, t("pub.room.days.none")),
+        DAYS.map((n) => h("option", { value: n, selected: L.roomDays === n }, tn("pub.room.days.n", n))))) : null];
 }
 
 function roomRated(L) { return L.roomRated ?? !!L.roomPublic; }
@@ -223,7 +230,8 @@ function roomRated(L) { return L.roomRated ?? !!L.roomPublic; }
 export function roomSettings(L) {
   const out = { rated: roomRated(L) };
   if (L.roomPublic) out.public = true;
-  if (L.roomClock) out.clock = L.roomClock;
+  if (L.roomDays && accountName()) out.correspondence = L.roomDays;
+  else if (L.roomClock) out.clock = L.roomClock;
   return out;
 }
 
@@ -236,18 +244,42 @@ export function serverTime(now) { skew = now - Date.now() / 1000; }
 
 function left(deadline) { return Math.max(0, Math.ceil(deadline - Date.now() / 1000 - skew)); }
 
-function countdown(tag, cls, key, deadline, name = "") {
+// Seconds as the countdown says them: "25" under two minutes (the key adds " s"), else minutes,
+// hours and days (a table by correspondence counts days: issue 41).
+function span(n) {
+  if (n < 120) return String(n);
+  const d = Math.floor(n / 86400), hh = Math.floor((n % 86400) / 3600), m = Math.floor((n % 3600) / 60);
+  if (d) return t("pub.dur.dh", { d, h: hh });
+  if (hh) return t("pub.dur.hm", { h: hh, m });
+  return t("pub.dur.m", { m });
+}
+
+function say(key, n, name) { return t(n < 120 ? key : key + ".long", { n: span(n), name }); }
+
+// A countdown to ``deadline``; with ``then`` (the turn's own time over, the time bank runs:
+// issue 41) it goes on to ``then`` under ``thenKey``.
+function countdown(tag, cls, key, deadline, name = "", then = null, thenKey = null) {
   const n = left(deadline);
-  return h(tag, { class: cls + (n <= LOW ? " low" : ""), role: "timer", "data-deadline": deadline, "data-key": key,
-    "data-name": name, text: t(key, { n, name }) });
+  const attrs = { class: cls + (n <= LOW && !then ? " low" : ""), role: "timer", "data-deadline": deadline, "data-key": key,
+    "data-name": name, text: say(key, n, name) };
+  if (then && then > deadline) Object.assign(attrs, { "data-then": then, "data-then-key": thenKey });
+  return h(tag, attrs);
 }
 
 function tick() {
   for (const el of document.querySelectorAll("[data-deadline]")) {
-    const n = left(Number(el.dataset.deadline));
-    const want = t(el.dataset.key, { n, name: el.dataset.name });
+    let n = left(Number(el.dataset.deadline));
+    if (n === 0 && el.dataset.then) {  // the turn's own time is over: the bank counts now
+      el.dataset.deadline = el.dataset.then;
+      el.dataset.key = el.dataset.thenKey;
+      delete el.dataset.then;
+      delete el.dataset.thenKey;
+      el.classList.add("bank");
+      n = left(Number(el.dataset.deadline));
+    }
+    const want = say(el.dataset.key, n, el.dataset.name);
     if (el.textContent !== want) el.textContent = want;
-    el.classList.toggle("low", n <= LOW);
+    el.classList.toggle("low", n <= LOW && !el.dataset.then);
   }
 }
 setInterval(tick, 250);
@@ -279,7 +311,14 @@ export function turnClock(T, whoLabel) {
     return c.seats.includes(T.you) ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
   }
   const seat = c.seats[0];
+  // With a time bank: the turn's own time to ``base``, then the seat's bank to ``deadline``.
+  const bank = c.bank && c.base && c.deadline > c.base;
+  const first = bank && left(c.base) > 0 ? c.base : c.deadline;
+  const then = bank && first === c.base ? c.deadline : null;
+  const banked = bank && first === c.deadline ? " bank" : "";
   return h("span", { class: "clock-box", "aria-label": t("pub.clock.label"), role: "group" },
-    seat === T.you ? countdown("span", "turn-clock mine", "pub.clock.you", c.deadline)
-      : countdown("span", "turn-clock", "pub.clock.seat", c.deadline, whoLabel(seat)));
+    seat === T.you ? countdown("span", "turn-clock mine" + banked, banked ? "pub.clock.bank.you" : "pub.clock.you", first, "", then, "pub.clock.bank.you")
+      : countdown("span", "turn-clock" + banked, banked ? "pub.clock.bank.seat" : "pub.clock.seat", first, whoLabel(seat), then, "pub.clock.bank.seat"),
+    bank && c.bank[seat] > 0 && first === c.base
+      ? h("span", { class: "bank-left", text: t("pub.clock.bank.left", { n: span(Math.round(c.bank[seat])) }) }) : null);
 }
