@@ -20,6 +20,7 @@ import { t, tn, lang, setLang, reason, addMessages, REASONS } from "./i18n.js";
 import { h } from "./dom.js";
 import { keptSeats, mergeSeats, forgetAccountSeats, askTables } from "./seats.js";
 import messages from "./account.i18n.js";
+import { notificationsOffered, currentSubscription, enableNotifications, disableNotifications } from "./notify.js";
 
 addMessages(messages);
 Object.assign(REASONS.it, messages.reasons?.it || {});  // the server's words, in Italian
@@ -435,6 +436,32 @@ function passkeysSection() {
     doneLine("passkeys"));
 }
 
+// Notifications on this browser (issue 41): its subscription, asked of the service worker.
+let subscribed = null;  // null: not asked yet
+function notifySection() {
+  if (!notificationsOffered()) return null;
+  if (subscribed === null) {
+    subscribed = false;
+    currentSubscription().then((sub) => { if (sub) { subscribed = true; render(); } }).catch(() => {});
+  }
+  const on = subscribed;
+  return h("section", { class: "panel lobby-card", id: "notifications", "aria-labelledby": "notify-h" },
+    h("h2", { id: "notify-h", text: t("acct.notify.title") }),
+    h("p", { text: t(on ? "acct.notify.on" : "acct.notify.help") }),
+    h("button", { type: "button", id: on ? "notify-off" : "notify-on", "data-focus": "notify", "aria-disabled": A.busy ? "true" : null,
+      onclick: () => attempt("notify", async () => {
+        try {
+          if (on) await disableNotifications(); else await enableNotifications(lang());
+        } catch (e) {
+          throw new Error(e.message === "denied" ? t("acct.notify.denied") : e.message);
+        }
+        subscribed = !on;
+        A.done.notify = t(on ? "acct.notify.stopped" : "acct.notify.started");
+      }) }, t(on ? "acct.notify.disable" : "acct.notify.enable")),
+    errorLine("notify"),
+    doneLine("notify"));
+}
+
 function dataSection() {
   return h("section", { class: "panel lobby-card", id: "your-data", "aria-labelledby": "data-h" },
     h("h2", { id: "data-h", text: t("acct.data.title") }),
@@ -476,7 +503,7 @@ function signedInView() {
       h("a", { class: "button", href: "/", "data-focus": "to-lobby" }, t("acct.lobby"))),
     A.note ? h("p", { class: "page-note", role: "status" }, h("span", { class: "ok-note", text: A.note })) : null,
     h("div", { class: "lobby-grid account-grid" },
-      sessionsSection(), passwordSection(), passkeysSection(), dataSection(), deleteSection()),
+      sessionsSection(), passwordSection(), passkeysSection(), notifySection(), dataSection(), deleteSection()),
   ];
 }
 
