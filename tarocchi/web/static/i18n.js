@@ -48,8 +48,8 @@ const en = {
   "conn.lobby": "Back to the lobby",
   "conn.offline": "Offline, waiting for the network…",
 
-  "net.offline": "Offline",
-  "net.offline.more": "No connection to the server. The page goes on by itself when the network is back.",
+  "net.offline": "Offline.",
+  "net.offline.more": "No connection to the server: the page goes on by itself when the network is back.",
 
   "table.deal": "Deal {n} of {m}",
   "table.dealer": "dealer",
@@ -379,8 +379,8 @@ const it = {
   "conn.lobby": "Torna all'ingresso",
   "conn.offline": "Offline, in attesa della rete…",
 
-  "net.offline": "Offline",
-  "net.offline.more": "Nessuna connessione al server. La pagina riprende da sola quando torna la rete.",
+  "net.offline": "Offline.",
+  "net.offline.more": "Nessuna connessione al server: la pagina riprende da sola quando torna la rete.",
 
   "table.deal": "Smazzata {n} di {m}",
   "table.dealer": "mazziere",
