@@ -53,6 +53,7 @@ class Proxy(Service):
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection "upgrade";
       proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header Host $http_host;  # (as docs/operations.md's: the server checks Origin against it)
       proxy_read_timeout 3600s;
       proxy_connect_timeout 1s;
       proxy_next_upstream error timeout;

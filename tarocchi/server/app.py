@@ -24,7 +24,7 @@ from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
 from . import accounts as accounts_feature
-from . import collector
+from . import collector, installable
 from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
 from .accounts import passkeys
 from .advice import ADVICE_WORKERS, Advisor
@@ -243,6 +243,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *passkeys.routes(lambda: state["accounts"], read_body, client_address),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
+        *installable.routes(STATIC),  # the manifest and the service worker, from the site's root
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SameSiteOnly)])

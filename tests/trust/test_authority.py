@@ -93,7 +93,16 @@ def test_rooms_cannot_be_listed(server):
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
                      "/static", "/api/public", "/api/public/{table}/seat", "/api/play-now",
                      "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
-                     "/api/replay/{token}/{number:int}", "/api/records/{token}", "/api/my-tables"}
+                     "/api/replay/{token}/{number:int}", "/api/records/{token}", "/api/my-tables",
+                     "/sw.js", "/manifest.webmanifest",  # (the installable app's files: no table in them)
+                     # Accounts (issue 40): each answers for the account signed in, or the one
+                     # named; the leaderboards list players' names and ratings, never a table or a link.
+                     "/account", "/@/{name}", "/leaderboard/{game}", "/api/account", "/api/session", "/api/sessions",
+                     "/api/me", "/api/me/password", "/api/me/seats", "/api/me/export",
+                     "/api/passkeys/signup/options", "/api/passkeys/signup", "/api/passkeys/options", "/api/passkeys",
+                     "/api/passkeys/signin/options", "/api/passkeys/signin",
+                     "/api/players/{name}", "/api/leaderboard/{game}",
+                     "/api/push/key", "/api/push"}  # (notifications, issue 41: the account's own)
     # "Your tables" (issue 38) answers only for the seat links it is given, never a list of its own.
     assert httpx.post(f"{server.url}/api/my-tables", json={"links": []}).json() == {"tables": []}
     assert httpx.get(f"{server.url}/api/my-tables").status_code == 405

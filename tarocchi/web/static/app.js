@@ -62,6 +62,7 @@ import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomH
 import { rememberSeat, askTables } from "./seats.js";
 import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
 import { boardsNav, profilePage, leaderboardPage } from "./players.js";
+import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // the service worker, the offline banner
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -212,7 +213,12 @@ async function loadGames() {
         }
       }
     } catch { /* the server is not there yet: try again */ }
-    await new Promise((done) => setTimeout(done, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+    // (after a pause, or at once when the network comes back)
+    await new Promise((done) => {
+      const again = () => { clearTimeout(timer); window.removeEventListener("online", again); done(); };
+      const timer = setTimeout(again, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
+      window.addEventListener("online", again);
+    });
   }
 }
 
@@ -477,13 +483,16 @@ function langButton(after) {
 
 let socket = null;
 let retries = 0;
+let retryTimer = null;  // the next try after a drop: the network's return tries at once instead
 let actCounter = 0;
 
 function connect() {
+  retryTimer = null;
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${token}`;
   const ws = new WebSocket(url);
   socket = ws;
   ws.onopen = () => {
+    reached();
     const hello = { type: "hello", since: state.version, lang: lang() };
     // (signed in, the seat takes the account's name: POST /api/me/seats names it so too)
     const name = accountName() || myName();
@@ -508,8 +517,16 @@ function connect() {
     let wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
     if (e.code === CLOSE_TOO_MANY) wait = Math.max(wait, 5000);
     retries += 1;
-    setTimeout(connect, wait);
+    retryTimer = setTimeout(connect, wait);
   };
+}
+
+// The network is back: a socket waiting to try again tries now, not after its back-off.
+function reconnectNow() {
+  if (retryTimer === null) return;
+  clearTimeout(retryTimer);
+  retries = 0;
+  connect();
 }
 
 function send(message) {
@@ -1172,8 +1189,8 @@ function topbar() {
     dealNo || (watching && T) ? h("span", { class: "deal-block" },
       dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
       watching && T ? h("span", { class: "tag watching", text: t("watch.badge") }) : null) : null,
-    state.badLink ? null : h("span", { class: `conn ${state.conn}` },
-      h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${state.conn}`) })),
+    state.badLink ? null : h("span", { class: `conn ${connShown()}` },
+      h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "conn-text", text: t(`conn.${connShown()}`) })),
     state.conn === "replaced" ? h("button", { type: "button", class: "reconnect", "data-focus": "reconnect",
       onclick: () => { state.conn = "connecting"; render(); connect(); } }, t("conn.usehere")) : null,
     T ? h("a", { class: "help-link button", href: `/static/help/${gameName()}.${lang()}.html`, target: "_blank", rel: "noopener", text: t("help.rules") }) : null,
@@ -1183,6 +1200,12 @@ function topbar() {
       onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
     langButton(render),
   ];
+}
+
+// The connection's line says "Offline" while the network is gone, as the page's banner does
+// (offline.js), rather than "reconnecting" over and over; a seat replaced or closed says so still.
+function connShown() {
+  return offline() && state.conn !== "replaced" && state.conn !== "closed" ? "offline" : state.conn;
 }
 
 function tabsBar() {
@@ -1424,7 +1447,9 @@ if (accountMatch) {
   });
   render();
   loadGames().then(connect);
+  onNetwork((off) => { if (!off) reconnectNow(); render(); });
 } else {
   renderLobby();
   loadLobby();
 }
+startNetwork();

@@ -46,6 +46,10 @@ const en = {
   "conn.usehere": "Play here",
   "conn.badlink": "This link does not open any seat.",
   "conn.lobby": "Back to the lobby",
+  "conn.offline": "Offline, waiting for the network…",
+
+  "net.offline": "Offline.",
+  "net.offline.more": "No connection to the server: the page goes on by itself when the network is back.",
 
   "table.deal": "Deal {n} of {m}",
   "table.dealer": "dealer",
@@ -373,6 +377,10 @@ const it = {
   "conn.usehere": "Gioca qui",
   "conn.badlink": "Questo link non apre nessun posto.",
   "conn.lobby": "Torna all'ingresso",
+  "conn.offline": "Offline, in attesa della rete…",
+
+  "net.offline": "Offline.",
+  "net.offline.more": "Nessuna connessione al server: la pagina riprende da sola quando torna la rete.",
 
   "table.deal": "Smazzata {n} di {m}",
   "table.dealer": "mazziere",

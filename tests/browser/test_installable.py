@@ -1,0 +1,230 @@
+"""The installable app (issue 41): Chromium finds the page installable (its manifest parses, its
+icons load, a service worker controls it), the worker keeps the static files, and with no
+network the lobby and a table still open, from the worker's cache, and say "Offline"; back
+online the banner goes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import httpx
+import pytest
+
+from tarocchi.server import app as server_app
+from tests.conftest import ARGS, CHROMIUM, DESKTOP, PHONE
+from tests.server.live import running_server
+from tests.server.seat import new_computer
+
+from .checks import check_axe
+
+pytestmark = pytest.mark.browser
+
+# The worker registered by the page is active (its files kept): true when it is.
+ACTIVE = """async () => {
+  const reg = await navigator.serviceWorker.ready;
+  const w = reg.active;
+  if (w.state !== 'activated') await new Promise((done) => w.addEventListener('statechange', () => w.state === 'activated' && done()));
+  return true;
+}"""
+CONTROLLED = "() => !!navigator.serviceWorker.controller"
+BANNER = ".net-banner"
+GAMES = "[data-focus^='computer-game']"  # the lobby's games, once it has them from the server
+
+
+def worker_in_charge(page) -> None:
+    """Wait for the worker to be active, then reload: the page is now its."""
+    assert page.evaluate(ACTIVE)
+    page.reload()
+    page.wait_for_function(CONTROLLED)
+
+
+def test_chromium_finds_the_page_installable(live_server, browser, tmp_path):
+    # A profile on disk: Chromium installs nothing from a private (incognito) context, which is
+    # what every other test's page is in ("in-incognito").
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, headless=True, viewport=DESKTOP)
+    try:
+        found_installable(context, live_server.url)
+    finally:
+        context.close()
+
+
+def found_installable(context, url: str) -> None:
+    page = context.pages[0] if context.pages else context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/")
+    worker_in_charge(page)
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == url + "/manifest.webmanifest"
+    assert manifest["errors"] == []
+    data = json.loads(manifest["data"])
+    assert (data["name"], data["start_url"], data["scope"], data["display"]) == ("Tarocchi", "/", "/", "standalone")
+    assert {i["purpose"] for i in data["icons"]} == {"any", "maskable"}
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    # Every icon the manifest and the page name is there, of the size it says.
+    for icon in data["icons"]:
+        size = page.evaluate("""async (src) => { const img = new Image(); img.src = src; await img.decode();
+                                return `${img.naturalWidth}x${img.naturalHeight}`; }""", icon["src"])
+        assert icon["sizes"] in ("any", size), icon
+    assert errors == []
+
+
+def test_the_worker_is_served_from_the_root_and_keeps_this_builds_files(live_server, new_page):
+    worker = httpx.get(live_server.url + "/sw.js")
+    assert worker.status_code == 200 and worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["cache-control"] == "no-cache"
+    first = worker.text.split("\n", 1)[0]
+    assert first.startswith("self.BUILD = ") and first.endswith(";")
+    build = json.loads(first.removeprefix("self.BUILD = ").removesuffix(";"))
+    assert {"/", "/manifest.webmanifest", "/static/app.js", "/static/offline.js", "/static/style.css",
+            "/static/games/sicilian.js", "/static/games/sicilian.i18n.js"} <= set(build["files"])
+    assert "/static/sw.js" not in build["files"] and "/static/index.html" not in build["files"]
+    manifest = httpx.get(live_server.url + "/manifest.webmanifest")
+    assert manifest.headers["content-type"] == "application/manifest+json"
+
+    page = new_page(PHONE)
+    page.goto(live_server.url + "/")
+    assert page.evaluate(CONTROLLED) is False  # (the first page opens without it: never waits for it)
+    worker_in_charge(page)
+    kept = page.evaluate("""async () => { const names = await caches.keys();
+        const cache = await caches.open(names[0]);
+        return {names, urls: (await cache.keys()).map((r) => new URL(r.url).pathname)}; }""")
+    assert kept["names"] == [f"tarocchi-{build['version']}"]
+    assert set(build["files"]) <= set(kept["urls"])
+    assert not [u for u in kept["urls"] if u.startswith(("/api/", "/ws/", "/t/"))]
+    # A table's page, and the lobby's own requests, are not kept by it.
+    page.click("#sit-down")
+    page.wait_for_url("**/t/**")
+    page.locator(".conn.ok").wait_for()
+    urls = page.evaluate(f"""async () => (await (await caches.open('tarocchi-{build['version']}')).keys())
+                             .map((r) => new URL(r.url).pathname)""")
+    assert not [u for u in urls if u.startswith(("/api/", "/ws/", "/t/"))]
+    assert page.evaluate(CONTROLLED)
+    assert page.errors == []
+
+
+def test_the_lobby_opens_offline_and_says_so(live_server, new_page):
+    page = new_page(PHONE)
+    page.goto(live_server.url + "/")
+    worker_in_charge(page)
+    assert page.locator(BANNER).inner_text() == ""
+    page.context.set_offline(True)
+    page.reload()
+    page.locator("h1", has_text="Tarocchi").wait_for()  # the shell and its script, from the cache
+    banner = page.locator(BANNER)
+    banner.wait_for(state="visible")
+    assert banner.inner_text().startswith("Offline")
+    assert banner.get_attribute("role") == "status"
+    assert page.locator(GAMES).count() == 0  # (the games' list is the server's: none offline)
+    check_axe(page, "the lobby offline")
+    # In Italian too (the page's language button).
+    page.click("button.lang")
+    page.wait_for_function("() => document.querySelector('.net-banner').textContent.includes('Nessuna connessione')")
+    page.click("button.lang")
+    page.context.set_offline(False)
+    banner.wait_for(state="hidden")
+    assert banner.inner_text() == ""
+    # And the lobby fills in by itself (the games' list, asked again).
+    page.locator(GAMES).first.wait_for(timeout=3000)
+    assert page.errors == []
+
+
+def test_a_table_opens_offline_and_says_so(live_server, new_page):
+    token = new_computer(live_server.url, 3)
+    page = new_page(DESKTOP)
+    page.goto(f"{live_server.url}/t/{token}")
+    page.locator(".conn.ok").wait_for()
+    worker_in_charge(page)
+    page.locator(".conn.ok").wait_for()
+    # The network goes while the table is open: the banner and the connection line say so.
+    page.context.set_offline(True)
+    page.locator(BANNER).wait_for(state="visible")
+    page.locator(".conn.offline").wait_for()
+    page.context.set_offline(False)
+    page.locator(".conn.ok").wait_for()
+    assert page.locator(BANNER).inner_text() == ""
+    # It goes, and the page is opened again.
+    page.context.set_offline(True)
+    page.reload()
+    page.locator(BANNER).wait_for(state="visible")
+    assert page.locator(BANNER).inner_text().startswith("Offline")
+    # Its connection line says the same, not "reconnecting" again and again.
+    assert page.locator(".conn.offline").inner_text() == "Offline, waiting for the network…"
+    assert page.url == f"{live_server.url}/t/{token}"
+    check_axe(page, "a table offline")
+    page.context.set_offline(False)
+    page.locator(".conn.ok").wait_for()
+    assert page.locator(BANNER).inner_text() == ""
+    assert page.errors == []
+
+
+def test_with_the_server_gone_a_kept_page_still_opens_and_says_offline(new_page):
+    """No offline emulation: the server itself stops. The browser still believes it is online;
+    the page says offline because its requests find no one."""
+    page = new_page(DESKTOP)
+    with running_server() as server:
+        token = new_computer(server.url, 3)
+        page.goto(f"{server.url}/t/{token}")
+        page.locator(".conn.ok").wait_for()
+        worker_in_charge(page)
+        page.locator(".conn.ok").wait_for()
+    page.reload()
+    page.locator(".topbar .home").wait_for()
+    page.locator(BANNER).wait_for(state="visible")
+    assert page.locator(BANNER).inner_text().startswith("Offline")
+    page.locator(".conn.offline").wait_for()
+    assert page.errors == []
+
+
+def test_a_deploy_replaces_the_kept_files(new_page, tmp_path, monkeypatch):
+    """A file of the client changes under the server (a deploy): the next page the browser opens
+    finds a new worker, which keeps the new files under a new name and drops the old; the page
+    after runs the new file, not the kept old one."""
+    static = tmp_path / "static"
+    shutil.copytree(server_app.STATIC, static)
+    monkeypatch.setattr(server_app, "STATIC", static)
+    monkeypatch.setattr(server_app, "INDEX", static / "index.html")
+    with running_server() as server:
+        page = new_page(DESKTOP)
+        page.goto(server.url + "/")
+        worker_in_charge(page)
+        old = page.evaluate("() => caches.keys()")
+        css = static / "style.css"
+        css.write_text(css.read_text(encoding="utf-8") + "\nbody { --deployed: 2; }\n", encoding="utf-8")
+        page.reload()
+        deadline = time.monotonic() + 15
+        while (now := page.evaluate("() => caches.keys()")) == old or len(now) != 1:
+            assert time.monotonic() < deadline, f"the caches stayed {now}"
+            page.wait_for_timeout(50)
+        page.reload()
+        assert page.evaluate("() => getComputedStyle(document.body).getPropertyValue('--deployed').trim()") == "2"
+        assert page.errors == []
+
+
+def test_a_push_shows_a_notification(live_server, new_page):
+    """The worker's push handler (the notifications' own tests send real ones): a push's JSON
+    {title, body, url, tag} is shown, the url kept for the click."""
+    page = new_page(DESKTOP)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.goto(live_server.url + "/")
+    worker_in_charge(page)
+    cdp = page.context.new_cdp_session(page)
+    registrations = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while not registrations and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    (registration,) = [r for r in registrations if not r["isDeleted"]]
+    push = {"title": "Your turn", "body": "Sicilian tarocchi", "url": "/t/abc", "tag": "turn-1"}
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url, "registrationId": registration["registrationId"],
+                                                  "data": json.dumps(push)})
+    shown = []
+    while not shown and time.monotonic() < deadline + 10:
+        shown = page.evaluate("""async () => (await (await navigator.serviceWorker.ready).getNotifications())
+                                 .map((n) => [n.title, n.body, n.tag, n.data])""")
+    assert shown == [["Your turn", "Sicilian tarocchi", "turn-1", {"url": "/t/abc"}]]
