@@ -120,7 +120,7 @@ class Lessons(Feature):
 
 
 def routes(hub, may_create) -> list:
-    """``POST /api/lessons/{game}/{n}``: a computer table for that lesson, ``{"table", "link"}``
+    """``GET /api/lessons``: the games with lessons, their ids in order. ``POST /api/lessons/{game}/{n}``: a computer table for that lesson, ``{"table", "link"}``
     (the link opens the seat with the guide: ``?lesson=<game>/<n>``). ``hub()`` is the app's
     hub; ``may_create`` spends the address's new-table budget."""
     from starlette.requests import Request
@@ -143,4 +143,11 @@ def routes(hub, may_create) -> list:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"table": table_id, "link": f"/t/{token}?lesson={name}"})
 
-    return [Route("/api/lessons/{game}/{n:int}", new_lesson, methods=["POST"])]
+    async def list_lessons(request: Request):
+        # The games that have lessons, with each lesson's id in order (the lobby's "Learn to play").
+        games = {name: [one["id"] for one in data["lessons"]]
+                 for name in hub().games if (data := lessons_of(name)) is not None}
+        return JSONResponse({"games": games}, headers={"Cache-Control": "no-cache"})
+
+    return [Route("/api/lessons", list_lessons),
+            Route("/api/lessons/{game}/{n:int}", new_lesson, methods=["POST"])]

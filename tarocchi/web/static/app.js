@@ -60,6 +60,7 @@ import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 import { rememberSeat, askTables } from "./seats.js";
+import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -407,6 +408,7 @@ function lobbyPage() {
     h("h2", { text: t("lobby.computer.title") }),
     h("p", { text: t("lobby.computer.help") }),
     gamePicker("computer-game", L.game, (name) => { pickGame("computer", name); renderLobby(); }),
+    cg ? lessons.suggestion(L.game, gameTitle(cg)) : null,
     seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; renderLobby(); }, cg ? cg.seats : [3, 4]),
     h("label", { class: "level" }, h("span", { text: t("lobby.level") }),
       h("select", { "data-focus": "level", id: "level", onchange: (e) => { L.level = e.target.value; } },
@@ -440,7 +442,7 @@ function lobbyPage() {
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room));
+    h("div", { class: "lobby-grid" }, lessons.lobbySection(L.games, gameTitle), lobbyUi.sections(), computer, room));
 }
 
 function renderLobby() {
@@ -1283,6 +1285,7 @@ function render() {
     }
   }
   if (ready) turnAlert();
+  if (ready) lessons.table(ctxFor(), s);
 }
 
 // A guest who came last to a room never saw the waiting room's name field (the deal started
@@ -1384,6 +1387,7 @@ function onKey(e) {
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
+lessons.setup(() => (token ? render() : renderLobby()));
 if (replayMatch) {
   replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames);
 } else if (token) {
