@@ -40,7 +40,16 @@ def check_screen(page, where: str) -> None:
     assert page.evaluate(INSIDE_GUIDE), f"the guide lies outside the viewport at {where}"
 
 
-def play_step(page, data: dict, lang: str, step: dict, checks: bool) -> None:
+def press(page, selector: str, keyboard: bool) -> None:
+    """A click, or (keyboard) the element focused and Enter pressed, as a keyboard player does."""
+    if keyboard:
+        page.locator(selector).focus()
+        page.keyboard.press("Enter")
+    else:
+        page.click(selector)
+
+
+def play_step(page, data: dict, lang: str, step: dict, checks: bool, keyboard: bool = False) -> None:
     guide_says(page, text_of(data, lang, step["text"]))
     page.wait_for_selector(".status.yours")
     now = phase(page)
@@ -64,7 +73,7 @@ def play_step(page, data: dict, lang: str, step: dict, checks: bool) -> None:
                       if c not in step["do"]]
             if others:
                 before = version(page)
-                page.click(f".hand .card[data-card='{others[0]}']")
+                press(page, f".hand .card[data-card='{others[0]}']", keyboard)
                 guide_says(page, text_of(data, lang, step["wrong"]) if "wrong" in step else "")
                 page.wait_for_timeout(150)
                 assert version(page) == before, "a card the step does not teach is not sent"
@@ -75,9 +84,9 @@ def play_step(page, data: dict, lang: str, step: dict, checks: bool) -> None:
         return
     action = step["do"][0]
     if now == "play":
-        page.click(f".hand .card[data-card='{action}']")
+        press(page, f".hand .card[data-card='{action}']", keyboard)
     else:
-        page.click(f".actions button[data-action='{action}']")
+        press(page, f".actions button[data-action='{action}']", keyboard)
     wait_version_after(page, before)
 
 
@@ -89,10 +98,11 @@ def do_lesson(page, game: str, n: int, lang: str, tag: str, checks: bool) -> Non
     page.locator(".hand .card").first.wait_for()
     if checks:
         check_screen(page, f"{tag} lesson {n} intro")
-    page.click("#guide-start")
+    keyboard = n == 1  # the first lesson by keyboard alone: Enter on the focused button or card
+    press(page, "#guide-start", keyboard)
     steps = [e for e in one["script"] if is_step(e)]
     for i, step in enumerate(steps):
-        play_step(page, data, lang, step, checks)
+        play_step(page, data, lang, step, checks, keyboard)
         if checks and i == 0:
             check_screen(page, f"{tag} lesson {n} step 1")
     if one.get("free"):

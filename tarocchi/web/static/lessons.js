@@ -277,5 +277,3 @@ function sameDiscard(list, action) {
   const mine = action.split(" ").slice(1).sort().join(" ");
   return list.some((a) => a.startsWith("discard ") && a.split(" ").slice(1).sort().join(" ") === mine);
 }
-
-export function inLesson() { return !!current; }
