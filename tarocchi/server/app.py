@@ -37,6 +37,8 @@ from .core.sessions import signed_in
 from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
+from .lessons import Lessons
+from .lessons import routes as lesson_routes
 from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, TIME_BANK, Lobby, lobby_routes
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
@@ -237,6 +239,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/levels", levels),
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body),
+        *lesson_routes(hub, may_create),  # Learn to play: a lesson's table (lessons.py)
         *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
@@ -265,6 +268,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
+    hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)
     hub.site = site
     if site is not None:
         site.hub = hub

@@ -473,13 +473,16 @@ class Hub:
         levels = list(levels_for(game.name))
         return "rule" if "rule" in levels else levels[-1]
 
-    def new_computer(self, seats: int, level: str | None = None, game: str = DEFAULT) -> tuple[str, str]:
-        """A computer table: the human at seat 0, bots in the others. (table id, token)."""
+    def new_computer(self, seats: int, level: str | None = None, game: str = DEFAULT,
+                     settings: dict | None = None) -> tuple[str, str]:
+        """A computer table: the human at seat 0, bots in the others. (table id, token).
+        ``settings``: a feature's, stored in its creation (a lesson's name: lessons.py)."""
         rules = self._game(game, seats)
         level = level or self.default_level(rules)
         if level not in levels_for(rules.name):
             raise ValueError(f"unknown level {level!r} for {rules.title}; known: {', '.join(levels_for(rules.name))}")
-        table_id, tokens = self._create(rules, "computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1))
+        table_id, tokens = self._create(rules, "computer", COMPUTER_NAMES[:seats], [None] + [level] * (seats - 1),
+                                        settings)
         return table_id, tokens[0]
 
     def new_room(self, seats: int, game: str = DEFAULT, settings: dict | None = None) -> tuple[str, list[str]]:

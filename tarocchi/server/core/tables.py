@@ -125,6 +125,8 @@ class Table:
         self.quick: bool = created.get("quick", False)
         self.fill_at: float | None = created.get("fill_at")
         self.clock: float | None = created.get("clock")
+        # A lesson's table (issue 42, lessons.py): "<game>/<n>", dealt and scripted by the lesson.
+        self.lesson: str | None = created.get("lesson")
         self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")

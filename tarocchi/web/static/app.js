@@ -63,6 +63,7 @@ import { rememberSeat, askTables } from "./seats.js";
 import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
 import { boardsNav, profilePage, leaderboardPage } from "./players.js";
 import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // the service worker, the offline banner
+import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -426,6 +427,7 @@ function lobbyPage() {
     h("h2", { text: t("lobby.computer.title") }),
     h("p", { text: t("lobby.computer.help") }),
     gamePicker("computer-game", L.game, (name) => { pickGame("computer", name); renderLobby(); }),
+    cg ? lessons.suggestion(L.game, gameTitle(cg)) : null,
     seatsPicker("computer-seats", L.seats, (n) => { L.seats = n; renderLobby(); }, cg ? cg.seats : [3, 4]),
     h("label", { class: "level" }, h("span", { text: t("lobby.level") }),
       h("select", { "data-focus": "level", id: "level", onchange: (e) => { L.level = e.target.value; } },
@@ -459,7 +461,7 @@ function lobbyPage() {
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), computer, room),
+    h("div", { class: "lobby-grid" }, lessons.lobbySection(L.games, gameTitle), lobbyUi.sections(), computer, room),
     L.games.length ? boardsNav(L.games, gameTitle) : null);
 }
 
@@ -1328,6 +1330,7 @@ function render() {
     }
   }
   if (ready) turnAlert();
+  if (ready) lessons.table(ctxFor(), s);
 }
 
 // A guest who came last to a room never saw the waiting room's name field (the deal started
@@ -1429,6 +1432,7 @@ function onKey(e) {
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
+lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
 } else if (profileMatch) {
