@@ -1,7 +1,8 @@
 """Notifications (issue 41): Web Push to a signed-in player's browsers, only when none of their
 pages of that table is open and visible: it is your turn, a room you sit in has started, a match
-ended, your time is running out (80 % of the turn's clock gone). A notification opens the table
-at the player's seat (its link travels encrypted end to end: the push service cannot read it).
+ended, a deal is counted (their Next deal), their time is running out (80 % of the turn's time
+gone). A notification opens the table at the player's seat (its link travels encrypted end to
+end: the push service cannot read it).
 
 The site's VAPID key pair is made at the first start and kept in the store (every process of a
 site signs with the same). Messages are sent off the event loop, a few at a time; a push
@@ -31,7 +32,7 @@ from starlette.routing import Route
 from .core.features import Feature
 from .core.messages import Visible
 from .core.sessions import signed_in
-from .core.tables import OVER, PLAYING, WAITING, Table
+from .core.tables import BETWEEN, OVER, PLAYING, WAITING, Table
 
 if TYPE_CHECKING:
     from .core.hub import Connection, Hub
@@ -51,8 +52,10 @@ SIGNED_OUT = "you are not signed in"
 
 TEXTS = {
     "en": {"turn": "Your turn", "started": "The match has started", "ended": "The match is over",
+           "counted": "The deal is counted: your Next deal",
            "running_out": "Your time is running out", "at": "{game}: {names}"},
     "it": {"turn": "Tocca a te", "started": "La partita è cominciata", "ended": "La partita è finita",
+           "counted": "La smazzata è contata: tocca a te passare alla prossima",
            "running_out": "Il tuo tempo sta per scadere", "at": "{game}: {names}"},
 }
 
@@ -112,6 +115,7 @@ class Notifier(Feature):
         # begins (a table loaded later, or woken, has been told of the turn it is at).
         self.told: dict[str, dict[tuple | int, tuple]] = {}
         self.status: dict[str, str] = {}  # table -> its status when last seen
+        self.seen: dict[str, int] = {}  # table -> its version when first seen here (loaded)
         self.timers: dict[str, tuple[tuple, asyncio.TimerHandle]] = {}  # table -> (its turn, that turn's warning)
         self.sending = asyncio.Semaphore(SENDING_AT_ONCE)
         self.tasks: set[asyncio.Task] = set()
@@ -138,19 +142,26 @@ class Notifier(Feature):
             self.hidden.add(conn)
 
     def hello(self, conn: Connection) -> None:
-        self.seats.pop(conn.table.id, None)  # (a seat just opened may just have become an account's)
+        table = conn.table
+        self.seats.pop(table.id, None)  # (a seat just opened may just have become an account's)
+        # A table loaded for this hello is seen from here: what the hello begins (the match, its
+        # first turn) is news; what was there before was told by whoever held the table then.
+        self.status.setdefault(table.id, table.status)
+        self.seen.setdefault(table.id, table.version)
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.seats.pop(table_id, None)
         self.told.pop(table_id, None)
+        self.seen.pop(table_id, None)
         self.status.pop(table_id, None)
         if (timer := self.timers.pop(table_id, None)) is not None:
             timer[1].cancel()
         self.hidden = {c for c in self.hidden if c.table.id != table_id}
 
     def changed(self, table: Table) -> None:
-        first = table.id not in self.status
+        first = table.id not in self.status  # (woken, or loaded at a start: no hello before)
         before, self.status[table.id] = self.status.get(table.id), table.status
+        seen = self.seen.setdefault(table.id, table.version)
         if table.kind != "room":
             return
         told = self.told.setdefault(table.id, {})
@@ -162,12 +173,17 @@ class Notifier(Feature):
         if table.status == OVER and before not in (OVER, None):
             self._tell(table, list(seats), "ended")
             return
+        if table.status == BETWEEN and before == PLAYING:  # the deal is counted: each one's Next deal
+            self._tell(table, [s for s in seats if table.seat_map[s] is not None and not table.ready[table.seat_map[s]]],
+                       "counted")
+            return
         if table.status != PLAYING or table.deal.to_act is None or table.bots[table.deal.to_act]:
             return
         room_seat = table.seat_map.index(table.deal.to_act)
         turn = table.turn_key()
-        if first:  # (loaded or woken: its turn was told as it began; its warning too, if long past)
-            told[room_seat] = turn
+        if table.turn_version <= seen:  # (begun before the table was loaded here: told as it began)
+            told.setdefault(room_seat, turn)
+        if first:  # (woken: its warning too, if long past)
             due = self._warning_at(table)
             if due is not None and due[0] < time.time() - self.hub.wake_every - LATE:
                 told[(room_seat, "running_out")] = turn

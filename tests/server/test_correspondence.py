@@ -108,3 +108,79 @@ def test_a_table_by_correspondence_is_for_signed_in_players():
         # Play now never seats anyone at a table that waits days.
         now = stranger.post("/api/play-now", json={"game": "renaissance"}).json()
         assert now["table"] != made["table"]
+
+
+def test_a_renaissance_match_by_correspondence_is_played_to_its_end_each_move_prompted_by_a_push():
+    """Three signed-in players, a Renaissance room by correspondence (A16: a deal for each seat),
+    nobody's page open between moves: each move is made by opening the link a push message
+    brought (a page of its own, closed again), the player's own choice from its own view; each
+    deal's Next deal likewise. The match ends, and every player is told so."""
+    from tarocchi.bots import make_player
+    from tests.push_service import PushService
+    from tests.server.seat import Seat
+
+    async def body(server, service):
+        browsers = [service.browser() for _ in range(3)]
+        clients = [httpx.Client(base_url=server.url, headers=person(n + 1)) for n in range(3)]
+        for n, (client, browser) in enumerate(zip(clients, browsers)):
+            assert client.post("/api/account", json={"name": f"Giocatore{n}", "password": "segreto123"}).status_code == 201
+            assert client.post("/api/push", json=browser.subscription).status_code == 204
+        made = clients[0].post("/api/rooms", json={"seats": 3, "game": "renaissance", "correspondence": 1}).json()
+        for client, link in zip(clients[1:], made["links"][1:]):
+            assert client.post("/api/me/seats", json={"links": [link]}).json()["held"] == [link]
+        players = [make_player("rule", n, "renaissance") for n in range(3)]
+        for link in made["links"]:  # everyone sits down once (the last one's hello starts the match)
+            seat = await Seat.open(server.ws_url, link.removeprefix("/t/"))
+            await seat.close()
+        handled, moves, looked = 0, 0, False
+        while True:
+            try:
+                message = service.wait(lambda m: service.messages.index(m) >= handled, timeout=3)
+            except AssertionError:
+                # No news: the first turn was the last seat's, who was at the table as it began
+                # (told on the screen, not by a push); that once, they play it from the table.
+                assert not looked, "a turn nobody was told of"
+                looked = True
+                for n, link in enumerate(made["links"]):
+                    page = await Seat.open(server.ws_url, link.removeprefix("/t/"))
+                    if page.my_turn():
+                        await page.act(players[n](page.view))
+                        await page.wait_state(lambda st, v=page.version: st["version"] > v)
+                        moves += 1
+                    await page.close()
+                continue
+            handled = service.messages.index(message) + 1
+            if message["what"] == "ended":
+                break
+            if message["what"] not in ("turn", "counted"):
+                continue
+            n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
+            page = await Seat.open(server.ws_url, message["url"].removeprefix("/t/"))
+            if message["what"] == "counted":
+                await page.send({"type": "next"})
+                await page.wait_state(lambda st, v=page.version: st["version"] > v)
+            else:
+                assert page.my_turn(), message
+            # (what the page shows as theirs, the player plays there and then: a trick won
+            # leads the next, and nobody is told of what they are looking at)
+            while page.my_turn():
+                await page.act(players[n](page.view))
+                moves += 1
+                await page.wait_state(lambda st, v=page.version: st["version"] > v)
+            table = page.state["table"]
+            if table["status"] == "between" and not table["ready"][table["you"]]:  # (their own card ended the deal)
+                await page.send({"type": "next"})
+                await page.wait_state(lambda st, v=page.version: st["version"] > v)
+            await page.close()
+        # Every player is told the match is over (but the one whose own card ended it, looking at
+        # it); its record is there, with each seat's account.
+        await asyncio.sleep(0.5)
+        told = {m["browser"] for m in service.messages if m["what"] == "ended"}
+        assert len(told) >= 2
+        profile = clients[1].get("/api/players/Giocatore1").json()
+        assert profile["matches"][0]["game"] == "renaissance" and moves > 60
+        for client in clients:
+            client.close()
+
+    with PushService() as service, running_server(push_hosts=(service.origin,)) as server:
+        asyncio.run(body(server, service))
