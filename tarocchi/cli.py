@@ -114,6 +114,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
           header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
           lease=args.lease, reuse_port=args.reuse_port, advice_workers=args.advice_workers,
+          push_contact=args.push_contact,
           **({} if args.advice_seconds is None else {"advice_seconds": args.advice_seconds}))
     return 0
 
@@ -342,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(processes where they have processes, else threads): how many (default 1; 0 puts "
                         "them on the computer players' workers, as before issue 37, only to measure the "
                         "difference: bench/advice_load.py)")
+    v.add_argument("--push-contact", default="mailto:operator@localhost",
+                   help="the operator's address the push services are given with each notification "
+                        "(VAPID's sub: a mailto: or https: URL; docs/operations.md, \"Notifications\")")
     v.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     v.set_defaults(func=cmd_serve)
 

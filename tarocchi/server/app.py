@@ -344,7 +344,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           connections_per_address: int = CONNECTIONS_PER_ADDRESS,
           header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
           bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False,
-          advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS) -> None:
+          advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
+          push_contact: str = "mailto:operator@localhost") -> None:
     """``reuse_port``: one of the workers of ``tarocchi serve --workers`` (server/workers.py),
     bound with SO_REUSEPORT beside the others."""
     import socket
@@ -356,7 +357,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
                      away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
                      bus=bus, process=process_name(port) if bus else None, lease=lease,
-                     advice_seconds=advice_seconds, advice_workers=advice_workers)
+                     advice_seconds=advice_seconds, advice_workers=advice_workers, push_contact=push_contact)
     # The tables and sockets held are kept out of the collector's passes, which walked all of
     # them in the server's latency tail (collector.py, docs/benchmarks.md, docs/history/benchmarks.md).
     collector.log_pauses_if_asked()
