@@ -45,14 +45,18 @@ ADDRESSES = itertools.cycle(range(1, 255))  # documentation addresses (RFC 5737)
 
 @pytest.fixture
 def new_page(browser):
-    """new_page(size, locale="en-GB"): a page in its own browser context (own storage)."""
+    """new_page(size, locale="en-GB", workers=False): a page in its own browser context (own
+    storage). Service workers are blocked unless ``workers``: a test that fakes the server's
+    answers (``page.route``) must see the page's requests, not the worker's (the installable
+    app's tests let it run)."""
     contexts = []
 
-    def make(size=DESKTOP, locale="en-GB"):
+    def make(size=DESKTOP, locale="en-GB", workers=False):
         # Each page a person at an address of their own, as a proxy forwards it (the test
         # servers believe 127.0.0.1's X-Forwarded-For): a seat a person (issue 37).
         address = f"198.51.100.{next(ADDRESSES)}"
-        context = browser.new_context(viewport=size, locale=locale, extra_http_headers={"X-Forwarded-For": address})
+        context = browser.new_context(viewport=size, locale=locale, extra_http_headers={"X-Forwarded-For": address},
+                                      service_workers="allow" if workers else "block")
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -86,7 +86,7 @@ def test_the_worker_is_served_from_the_root_and_keeps_this_builds_files(live_ser
     manifest = httpx.get(live_server.url + "/manifest.webmanifest")
     assert manifest.headers["content-type"] == "application/manifest+json"
 
-    page = new_page(PHONE)
+    page = new_page(PHONE, workers=True)
     page.goto(live_server.url + "/")
     assert page.evaluate(CONTROLLED) is False  # (the first page opens without it: never waits for it)
     worker_in_charge(page)
@@ -108,7 +108,7 @@ def test_the_worker_is_served_from_the_root_and_keeps_this_builds_files(live_ser
 
 
 def test_the_lobby_opens_offline_and_says_so(live_server, new_page):
-    page = new_page(PHONE)
+    page = new_page(PHONE, workers=True)
     page.goto(live_server.url + "/")
     worker_in_charge(page)
     assert page.locator(BANNER).inner_text() == ""
@@ -135,7 +135,7 @@ def test_the_lobby_opens_offline_and_says_so(live_server, new_page):
 
 def test_a_table_opens_offline_and_says_so(live_server, new_page):
     token = new_computer(live_server.url, 3)
-    page = new_page(DESKTOP)
+    page = new_page(DESKTOP, workers=True)
     page.goto(f"{live_server.url}/t/{token}")
     page.locator(".conn.ok").wait_for()
     worker_in_charge(page)
@@ -165,7 +165,7 @@ def test_a_table_opens_offline_and_says_so(live_server, new_page):
 def test_with_the_server_gone_a_kept_page_still_opens_and_says_offline(new_page):
     """No offline emulation: the server itself stops. The browser still believes it is online;
     the page says offline because its requests find no one."""
-    page = new_page(DESKTOP)
+    page = new_page(DESKTOP, workers=True)
     with running_server() as server:
         token = new_computer(server.url, 3)
         page.goto(f"{server.url}/t/{token}")
@@ -189,7 +189,7 @@ def test_a_deploy_replaces_the_kept_files(new_page, tmp_path, monkeypatch):
     monkeypatch.setattr(server_app, "STATIC", static)
     monkeypatch.setattr(server_app, "INDEX", static / "index.html")
     with running_server() as server:
-        page = new_page(DESKTOP)
+        page = new_page(DESKTOP, workers=True)
         page.goto(server.url + "/")
         worker_in_charge(page)
         old = page.evaluate("() => caches.keys()")
@@ -208,7 +208,7 @@ def test_a_deploy_replaces_the_kept_files(new_page, tmp_path, monkeypatch):
 def test_a_push_shows_a_notification(live_server, new_page):
     """The worker's push handler (the notifications' own tests send real ones): a push's JSON
     {title, body, url, tag} is shown, the url kept for the click."""
-    page = new_page(DESKTOP)
+    page = new_page(DESKTOP, workers=True)
     page.context.grant_permissions(["notifications"], origin=live_server.url)
     page.goto(live_server.url + "/")
     worker_in_charge(page)

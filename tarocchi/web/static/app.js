@@ -1432,7 +1432,10 @@ function onKey(e) {
 // --- start ----------------------------------------------------------------------------
 
 setLang(lang());
-lessons.setup(() => (token ? render() : renderLobby()));
+// (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
+// over an account, profile, leaderboard or replay page)
+const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !token;
+if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
 } else if (profileMatch) {

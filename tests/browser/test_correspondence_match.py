@@ -1,0 +1,107 @@
+"""Issue 41's whole story in the browser: a three-player Renaissance match by correspondence, played
+to its end in browser contexts that are closed between moves, each move made from the link a
+delivered push message brought (the test's own push service), in a fresh context signed in to
+that player's account. What the page shows as the player's (a trick won leads the next, their
+own card ending a deal asks for their Next deal) they play there and then, as a person would."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from tests.conftest import DESKTOP, PHONE
+from tests.push_service import PushService
+from tests.server.live import running_server
+from .driver import my_turn, take_turn, version
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def open_as(browser, base: str, cookie: str, address: str, size: dict):
+    context = browser.new_context(viewport=size, extra_http_headers={"X-Forwarded-For": address},
+                                  service_workers="block")
+    context.set_default_timeout(15_000)
+    context.add_cookies([{"name": "tarocchi_session", "value": cookie, "url": base}])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return context, page
+
+
+def settle(page) -> None:
+    """The page has its state, and a trick just taken has been shown (the table's pause)."""
+    page.wait_for_function("() => Number(document.querySelector('.table-page')?.dataset.version || 0) > 0")
+    page.wait_for_timeout(150)
+
+
+def status(page) -> str:
+    return page.get_attribute(".table-page", "data-status") or ""
+
+
+def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(browser):
+    with PushService() as service, running_server(push_hosts=(service.origin,), bot_delay=0.02,
+                                                  trick_pause=0.02) as server:
+        base = server.url
+        browsers, cookies, clients = [service.browser() for _ in range(3)], [], []
+        for n, pushed in enumerate(browsers):
+            client = httpx.Client(base_url=base, headers={"X-Forwarded-For": f"192.0.2.{n + 1}"})
+            assert client.post("/api/account", json={"name": f"Postino{n}", "password": "segreto123"}).status_code == 201
+            assert client.post("/api/push", json=pushed.subscription).status_code == 204
+            cookies.append(client.cookies["tarocchi_session"])
+            clients.append(client)
+        made = clients[0].post("/api/rooms", json={"seats": 3, "game": "renaissance", "correspondence": 2}).json()
+        for client, link in zip(clients[1:], made["links"][1:]):
+            client.post("/api/me/seats", json={"links": [link]})
+        sizes = [DESKTOP, PHONE, DESKTOP]
+        started = time.monotonic()
+        # Everyone sits down once, each in a context closed at once; the last one's arrival
+        # starts the match, and whoever it is then plays from the page they are on.
+        for n, link in enumerate(made["links"]):
+            context, page = open_as(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n])
+            page.goto(base + link)
+            page.locator(".table-page").wait_for()
+            if n == 2:
+                page.wait_for_function("() => document.querySelector('.table-page')?.dataset.status === 'playing'")
+                for m, other in enumerate(made["links"]):
+                    c2, p2 = open_as(browser, base, cookies[m], f"192.0.2.{m + 1}", sizes[m])
+                    p2.goto(base + other)
+                    p2.locator(".table-page[data-status='playing']").wait_for()
+                    settle(p2)
+                    while my_turn(p2):
+                        take_turn(p2, prefer="")
+                        settle(p2)
+                    c2.close()
+            context.close()
+        handled, moves, pages = 0, 0, 0
+        while True:
+            message = service.wait(lambda m: service.messages.index(m) >= handled, timeout=30)
+            handled = service.messages.index(message) + 1
+            if message["what"] == "ended":
+                break
+            if message["what"] not in ("turn", "counted"):
+                continue
+            n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
+            context, page = open_as(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n])
+            page.goto(base + message["url"])  # the notification's click opens this
+            page.locator(".table-page").wait_for()
+            pages += 1
+            if message["what"] == "counted":
+                page.click("#next-deal")
+            settle(page)
+            while my_turn(page) and status(page) == "playing":
+                before = version(page)
+                take_turn(page, prefer="")
+                moves += 1
+                assert version(page) > before
+                settle(page)
+            if status(page) == "between" and page.locator("#next-deal:not([disabled])").count():
+                page.click("#next-deal")
+                page.wait_for_timeout(100)
+            assert page.errors == [], page.errors
+            context.close()
+        assert moves > 60 and pages > 20
+        profile = clients[2].get("/api/players/Postino2").json()
+        assert profile["matches"][0]["game"] == "renaissance"
+        print(f"{moves} moves from {pages} pages opened by pushes, {time.monotonic() - started:.0f} s")
