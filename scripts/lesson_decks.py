@@ -1,0 +1,216 @@
+"""Finding deck orders for Learn to play's lessons (issue 42): deals from seeded shuffles,
+played by the lesson level's computers at every seat, searched for a position a lesson needs.
+Prints a lesson's deck and script as JSON, to paste into web/static/lessons/<game>.json
+(tests/games/test_lessons.py then replays it). Usage:
+
+    .venv/bin/python scripts/lesson_decks.py calabresella play
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from tarocchi.bots import make_player
+from tarocchi.engine.game import get_game
+
+PERSON = 0
+
+
+def shuffled(game: str, seed: int) -> list[str]:
+    codes = list(get_game(game).deck.codes)
+    random.Random(seed).shuffle(codes)
+    return codes
+
+
+class Run:
+    """A deal from a deck order; ``move`` plays a given action or the computers' choice."""
+
+    def __init__(self, game: str, seats: int, dealer: int, deck: list[str]):
+        self.rules = get_game(game)
+        self.deal = self.rules.new_deal(seats, dealer, self.rules.deck.parse_order(deck))
+        self.bot = make_player("rule", game=game)
+        self.script: list = []
+
+    def text(self, action) -> str:
+        if isinstance(action, str):
+            action = self.rules.parse_action(action)
+        return self.rules.action_text(action)
+
+    def choice(self) -> str:
+        return self.text(self.bot(self.deal.view(self.deal.to_act)))
+
+    def move(self, action: str | None = None, step: dict | None = None) -> str:
+        seat = self.deal.to_act
+        action = action or self.choice()
+        why = self.deal.refusal(seat, action)
+        assert why is None, (action, why)
+        self.deal.apply(action, seat)
+        self.script.append(dict(step, do=[action]) if step is not None else [seat, action])
+        return action
+
+    def hand(self, seat: int = PERSON) -> list[str]:
+        return self.rules.deck.codes_of(self.deal.hands[seat])
+
+    def trick(self) -> list[str]:
+        return [self.rules.deck.codes[c] for c in self.deal.trick]
+
+    def legal(self) -> list[str]:
+        return [self.text(a) for a in self.deal.legal_actions()]
+
+
+def is_trump(code: str) -> bool:
+    return code.isdigit()
+
+
+def suit(code: str) -> str:
+    return "" if code.isdigit() or code == "F" else code[-1]
+
+
+def dump(deck, dealer, script, **extra) -> None:
+    print(json.dumps(dict(extra, dealer=dealer, deck=deck), ensure_ascii=False))
+    for e in script:
+        print(" ", json.dumps(e, ensure_ascii=False) + ",")
+
+
+# --- Calabresella ---------------------------------------------------------------------------
+
+def cala_auction(r: Run, words: list[str]) -> None:
+    for w in words:
+        r.move(w)
+
+
+def cala_play(seed: int):
+    """Seat 1 plays solo; the person follows a suit (with trumps in hand), then must trump."""
+    deck = shuffled("calabresella", seed)
+    r = Run("calabresella", 3, 0, deck)
+    cala_auction(r, ["vado solo", "sta bene", "sta bene"])
+    r.move()  # seat 1's lay
+    stage = 0
+    while not r.deal.done and len(r.deal.tricks_done if hasattr(r.deal, "tricks_done") else []) < 99:
+        if r.deal.to_act != PERSON or r.deal.phase != "play":
+            r.move()
+            continue
+        tr, hand = r.trick(), r.hand()
+        if not tr:
+            return None if stage < 2 else (deck, r)
+        led = suit(tr[0])
+        mine = [c for c in hand if suit(c) == led and led]
+        trumps = [c for c in hand if is_trump(c)]
+        if stage == 0:
+            if not (led and len(mine) >= 2 and trumps and len(r.script) < 14):
+                return None
+            r.move(r.choice(), {"text": "play.suit", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "play.suit.look"}], "wrong": "play.suit.wrong"})
+            stage = 1
+        elif stage == 1:
+            others = [c for c in hand if not is_trump(c) and c != "F"]
+            if not (led and not mine and trumps and others):
+                return None
+            r.move(r.choice(), {"text": "play.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "play.trump.look"}], "wrong": "play.trump.wrong"})
+            if not is_trump(r.script[-1]["do"][0]):
+                return None
+            stage = 2
+        else:
+            return deck, r
+    return None
+
+
+def cala_fool(seed: int):
+    """Seat 2 plays solo (dealer 2: the person leads the first trick); the person holds the Fool."""
+    deck = shuffled("calabresella", seed)
+    r = Run("calabresella", 3, 2, deck)
+    if "F" not in r.hand():
+        return None
+    cala_auction(r, ["passo", "vado solo", "sta bene"])
+    r.move()  # seat 1's lay
+    lead = r.choice()
+    if lead == "F" or not suit(lead):
+        return None
+    r.move(lead, {"text": "fool.lead", "forbid": [{"action": "F", "reason": "fool_cannot_lead", "look": "fool.lead.look"}], "wrong": "fool.lead.wrong"})
+    while r.deal.to_act != PERSON:
+        r.move()
+    tr, hand = r.trick(), r.hand()
+    if not tr or not suit(tr[0]):
+        return None
+    mine = [c for c in hand if suit(c) == suit(tr[0])]
+    trumps = [c for c in hand if is_trump(c)]
+    if not mine or not trumps:
+        return None
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    while len(r.trick()) and len(r.trick()) < 3:
+        r.move()
+    return deck, r
+
+
+def cala_count(seed: int):
+    """The person plays solo, the deal played by the computers to the last trick; the person's last card."""
+    deck = shuffled("calabresella", seed)
+    r = Run("calabresella", 3, 2, deck)
+    cala_auction(r, ["vado solo", "sta bene", "sta bene"])
+    while not r.deal.done:
+        if r.deal.to_act == PERSON and r.deal.hand_size(PERSON) == 1 and r.deal.phase == "play":
+            r.move(None, {"text": "count.last"})
+        else:
+            r.move()
+    pts = r.deal.count.to_json()["sides"][0]["points"]
+    if not 50 <= pts <= 70 or not r.deal.count.won:
+        return None
+    return deck, r
+
+
+SEARCHES = {("calabresella", "play"): cala_play, ("calabresella", "fool"): cala_fool,
+            ("calabresella", "count"): cala_count}
+
+
+def low_suit_cards(r: Run, n: int) -> list[str]:
+    order = {c: i for i, c in enumerate(r.rules.deck.codes)}
+    cards = [c for c in r.hand() if suit(c) and c[0] not in "KQHM"]
+    return sorted(cards, key=lambda c: int(c[:-1]))[:n] if len(cards) >= n else []
+
+
+def cala_speak(seed: int):
+    """The person speaks first and says chiamo, calls the 20 (a computer holds it), gives a card back, lays three."""
+    deck = shuffled("calabresella", seed)
+    r = Run("calabresella", 3, 2, deck)
+    hand = r.hand()
+    trumps = [c for c in hand if is_trump(c)]
+    kings = [c for c in hand if c[0] == "K"]
+    if "20" in hand or "20" in deck[-3:] or len(trumps) < 8 or not kings or "F" not in hand:
+        return None
+    r.move("chiamo", {"text": "speak.chiamo", "forbid": [{"action": "sta bene", "reason": "sta_bene_no_bid", "look": "speak.chiamo.look"}], "wrong": "speak.chiamo.wrong"})
+    r.move("sta bene")
+    r.move("sta bene")
+    r.move("chiamo 20", {"text": "speak.call"})
+    low = low_suit_cards(r, 4)
+    if not low:
+        return None
+    r.move("restituisco " + low[0], {"text": "speak.give", "forbid": [{"action": "restituisco 20", "reason": "give_called_card", "look": "speak.give.look"}]})
+    r.move("scarto " + " ".join(low[1:4]), {"text": "speak.lay", "forbid": [{"action": f"scarto {kings[0]} {low[1]} {low[2]}", "reason": "lay_forbidden", "look": "speak.lay.look"}]})
+    print("monte", deck[-3:], "giver", r.deal.giver)
+    return deck, r
+
+
+SEARCHES[("calabresella", "speak")] = cala_speak
+
+
+def main() -> None:
+    game, name = sys.argv[1], sys.argv[2]
+    search = SEARCHES[game, name]
+    for seed in range(int(sys.argv[3]) if len(sys.argv) > 3 else 0, 5000):
+        try:
+            found = search(seed)
+        except AssertionError:
+            continue
+        if found:
+            deck, r = found
+            print("seed", seed, "hand", r.hand() if not r.deal.done else "")
+            dump(deck, r.deal.dealer if hasattr(r.deal, "dealer") else None, r.script)
+            if r.deal.done:
+                print(json.dumps(r.deal.count.to_json()))
+            return
+    print("nothing found")
+
+
+if __name__ == "__main__":  # (searches above)
+    main()
