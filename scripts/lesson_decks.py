@@ -194,6 +194,121 @@ def cala_speak(seed: int):
 SEARCHES[("calabresella", "speak")] = cala_speak
 
 
+# --- Renaissance ----------------------------------------------------------------------------
+
+FOLLOW_ID = {"C": "follow_cups", "O": "follow_pentacles", "S": "follow_swords", "B": "follow_wands"}
+
+
+def ren_cards(seed: int):
+    """The person deals (and discards, before the lesson); trick 1 led in cups or coins with a
+    pip card; the person, last, wins with the ace: in those suits the ace is high (A2)."""
+    deck = shuffled("renaissance", seed)
+    r = Run("renaissance", 3, 0, deck)
+    r.move()  # the person's discard, made before the lesson starts
+    r.move()
+    r.move()
+    tr, hand = r.trick(), r.hand()
+    led = suit(tr[0])
+    if led not in "CO" or tr[0][0] in "KQHM" or suit(tr[1]) == led and tr[1][0] in "KQHM" or is_trump(tr[1]):
+        return None
+    ace = "1" + led
+    mine = [c for c in hand if suit(c) == led]
+    trumps = [c for c in hand if is_trump(c)]
+    if ace not in hand or len(mine) < 3 or not trumps:
+        return None
+    r.move(ace, {"text": "cards.ace", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "cards.ace.look"}], "wrong": "cards.ace.wrong"})
+    print("trick", tr, "mine", mine)
+    return deck, r
+
+
+def ren_follow(seed: int):
+    """Dealer 0 again: the person follows (trick 1, any of the suit), then must trump."""
+    deck = shuffled("renaissance", seed + 7000)
+    r = Run("renaissance", 3, 0, deck)
+    r.move()
+    stage = 0
+    while True:
+        if r.deal.to_act != PERSON:
+            r.move()
+            continue
+        tr, hand = r.trick(), r.hand()
+        if not tr:
+            return (deck, r) if stage == 2 else None
+        led = suit(tr[0])
+        mine = [c for c in hand if suit(c) == led and led]
+        trumps = [c for c in hand if is_trump(c)]
+        if stage == 0:
+            if not (led and len(mine) >= 2 and trumps):
+                return None
+            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
+            if r.script[-1]["do"][0] == "F":
+                return None
+            stage = 1
+        elif stage == 1:
+            others = [c for c in hand if not is_trump(c) and c != "F"]
+            if not (led and not mine and trumps and others):
+                return None
+            r.move(r.choice(), {"text": "follow.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "follow.trump.look"}], "wrong": "follow.trump.wrong"})
+            if not is_trump(r.script[-1]["do"][0]):
+                return None
+            stage = 2
+        else:
+            return None
+
+
+def ren_fool(seed: int):
+    """Dealer 0: the person holds the Fool and plays it on trick 1 instead of following (A10)."""
+    deck = shuffled("renaissance", seed + 14000)
+    r = Run("renaissance", 3, 0, deck)
+    if "F" not in r.hand():
+        return None
+    r.move()
+    r.move()
+    r.move()
+    tr, hand = r.trick(), r.hand()
+    led = suit(tr[0])
+    mine = [c for c in hand if suit(c) == led and led]
+    trumps = [c for c in hand if is_trump(c)]
+    if not (led and mine and trumps):
+        return None
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    print("trick", tr)
+    return deck, r
+
+
+def ren_discard(seed: int):
+    """Dealer 0: the person discards three (A7), a King refused."""
+    deck = shuffled("renaissance", seed + 21000)
+    r = Run("renaissance", 3, 0, deck)
+    hand = r.hand()
+    kings = [c for c in hand if c[0] == "K"]
+    low = [c for c in hand if suit(c) and c[0] not in "KQHM"]
+    if not kings or len(low) < 3:
+        return None
+    r.move(None, {"text": "discard.three", "forbid": [{"action": f"discard {kings[0]} {low[0]} {low[1]}", "reason": "discard_forbidden", "look": "discard.three.look"}]})
+    return deck, r
+
+
+def ren_count(seed: int):
+    """Dealer 1: the computers play the deal for the person up to the last trick."""
+    deck = shuffled("renaissance", seed + 28000)
+    r = Run("renaissance", 3, 1, deck)
+    while not r.deal.done:
+        if r.deal.to_act == PERSON and r.deal.hand_size(PERSON) == 1:
+            r.move(None, {"text": "count.last"})
+        else:
+            r.move()
+    pts = r.deal.count.to_json()["piles"][0]["points"]
+    if not 27 <= pts <= 40:
+        return None
+    return deck, r
+
+
+SEARCHES.update({("renaissance", "cards"): ren_cards, ("renaissance", "follow"): ren_follow,
+                 ("renaissance", "fool"): ren_fool, ("renaissance", "discard"): ren_discard,
+                 ("renaissance", "count"): ren_count})
+
+
 def main() -> None:
     game, name = sys.argv[1], sys.argv[2]
     search = SEARCHES[game, name]

@@ -20,7 +20,7 @@ from .driver import phase, take_turn, version, wait_version_after
 
 pytestmark = pytest.mark.browser
 
-GAMES = ["sicilian", "calabresella"]  # the games whose lessons are complete (issue 42)
+GAMES = ["sicilian", "calabresella", "renaissance"]  # the games whose lessons are complete (issue 42)
 PHASES = ("speak", "announce", "call", "give", "discard", "lay", "take", "play")
 INSIDE_GUIDE = """() => { const r = document.querySelector('#guide').getBoundingClientRect();
   return r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }"""

@@ -27,7 +27,7 @@ def test_there_are_lessons_for_sicilian():
     assert len(lessons_of("sicilian")["lessons"]) >= 6
 
 
-@pytest.mark.parametrize("game", ["calabresella"])
+@pytest.mark.parametrize("game", ["calabresella", "renaissance"])
 def test_there_are_lessons_for_the_other_games(game):
     assert game in FILES
     assert 3 <= len(lessons_of(game)["lessons"]) <= 6
@@ -53,7 +53,8 @@ def keys_of(data: dict) -> set[str]:
 def free_phases(game: str) -> list[str]:
     """The phases a whole guided deal may ask of the person, each with its own text."""
     return {"sicilian": ["speak", "discard", "announce", "play"],
-            "calabresella": ["speak", "call", "give", "discard", "lay", "take", "play"]}.get(game, ["play"])
+            "calabresella": ["speak", "call", "give", "discard", "lay", "take", "play"],
+            "renaissance": ["discard", "play"]}.get(game, ["play"])
 
 
 @pytest.mark.parametrize("game", FILES)
@@ -132,7 +133,7 @@ def test_each_lesson_replays_through_the_engine(game, n):
             assert deal.done, "the count is on the table"
             count = deal.count.to_json()
             # Sicilian's count names its sides ("bidder"); the others list them (challenger or bidder first).
-            got = count["card_points"][quiz["points"]] if "card_points" in count else count["sides"][quiz["points"]]["points"]
+            got = count["card_points"][quiz["points"]] if "card_points" in count else (count.get("sides") or count["piles"])[quiz["points"]]["points"]
             assert got == quiz["answer"], quiz
 
 
