@@ -309,6 +309,126 @@ SEARCHES.update({("renaissance", "cards"): ren_cards, ("renaissance", "follow"):
                  ("renaissance", "count"): ren_count})
 
 
+# --- Ottocento -------------------------------------------------------------------------------
+
+MOORS = ("1", "2", "3", "4")
+
+
+def ott_start(r: Run, monte: list[str] | None = None) -> None:
+    """The a monte question (gioco at once unless told), the dealer's discard, the declarations: the computers' own."""
+    for w in monte or ["gioco"]:
+        r.move(w)
+    while r.deal.phase in ("discard", "declare"):
+        r.move()
+
+
+def ott_moor(seed: int):
+    """Dealer 0 (the person's discard and declaration made before the lesson); a trick whose
+    highest card is a Moor, the person last with a Moor: the last Moor played wins (B2)."""
+    deck = shuffled("ottocento", seed)
+    r = Run("ottocento", 4, 0, deck)
+    ott_start(r)
+    while not r.deal.done:
+        tr = r.trick()
+        if r.deal.to_act == PERSON and len(tr) == 3:
+            hand = r.hand()
+            trumps = [c for c in tr if is_trump(c)]
+            top = max(trumps, key=int) if trumps else None
+            mine = [c for c in hand if c in MOORS]
+            led = suit(tr[0])
+            if top in MOORS and tr.index(top) != 1 and mine and (not led or not any(suit(c) == led for c in hand)):
+                others = [c for c in hand if c not in MOORS and c != "F" and not (is_trump(c) and int(c) > 4)]
+                forbid = [c for c in hand if not is_trump(c) and c != "F"]
+                step = {"text": "cards.moor", "wrong": "cards.moor.wrong"}
+                if forbid:
+                    step["forbid"] = [{"action": forbid[0], "reason": "follow_suit" if not led else "play_trump", "look": "cards.moor.look"}]
+                r.move(mine[0], step)
+                print("trick", tr, "hand", hand)
+                return deck, r
+        if r.deal.to_act == PERSON and len(r.script) > 60:
+            return None
+        r.move()
+    return None
+
+
+def ott_follow(seed: int):
+    """Dealer 0: the person (last in trick 1) follows suit, then must trump."""
+    deck = shuffled("ottocento", seed + 7000)
+    r = Run("ottocento", 4, 0, deck)
+    ott_start(r)
+    stage = 0
+    while True:
+        if r.deal.to_act != PERSON:
+            r.move()
+            continue
+        tr, hand = r.trick(), r.hand()
+        if not tr:
+            return (deck, r) if stage == 2 else None
+        led = suit(tr[0])
+        mine = [c for c in hand if suit(c) == led and led]
+        trumps = [c for c in hand if is_trump(c)]
+        if stage == 0:
+            if not (led and len(mine) >= 2 and trumps):
+                return None
+            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
+            if r.script[-1]["do"][0] == "F":
+                return None
+            stage = 1
+        elif stage == 1:
+            others = [c for c in hand if not is_trump(c) and c != "F"]
+            if not (led and not mine and trumps and others):
+                return None
+            r.move(r.choice(), {"text": "follow.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "follow.trump.look"}], "wrong": "follow.trump.wrong"})
+            if not is_trump(r.script[-1]["do"][0]):
+                return None
+            stage = 2
+        else:
+            return None
+
+
+def ott_declare(seed: int):
+    """Dealer 0: three a monte, the person's gioco; the person's discard (a King refused); the
+    computers declare; the person declares the full best (a cricca and a sequence at least)."""
+    deck = shuffled("ottocento", seed + 14000)
+    r = Run("ottocento", 4, 0, deck)
+    for _ in range(3):
+        r.move("a monte")
+    r.move("gioco", {"text": "declare.gioco"})
+    hand = r.hand()
+    kings = [c for c in hand if c[0] == "K"]
+    low = [c for c in hand if suit(c) and c[0] not in "KQHM" and c[0] != "1"]
+    if not kings or len(low) < 2:
+        return None
+    r.move("discard " + " ".join(low[:2]), {"text": "declare.discard", "forbid": [{"action": f"discard {kings[0]} {low[0]}", "reason": "discard_five_points", "look": "declare.discard.look"}]})
+    for _ in range(3):
+        r.move()
+    best = r.deal.best_declaration(PERSON)
+    if len(best) < 2:
+        return None
+    text = r.choice()
+    want = r.text(r.rules.parse_action(r.deal.choices(PERSON)[0]["action"]))
+    r.move(want, {"text": "declare.combos"})
+    print("best", want)
+    return deck, r
+
+
+def ott_count(seed: int):
+    """Dealer 3: the deal played by the computers up to the last trick; the person's last card."""
+    deck = shuffled("ottocento", seed + 21000)
+    r = Run("ottocento", 4, 3, deck)
+    ott_start(r)
+    while not r.deal.done:
+        if r.deal.to_act == PERSON and r.deal.hand_size(PERSON) == 1:
+            r.move(None, {"text": "count.last"})
+        else:
+            r.move()
+    return deck, r
+
+
+SEARCHES.update({("ottocento", "cards"): ott_moor, ("ottocento", "follow"): ott_follow,
+                 ("ottocento", "declare"): ott_declare, ("ottocento", "count"): ott_count})
+
+
 def main() -> None:
     game, name = sys.argv[1], sys.argv[2]
     search = SEARCHES[game, name]

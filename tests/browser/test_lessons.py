@@ -20,8 +20,8 @@ from .driver import phase, take_turn, version, wait_version_after
 
 pytestmark = pytest.mark.browser
 
-GAMES = ["sicilian", "calabresella", "renaissance"]  # the games whose lessons are complete (issue 42)
-PHASES = ("speak", "announce", "call", "give", "discard", "lay", "take", "play")
+GAMES = ["sicilian", "calabresella", "renaissance", "ottocento"]  # the games whose lessons are complete (issue 42)
+PHASES = ("speak", "announce", "monte", "call", "give", "discard", "lay", "take", "declare", "play")
 INSIDE_GUIDE = """() => { const r = document.querySelector('#guide').getBoundingClientRect();
   return r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }"""
 
@@ -94,6 +94,8 @@ def play_step(page, data: dict, lang: str, step: dict, checks: bool, keyboard: b
             press(page, f".hand .card[data-card='{code}']", keyboard)
         page.locator(".hand .card[aria-pressed='true']").nth(len(action.split()) - 2).wait_for()
         press(page, "#confirm-discard", keyboard)
+    elif now == "declare":  # Ottocento: the table proposes the best declaration; confirmed, or none (B9)
+        press(page, "#confirm-declare" if action != "declare" else ".actions.declare button[data-action='declare']", keyboard)
     else:
         press(page, f".actions button[data-action='{action}']", keyboard)
     wait_version_after(page, before)
@@ -104,6 +106,9 @@ def any_turn(page, game: str) -> None:
     if game == "calabresella":
         from .test_calabresella import take_turn as calabresella_turn
         calabresella_turn(page, prefer=("vado solo",), seen=dict.fromkeys(PHASES, 1))  # (screens: checked above)
+    elif game == "ottocento":
+        from .test_ottocento import take_turn as ottocento_turn
+        ottocento_turn(page, seen=dict.fromkeys(PHASES, True))
     else:
         take_turn(page, prefer="vado solo")
 

@@ -27,7 +27,7 @@ def test_there_are_lessons_for_sicilian():
     assert len(lessons_of("sicilian")["lessons"]) >= 6
 
 
-@pytest.mark.parametrize("game", ["calabresella", "renaissance"])
+@pytest.mark.parametrize("game", ["calabresella", "renaissance", "ottocento"])
 def test_there_are_lessons_for_the_other_games(game):
     assert game in FILES
     assert 3 <= len(lessons_of(game)["lessons"]) <= 6
@@ -54,7 +54,8 @@ def free_phases(game: str) -> list[str]:
     """The phases a whole guided deal may ask of the person, each with its own text."""
     return {"sicilian": ["speak", "discard", "announce", "play"],
             "calabresella": ["speak", "call", "give", "discard", "lay", "take", "play"],
-            "renaissance": ["discard", "play"]}.get(game, ["play"])
+            "renaissance": ["discard", "play"],
+            "ottocento": ["monte", "discard", "declare", "play"]}.get(game, ["play"])
 
 
 @pytest.mark.parametrize("game", FILES)
@@ -133,7 +134,11 @@ def test_each_lesson_replays_through_the_engine(game, n):
             assert deal.done, "the count is on the table"
             count = deal.count.to_json()
             # Sicilian's count names its sides ("bidder"); the others list them (challenger or bidder first).
-            got = count["card_points"][quiz["points"]] if "card_points" in count else (count.get("sides") or count["piles"])[quiz["points"]]["points"]
+            if "card_points" in count:
+                got = count["card_points"][quiz["points"]]
+            else:
+                side = (count.get("sides") or count["piles"])[quiz["points"]]
+                got = side["points"] if "points" in side else side["card_points"]  # (Ottocento: the cards' own)
             assert got == quiz["answer"], quiz
 
 
