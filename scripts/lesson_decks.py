@@ -425,8 +425,33 @@ def ott_count(seed: int):
     return deck, r
 
 
+def ott_fool(seed: int):
+    """Dealer 0: the person, holding the Matto, plays it on trick 1 instead of following (B20);
+    an opponent wins the trick."""
+    deck = shuffled("ottocento", seed + 28000)
+    r = Run("ottocento", 4, 0, deck)
+    ott_start(r)
+    if "F" not in r.hand():
+        return None
+    while r.deal.to_act != PERSON:
+        r.move()
+    tr, hand = r.trick(), r.hand()
+    led = suit(tr[0])
+    mine = [c for c in hand if suit(c) == led and led]
+    trumps = [c for c in hand if is_trump(c)]
+    if not (led and mine and trumps):
+        return None
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    winner = r.deal.history  # the trick is complete: its winner leads next
+    if r.deal.to_act not in (1, 3):
+        return None
+    print("trick", tr, "next", r.deal.to_act)
+    return deck, r
+
+
 SEARCHES.update({("ottocento", "cards"): ott_moor, ("ottocento", "follow"): ott_follow,
-                 ("ottocento", "declare"): ott_declare, ("ottocento", "count"): ott_count})
+                 ("ottocento", "declare"): ott_declare, ("ottocento", "count"): ott_count,
+                 ("ottocento", "fool"): ott_fool})
 
 
 def main() -> None:
