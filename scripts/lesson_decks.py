@@ -3,7 +3,9 @@ played by the lesson level's computers at every seat, searched for a position a 
 Prints a lesson's deck and script as JSON, to paste into web/static/lessons/<game>.json
 (tests/games/test_lessons.py then replays it). Usage:
 
-    .venv/bin/python scripts/lesson_decks.py calabresella play
+    .venv/bin/python scripts/lesson_decks.py calabresella play     # (game, lesson [, first seed])
+
+Each search is one lesson's wanted position; the texts are written by hand around what it finds.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def cala_play(seed: int):
     cala_auction(r, ["vado solo", "sta bene", "sta bene"])
     r.move()  # seat 1's lay
     stage = 0
-    while not r.deal.done and len(r.deal.tricks_done if hasattr(r.deal, "tricks_done") else []) < 99:
+    while not r.deal.done:
         if r.deal.to_act != PERSON or r.deal.phase != "play":
             r.move()
             continue
@@ -164,7 +166,6 @@ SEARCHES = {("calabresella", "play"): cala_play, ("calabresella", "fool"): cala_
 
 
 def low_suit_cards(r: Run, n: int) -> list[str]:
-    order = {c: i for i, c in enumerate(r.rules.deck.codes)}
     cards = [c for c in r.hand() if suit(c) and c[0] not in "KQHM"]
     return sorted(cards, key=lambda c: int(c[:-1]))[:n] if len(cards) >= n else []
 
@@ -405,7 +406,6 @@ def ott_declare(seed: int):
     best = r.deal.best_declaration(PERSON)
     if len(best) < 2:
         return None
-    text = r.choice()
     want = r.text(r.rules.parse_action(r.deal.choices(PERSON)[0]["action"]))
     r.move(want, {"text": "declare.combos"})
     print("best", want)
@@ -442,8 +442,7 @@ def ott_fool(seed: int):
     if not (led and mine and trumps):
         return None
     r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
-    winner = r.deal.history  # the trick is complete: its winner leads next
-    if r.deal.to_act not in (1, 3):
+    if r.deal.to_act not in (1, 3):  # the trick complete, an opponent won it: he leads next
         return None
     print("trick", tr, "next", r.deal.to_act)
     return deck, r
@@ -465,7 +464,7 @@ def main() -> None:
         if found:
             deck, r = found
             print("seed", seed, "hand", r.hand() if not r.deal.done else "")
-            dump(deck, r.deal.dealer if hasattr(r.deal, "dealer") else None, r.script)
+            dump(deck, r.deal.dealer, r.script)
             if r.deal.done:
                 print(json.dumps(r.deal.count.to_json()))
             return
