@@ -20,7 +20,8 @@ from .driver import phase, take_turn, version, wait_version_after
 
 pytestmark = pytest.mark.browser
 
-GAMES = ["sicilian"]  # the games whose lessons are complete (issue 42)
+GAMES = ["sicilian", "calabresella", "renaissance", "ottocento"]  # the games whose lessons are complete (issue 42)
+PHASES = ("speak", "announce", "monte", "call", "give", "discard", "lay", "take", "declare", "play")
 INSIDE_GUIDE = """() => { const r = document.querySelector('#guide').getBoundingClientRect();
   return r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; }"""
 
@@ -55,8 +56,9 @@ def play_step(page, data: dict, lang: str, step: dict, checks: bool, keyboard: b
     now = phase(page)
     if checks:
         for f in step.get("forbid", []):
-            codes = [c for c in f["action"].split() if c != "discard"]
-            card = page.locator(f".hand .card[data-card='{codes[0]}']") if f["action"][0].isupper() or f["action"][0].isdigit() or f["action"].startswith("discard") else None
+            words = f["action"].split()
+            codes = words[1:] if len(words) > 1 and words[0].islower() and words[1][0] not in "abcdefghijklmnopqrstuvwxyz" else words
+            card = page.locator(f".hand .card[data-card='{codes[0]}']") if codes[0][0].isupper() or codes[0][0].isdigit() else None
             if card is not None and card.count() and card.get_attribute("aria-disabled") == "true":
                 why = card.get_attribute("title")
                 before = version(page)
@@ -85,9 +87,30 @@ def play_step(page, data: dict, lang: str, step: dict, checks: bool, keyboard: b
     action = step["do"][0]
     if now == "play":
         press(page, f".hand .card[data-card='{action}']", keyboard)
+    elif now == "call":  # Calabresella's chiamo: the card picked in the deck (C10)
+        press(page, f".call-picker button[data-card='{action.split()[1]}']", keyboard)
+    elif now in ("discard", "give", "lay"):  # cards picked on the hand, then confirmed
+        for code in action.split()[1:]:
+            press(page, f".hand .card[data-card='{code}']", keyboard)
+        page.locator(".hand .card[aria-pressed='true']").nth(len(action.split()) - 2).wait_for()
+        press(page, "#confirm-discard", keyboard)
+    elif now == "declare":  # Ottocento: the table proposes the best declaration; confirmed, or none (B9)
+        press(page, "#confirm-declare" if action != "declare" else ".actions.declare button[data-action='declare']", keyboard)
     else:
         press(page, f".actions button[data-action='{action}']", keyboard)
     wait_version_after(page, before)
+
+
+def any_turn(page, game: str) -> None:
+    """One action of a whole guided deal, the game's own way (the person's choices are free)."""
+    if game == "calabresella":
+        from .test_calabresella import take_turn as calabresella_turn
+        calabresella_turn(page, prefer=("vado solo",), seen=dict.fromkeys(PHASES, 1))  # (screens: checked above)
+    elif game == "ottocento":
+        from .test_ottocento import take_turn as ottocento_turn
+        ottocento_turn(page, seen=dict.fromkeys(PHASES, True))
+    else:
+        take_turn(page, prefer="vado solo")
 
 
 def do_lesson(page, game: str, n: int, lang: str, tag: str, checks: bool) -> None:
@@ -110,7 +133,7 @@ def do_lesson(page, game: str, n: int, lang: str, tag: str, checks: bool) -> Non
             page.wait_for_function("() => document.querySelector('.status.yours') || document.querySelector('.center.count')")
             if page.locator(".center.count").count():
                 break
-            take_turn(page, prefer="vado solo")
+            any_turn(page, game)
     for quiz in one.get("quiz", []):
         guide_says(page, text_of(data, lang, quiz["ask"]))
         wrong = next(o for o in quiz["options"] if o != quiz["answer"])
@@ -133,7 +156,9 @@ def test_every_lesson_completed_on_the_table(live_server, new_page, game, size, 
     start = page.locator(f".lobby-learn .learn-start[data-game='{game}']")
     start.wait_for()
     total = len(lessons_of(game)["lessons"])
-    assert page.locator(".lobby-learn .learn-progress").first.inner_text().startswith("0")
+    progress = f".lobby-learn li:has(.learn-start[data-game='{game}']) .learn-progress"
+    assert page.locator(progress).inner_text().startswith("0")
+    page.check(f"input[name='computer-game'][value='{game}']")  # the game chosen: its lessons suggested
     assert page.locator(".learn-suggest").count() == 1  # a first visit to the game suggests its lessons
     began = time.monotonic()
     timings = []
@@ -145,7 +170,8 @@ def test_every_lesson_completed_on_the_table(live_server, new_page, game, size, 
         page.click("#guide-next" if n < total else "#guide-lobby")
     page.wait_for_url(live_server.url + "/")
     page.locator(f".lobby-learn .learn-start[data-game='{game}']").wait_for()
-    assert page.locator(".lobby-learn .learn-progress").first.inner_text().startswith(str(total))
+    assert page.locator(progress).inner_text().startswith(str(total))
+    page.check(f"input[name='computer-game'][value='{game}']")
     assert page.locator(".learn-suggest").count() == 0
     print(f"\n{game} {tag}: {total} lessons in {time.monotonic() - began:.1f} s (each: {timings})")
     assert page.errors == []

@@ -27,6 +27,12 @@ def test_there_are_lessons_for_sicilian():
     assert len(lessons_of("sicilian")["lessons"]) >= 6
 
 
+@pytest.mark.parametrize("game", ["calabresella", "renaissance", "ottocento"])
+def test_there_are_lessons_for_the_other_games(game):
+    assert game in FILES
+    assert 3 <= len(lessons_of(game)["lessons"]) <= 6
+
+
 def keys_of(data: dict) -> set[str]:
     keys = {"title", "intro", "done"}
     used = set()
@@ -45,7 +51,11 @@ def keys_of(data: dict) -> set[str]:
 
 
 def free_phases(game: str) -> list[str]:
-    return {"sicilian": ["speak", "discard", "announce", "play"]}.get(game, ["play"])
+    """The phases a whole guided deal may ask of the person, each with its own text."""
+    return {"sicilian": ["speak", "discard", "announce", "play"],
+            "calabresella": ["speak", "call", "give", "discard", "lay", "take", "play"],
+            "renaissance": ["discard", "play"],
+            "ottocento": ["monte", "discard", "declare", "play"]}.get(game, ["play"])
 
 
 @pytest.mark.parametrize("game", FILES)
@@ -81,7 +91,7 @@ def replay(game: str, entries: list, deal, person: int, taken: list[str]) -> Non
         automatic = getattr(deal, "automatic", lambda: None)()
         assert automatic is None, (where, "the table answers for the person here")
         for f in entry.get("forbid", []):
-            why = deal.refusal(person, f["action"])
+            why = getattr(deal, "reason", deal.refusal)(person, f["action"])  # the Reason, with its id
             assert why is not None, (where, f["action"], "is allowed")
             assert rules.reason_id(why) == f["reason"], (where, f["action"], why)
             assert entry["do"] == "any" or f["action"] not in entry["do"]
@@ -122,7 +132,14 @@ def test_each_lesson_replays_through_the_engine(game, n):
             assert rules.deck.points(rules.deck.mask_of(quiz["cards"])) == quiz["answer"], quiz
         if "points" in quiz:
             assert deal.done, "the count is on the table"
-            assert deal.count.to_json()["card_points"][quiz["points"]] == quiz["answer"], quiz
+            count = deal.count.to_json()
+            # Sicilian's count names its sides ("bidder"); the others list them (challenger or bidder first).
+            if "card_points" in count:
+                got = count["card_points"][quiz["points"]]
+            else:
+                side = (count.get("sides") or count["piles"])[quiz["points"]]
+                got = side["points"] if "points" in side else side["card_points"]  # (Ottocento: the cards' own)
+            assert got == quiz["answer"], quiz
 
 
 def test_the_lessons_file_says_who_plays():

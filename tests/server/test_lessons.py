@@ -10,7 +10,9 @@ import asyncio
 import httpx
 
 from tarocchi.engine.game import get_game
-from tarocchi.server.lessons import is_step, lesson
+import pytest
+
+from tarocchi.server.lessons import is_step, lesson, lessons_of
 from tests.server.seat import Seat
 
 
@@ -25,8 +27,9 @@ def open_lesson(base: str, name: str) -> str:
 def position_after_prefix(name: str):
     """The engine's deal at the lesson's first step, and that step."""
     one = lesson(name)
-    rules = get_game("sicilian")
-    deal = rules.new_deal(3, one["dealer"], rules.deck.parse_order(one["deck"]))
+    game = name.split("/")[0]
+    rules = get_game(game)
+    deal = rules.new_deal(lessons_of(game)["seats"], one["dealer"], rules.deck.parse_order(one["deck"]))
     for entry in one["script"]:
         if is_step(entry):
             return deal, entry
@@ -37,6 +40,8 @@ def position_after_prefix(name: str):
 def test_the_lessons_are_listed_and_unknown_ones_refused(live_server):
     listed = httpx.get(f"{live_server.url}/api/lessons").json()["games"]
     assert listed["sicilian"][:3] == ["cards", "follow", "fool"]
+    for game in ("calabresella", "renaissance", "ottocento"):
+        assert listed[game] == [one["id"] for one in lessons_of(game)["lessons"]], game
     for bad in ("sicilian/99", "sicilian/0", "nogame/1"):
         assert httpx.post(f"{live_server.url}/api/lessons/{bad}").status_code == 404, bad
 
@@ -67,6 +72,23 @@ def test_a_move_the_script_did_not_expect_leaves_it_and_the_computers_play_on(li
         await seat.send({"type": "act", "action": "5", "id": "a1", "version": seat.version})  # legal, not taught
         state = await seat.wait_state(lambda s: s["acted"][0] == acted + 1 and s["view"]["turn"] == 0)
         assert state["view"]["last_trick"]["cards"][1]["card"] == "5"
+        await seat.close()
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("game", ["calabresella", "renaissance", "ottocento"])
+def test_each_game_s_first_lesson_reaches_its_first_step(live_server, game):
+    """The other games' lessons: the table (three seats, or Ottocento's four) deals the lesson's
+    deck and plays its script up to the person's first step: the engine's own hand and trick."""
+    async def body():
+        name = f"{game}/1"
+        seat = await Seat.open(live_server.ws_url, open_lesson(live_server.url, name))
+        deal, step = position_after_prefix(name)
+        state = await seat.wait_state(lambda s: s["view"] and s["view"]["turn"] == 0 and s["view"]["phase"] == deal.phase)
+        assert state["view"]["hand"] == deal.view(0)["hand"]
+        assert state["view"]["trick"] == deal.view(0)["trick"]
+        assert deal.refusal(0, step["do"][0]) is None
         await seat.close()
 
     asyncio.run(body())

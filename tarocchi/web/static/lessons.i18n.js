@@ -4,7 +4,7 @@
 export default {
   en: {
     "learn.title": "Learn to play",
-    "learn.help": "Short guided lessons on the real table: the cards, following suit, the Fool, speaking, counting, then a whole deal against the computers.",
+    "learn.help": "Short guided lessons on the real table: the cards, following suit and trumping, the Fool, the bidding or declarations, counting, then a whole deal against the computers.",
     "learn.button": "Learn {game}",
     "learn.progress": "{n} of {m} lessons done",
     "learn.suggest": "New to {game}?",
@@ -27,7 +27,7 @@ export default {
   },
   it: {
     "learn.title": "Impara a giocare",
-    "learn.help": "Brevi lezioni guidate sul tavolo vero: le carte, rispondere al seme, il Fuggitivo, la parlata, il conteggio, poi una mano intera contro i computer.",
+    "learn.help": "Brevi lezioni guidate sul tavolo vero: le carte, rispondere al seme e tagliare, il Matto, la parlata o le dichiarazioni, il conteggio, poi una mano intera contro i computer.",
     "learn.button": "Impara {game}",
     "learn.progress": "{n} lezioni su {m} fatte",
     "learn.suggest": "Nuovo a {game}?",

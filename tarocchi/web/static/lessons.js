@@ -146,7 +146,7 @@ function position(ctx, one) {
 
 function complete(ctx, one, pos) {
   if (!pos.over || pos.off) return false;
-  const needsCount = one.free || (one.quiz || []).some((q) => q.points);
+  const needsCount = one.free || (one.quiz || []).some((q) => "points" in q);
   return !needsCount || ctx.view?.phase === "done";
 }
 
@@ -249,6 +249,7 @@ function onPress(e) {
   const card = e.target.closest?.(".hand .card[data-card]");
   const word = e.target.closest?.(".actions button[data-action]");
   const confirm = e.target.closest?.("#confirm-discard");
+  const called = e.target.closest?.(".call-picker button[data-card]");  // Calabresella's chiamo (C10)
   let action = null;
   if (card) {
     const code = card.dataset.card;
@@ -263,8 +264,12 @@ function onPress(e) {
   } else if (word) {
     action = word.dataset.action;
   } else if (confirm) {
+    // A pick confirmed: a discard, a lay (scarto) or a give-back (restituisco); its cards decide.
     const picked = [...document.querySelectorAll(".hand .card[aria-pressed='true']")].map((c) => c.dataset.card);
     action = `discard ${picked.join(" ")}`;
+  } else if (called) {
+    if (called.disabled) return;
+    action = `chiamo ${called.dataset.card}`;
   } else return;
   if (step.do === "any" || step.do.includes(action) || (confirm && sameDiscard(step.do, action))) { L.note = null; return; }
   e.stopImmediatePropagation();
@@ -274,6 +279,6 @@ function onPress(e) {
 }
 
 function sameDiscard(list, action) {
-  const mine = action.split(" ").slice(1).sort().join(" ");
-  return list.some((a) => a.startsWith("discard ") && a.split(" ").slice(1).sort().join(" ") === mine);
+  const cards = (a) => a.split(" ").slice(1).sort().join(" ");
+  return list.some((a) => /^(discard|scarto|restituisco) /.test(a) && cards(a) === cards(action));
 }
