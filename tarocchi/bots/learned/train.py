@@ -1,0 +1,180 @@
+"""Fits the learned policy to the teacher's records: ``python -m tarocchi.bots.learned.train
+--game calabresella DATA.jsonl [...]`` writes ``weights/<game>-<seats>.npz``.
+
+Numpy alone (no other training library: the network is one hidden layer, its gradient written
+out below), Adam, softmax cross-entropy over the legal cards of each decision. The deals whose
+index is a multiple of ``--holdout-every`` are held out, and the agreement with the teacher on
+their decisions (the share where the model's card is the teacher's) is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from .features import CARD_FEATURES, Featurizer
+from .policy import PHASES, Model, card_of, weights_path
+from .selfplay import decisions, read_records
+
+
+def contracts_of(records: list[dict]) -> list[str]:
+    seen: set[str] = set()
+    for r in records:
+        for v, _ in decisions(r, PHASES):
+            c = v.get("contract")
+            if isinstance(c, str):
+                seen.add(c)
+            break
+    return sorted(seen)
+
+
+def dataset(records: list[dict], feats: Featurizer) -> dict:
+    """Every card decision of the records as arrays: the states ``X``, the cards' features
+    ``P`` (padded to the deck), the legal cards ``M`` and the teacher's card ``y``."""
+    xs, ps, ms, ys = [], [], [], []
+    n = feats.n
+    for r in records:
+        for view, action in decisions(r, PHASES):
+            legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
+            if len(legal) < 2:
+                continue  # no choice: nothing to learn
+            x, ctx = feats.encode(view)
+            p = np.zeros((n, CARD_FEATURES), dtype=np.float32)
+            for c in legal:
+                p[c] = feats.card_features(c, ctx)
+            m = np.zeros(n, dtype=bool)
+            m[legal] = True
+            xs.append(x)
+            ps.append(p)
+            ms.append(m)
+            ys.append(feats.card(card_of(action)))
+    return {"X": np.array(xs), "P": np.array(ps), "M": np.array(ms), "y": np.array(ys, dtype=np.int64)}
+
+
+def forward(params: dict, X, P, M):
+    pre = X @ params["W"].T + params["w"]
+    h = np.maximum(pre, 0.0)
+    g = h @ params["U"].T + params["u"]  # (B, F)
+    logits = h @ params["V"].T + params["b"] + np.einsum("bnf,bf->bn", P, g)
+    logits = np.where(M, logits, -1e9)
+    return pre, h, g, logits
+
+
+def agreement(params: dict, data: dict) -> float:
+    if len(data["y"]) == 0:
+        return float("nan")
+    hits = 0
+    for i in range(0, len(data["y"]), 2048):
+        sl = slice(i, i + 2048)
+        _, _, _, logits = forward(params, data["X"][sl], data["P"][sl], data["M"][sl])
+        hits += int((logits.argmax(1) == data["y"][sl]).sum())
+    return hits / len(data["y"])
+
+
+def fit(train: dict, held: dict, hidden: int, epochs: int, lr: float, decay: float, seed: int,
+        batch: int = 256, quiet: bool = False) -> dict:
+    rng = np.random.default_rng(seed)
+    d, n = train["X"].shape[1], train["M"].shape[1]
+    params = {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
+              "w": np.zeros(hidden, np.float32),
+              "V": rng.normal(0, 0.01, (n, hidden)).astype(np.float32), "b": np.zeros(n, np.float32),
+              "U": rng.normal(0, 0.01, (CARD_FEATURES, hidden)).astype(np.float32),
+              "u": np.zeros(CARD_FEATURES, np.float32)}
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v2 = {k: np.zeros_like(v) for k, v in params.items()}
+    step = 0
+    size = len(train["y"])
+    best, best_params = -1.0, None
+    for epoch in range(epochs):
+        order = rng.permutation(size)
+        total = 0.0
+        for i in range(0, size, batch):
+            idx = order[i:i + batch]
+            X, P, M, y = train["X"][idx], train["P"][idx], train["M"][idx], train["y"][idx]
+            B = len(idx)
+            pre, h, g, logits = forward(params, X, P, M)
+            logits -= logits.max(1, keepdims=True)
+            e = np.exp(logits) * M
+            prob = e / e.sum(1, keepdims=True)
+            total += float(-np.log(prob[np.arange(B), y] + 1e-12).sum())
+            G = prob
+            G[np.arange(B), y] -= 1.0
+            G /= B
+            grads = {"V": G.T @ h, "b": G.sum(0)}
+            gu = np.einsum("bn,bnf->bf", G, P)
+            grads["U"] = gu.T @ h
+            grads["u"] = gu.sum(0)
+            dh = G @ params["V"] + gu @ params["U"]
+            dpre = dh * (pre > 0)
+            grads["W"] = dpre.T @ X
+            grads["w"] = dpre.sum(0)
+            step += 1
+            rate = lr * min(1.0, step / 200)
+            for k in params:
+                gk = grads[k] + (decay * params[k] if k in ("W", "V", "U") else 0.0)
+                m[k] = 0.9 * m[k] + 0.1 * gk
+                v2[k] = 0.999 * v2[k] + 0.001 * gk * gk
+                mh = m[k] / (1 - 0.9 ** step)
+                vh = v2[k] / (1 - 0.999 ** step)
+                params[k] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+        acc = agreement(params, held)
+        if not quiet:
+            print(f"epoch {epoch + 1}: loss {total / size:.4f}, held-out agreement {acc:.3f}", file=sys.stderr, flush=True)
+        if acc > best:
+            best, best_params = acc, {k: v.copy() for k, v in params.items()}
+    return best_params or params
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tarocchi.bots.learned.train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", nargs="+", help="files of tarocchi selfplay records")
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--seats", type=int, default=None)
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--decay", type=float, default=1e-4)
+    ap.add_argument("--holdout-every", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="default: the shipped weights' path")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    records = [r for path in args.data for r in read_records(path) if r["game"] == args.game
+               and (args.seats is None or r["seats"] == args.seats)]
+    if not records:
+        print("no records of that game", file=sys.stderr)
+        return 2
+    seats = records[0]["seats"]
+    records = [r for r in records if r["seats"] == seats]
+    feats = Featurizer(args.game, seats, contracts_of(records))
+    held_r = [r for r in records if r["index"] % args.holdout_every == 0]
+    train_r = [r for r in records if r["index"] % args.holdout_every != 0]
+    train, held = dataset(train_r, feats), dataset(held_r, feats)
+    t1 = time.time()
+    print(f"{len(records)} deals: {len(train['y'])} decisions to train on, {len(held['y'])} held out "
+          f"(features {feats.size}); read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
+    params = fit(train, held, args.hidden, args.epochs, args.lr, args.decay, args.seed)
+    t2 = time.time()
+    meta = {"game": args.game, "seats": seats, "contracts": feats.contracts and sorted(feats.contracts, key=feats.contracts.get),
+            "hidden": args.hidden, "teacher": records[0]["teacher"], "deals": len(records),
+            "decisions": int(len(train["y"]) + len(held["y"])), "holdout_every": args.holdout_every,
+            "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed}
+    model = Model(params, meta)
+    out = args.out or weights_path(args.game, seats)
+    model.save(out)
+    # Agreement of the saved (float16) weights, as the table will play them.
+    from .policy import load
+    saved = load(out)
+    acc = agreement({k: getattr(saved, k) for k in ("W", "w", "V", "b", "U", "u")}, held)
+    print(json.dumps({"game": args.game, "seats": seats, "held_out_agreement": round(acc, 4),
+                      "train_decisions": int(len(train["y"])), "held_out_decisions": int(len(held["y"])),
+                      "features_s": round(t1 - t0, 1), "training_s": round(t2 - t1, 1), "out": out}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
