@@ -11,7 +11,10 @@ trick; the tricks each seat has won.
 
 A card (``card_features``, one vector a legal card): whether it wins the trick as it stands,
 whether the trick is now my side's, its points, trump or Fool, whether it is the highest card
-of its suit still out, how many of its suit I hold, its rank, whether I play last.
+of its suit still out, how many of its suit I hold, its rank, whether I play last; and whether
+it is the card the game's rule bot would play (``ctx["rule"]``, given by the caller): the
+teacher (the expert) keeps to the rule bot's card unless its search is confident of another,
+so the network learns where to leave it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from tarocchi.engine.game import get_game
 
 # Out of play, known to the seat: the monte shown or taken, its own discard, what was laid.
 OUT_KEYS = ("monte", "monte_face_up", "discard", "extra", "given_back")
-CARD_FEATURES = 12
+CARD_FEATURES = 13
 
 
 class Featurizer:
@@ -203,4 +206,5 @@ class Featurizer:
         f[9] = rank / max(1, total - 1)
         f[10] = wins * ctx["points"] / 10.0
         f[11] = ctx["mine"] * self.values[c] / 5.0
+        f[12] = c == ctx.get("rule", -1)
         return f

@@ -1,8 +1,8 @@
 """The ``learned`` level: a small network, trained on the teacher's decisions, plays the cards.
 
 A card's score is ``V[c]·h + b[c] + φ(c)·(U h + u)``, ``h = relu(W x + w)``: ``x`` the state
-(``features.Featurizer.encode``), ``φ(c)`` the card's own features; the best-scored legal card
-is played. The phases before the cards (the auction, the calls, the discards, declarations)
+(``features.Featurizer.encode``), ``φ(c)`` the card's own features (the rule bot's card among
+them: the network learns where the expert leaves it); the best-scored legal card is played. The phases before the cards (the auction, the calls, the discards, declarations)
 are the game's rule bot's. Numpy alone, about 0.2-0.5 ms of CPU a decision.
 
 The weights are shipped in the package (``weights/<game>-<seats>.npz``). A model missing or
@@ -49,8 +49,10 @@ class Model:
             if not np.all(np.isfinite(getattr(self, k))):
                 raise ValueError(f"{k} is not finite")
 
-    def scores(self, view: dict, legal: list[int]) -> np.ndarray:
+    def scores(self, view: dict, legal: list[int], rule: int = -1) -> np.ndarray:
+        """The legal cards' scores; ``rule``: the rule bot's card for this view."""
         x, ctx = self.features.encode(view)
+        ctx["rule"] = rule
         h = np.maximum(self.W @ x + self.w, 0.0)
         phi = np.stack([self.features.card_features(c, ctx) for c in legal])
         return self.V[legal] @ h + self.b[legal] + phi @ (self.U @ h + self.u)
@@ -117,7 +119,7 @@ class LearnedBot:
             return self.rule(view)
         codes = model.features.codes
         legal = [codes[a] for a in plain]
-        s = model.scores(view, legal)
+        s = model.scores(view, legal, codes.get(card_of(self.rule(view)), -1))
         return plain[int(np.argmax(s))]
 
 

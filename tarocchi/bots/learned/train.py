@@ -35,14 +35,18 @@ def contracts_of(records: list[dict]) -> list[str]:
 def dataset(records: list[dict], feats: Featurizer) -> dict:
     """Every card decision of the records as arrays: the states ``X``, the cards' features
     ``P`` (padded to the deck), the legal cards ``M`` and the teacher's card ``y``."""
+    from tarocchi.bots import GAME_RULES
+
     xs, ps, ms, ys = [], [], [], []
     n = feats.n
+    rule = GAME_RULES[feats.game][0](seed=0)
     for r in records:
         for view, action in decisions(r, PHASES):
             legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
             if len(legal) < 2:
                 continue  # no choice: nothing to learn
             x, ctx = feats.encode(view)
+            ctx["rule"] = feats.codes.get(card_of(rule(view)), -1)
             p = np.zeros((n, CARD_FEATURES), dtype=np.float32)
             for c in legal:
                 p[c] = feats.card_features(c, ctx)
