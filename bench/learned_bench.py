@@ -37,10 +37,11 @@ def agreement(game: str, seats: int, data: list[str]) -> dict:
     records = [r for path in data for r in read_records(path)
                if r["game"] == game and r["seats"] == seats and r["index"] % every == 0]
     hits = rule_hits = n = 0
+    tied = rule_tied = valued = 0
     rule = make_player("rule", seed=0, game=game)
     codes = model.features.codes
     for r in records:
-        for view, action in decisions(r, policy.PHASES):
+        for view, action, values in decisions(r, policy.PHASES, values=True):
             plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
             legal = sorted({codes[policy.card_of(c["action"])] for c in view["choices"] if c["reason"] is None})
             if len(legal) < 2:
@@ -49,10 +50,19 @@ def agreement(game: str, seats: int, data: list[str]) -> dict:
             target = policy.card_of(action)
             said = policy.card_of(rule(view))
             s = model.scores(view, [codes[a] for a in plain], codes.get(said, -1))
-            hits += plain[int(s.argmax())] == target
+            mine = plain[int(s.argmax())]
+            hits += mine == target
             rule_hits += said == target
+            if values:  # a card the teacher valued as high as its own
+                top = max(values.values())
+                best = {policy.card_of(a) for a, v in values.items() if v >= top - 1e-9}
+                valued += 1
+                tied += mine in best
+                rule_tied += said in best
     return {"deals": len(records), "decisions": n, "learned": hits / n if n else float("nan"),
-            "rule": rule_hits / n if n else float("nan"), "teacher": model.meta.get("teacher")}
+            "rule": rule_hits / n if n else float("nan"), "teacher": model.meta.get("teacher"),
+            "valued": valued, "learned_ties": tied / valued if valued else float("nan"),
+            "rule_ties": rule_tied / valued if valued else float("nan")}
 
 
 def duel(game: str, seats: int, deals: int, seed: int, other: str) -> tuple[dict, list[dict]]:
@@ -109,7 +119,9 @@ def main() -> None:
         t = time.time()
         a = agreement(game, seats, args.data)
         print(f"agreement with the teacher ({a['teacher']}) on {a['decisions']} held-out card decisions "
-              f"({a['deals']} deals): learned {a['learned']:.1%}, rule {a['rule']:.1%} ({time.time() - t:.0f} s)")
+              f"({a['deals']} deals): learned {a['learned']:.1%}, rule {a['rule']:.1%}; a card the teacher valued "
+              f"as high as its own ({a['valued']} decisions with values): learned {a['learned_ties']:.1%}, "
+              f"rule {a['rule_ties']:.1%} ({time.time() - t:.0f} s)")
     levels_cpu: dict[str, tuple[list[float], int]] = {}
     for other, deals in (("rule", args.rule_deals), ("search", args.search_deals)):
         if deals <= 0:

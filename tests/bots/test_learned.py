@@ -63,6 +63,15 @@ def test_records_round_trip_resume_and_reproduce(tmp_path):
     assert again[:2] == records and [r["index"] for r in again] == [0, 1, 2]
 
 
+def test_a_searching_teacher_records_its_values_of_the_cards(tmp_path):
+    record = play_deal(("calabresella", 3, 5, 0, "search/2"))
+    valued = [(view, action, values) for view, action, values in decisions(record, values=True) if values]
+    assert valued and all(view["phase"] == "play" for view, _, _ in valued)
+    for view, action, values in valued:
+        assert set(values) <= {c["action"] for c in view["choices"] if c["reason"] is None}
+        assert values[action] == max(values.values())  # the card played is one valued best
+
+
 @pytest.mark.parametrize(("game", "seats"), SHIPPED)
 def test_the_shipped_weights_load_and_are_small(game, seats):
     model = policy.shipped(game, seats)

@@ -7,14 +7,16 @@ The state (``state``, one vector): my hand; the cards each seat has played; the 
 by seat; the cards known out of play (the monte, a discard, what was laid) and those known in a
 seat's hand (what a challenger took, what was declared, less what was played since); the
 called card; who bid (the bidder, the challenger), my partner, the contract; my place in the
-trick; the tricks each seat has won.
+trick; the tricks each seat has won; the suits (trumps among them) each seat has shown it lacks
+(it did not follow: read from the view's actions, trick by trick).
 
 A card (``card_features``, one vector a legal card): whether it wins the trick as it stands,
 whether the trick is now my side's, its points, trump or Fool, whether it is the highest card
 of its suit still out, how many of its suit I hold, its rank, whether I play last; and whether
 it is the card the game's rule bot would play (``ctx["rule"]``, given by the caller): the
-teacher (the expert) keeps to the rule bot's card unless its search is confident of another,
-so the network learns where to leave it.
+teacher (the search) often plays it, and the network learns where to leave it); how many of
+the seats still to play to this trick lack its suit and may trump it; how many unseen cards
+of its suit are higher; how many unseen cards of its suit are left.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tarocchi.engine.game import get_game
 
 # Out of play, known to the seat: the monte shown or taken, its own discard, what was laid.
 OUT_KEYS = ("monte", "monte_face_up", "discard", "extra", "given_back")
-CARD_FEATURES = 13
+CARD_FEATURES = 16
 
 
 class Featurizer:
@@ -57,7 +59,9 @@ class Featurizer:
         self.o_contract = self.o_partner + s + 1
         self.o_place = self.o_contract + len(contracts) + 1
         self.o_tricks = self.o_place + s
-        self.size = self.o_tricks + s + 1
+        self.suits = len(deck.suits) + 1  # the suits, then the trumps
+        self.o_void = self.o_tricks + s + 1
+        self.size = self.o_void + s * self.suits
 
     def card(self, code: str) -> int:
         return self.codes[code]
@@ -161,6 +165,12 @@ class Featurizer:
         for seat, won in enumerate(view.get("tricks") or []):
             x[self.o_tricks + (seat - me) % s] = won / 10.0
         x[self.o_tricks + s] = len(hand) / 10.0
+        # The suits each seat has shown it lacks: the card plays of the view's actions, trick by trick.
+        void = self.voids(view, me)
+        for r in range(s):
+            for u in range(self.suits):
+                if void[r][u]:
+                    x[self.o_void + r * self.suits + u] = 1.0
         # Who wins the trick now, and whether that is my side.
         best = self.best(tcards)
         winner = trick[tcards.index(best)]["seat"] if best >= 0 else None
@@ -169,9 +179,36 @@ class Featurizer:
         real = [c for c in tcards if c != self.fool]
         if real:
             led = self.suit_of[real[0]]
-        ctx = {"hand": hand, "gone": gone, "trick": tcards, "best": best, "led": led, "mine": mine,
+        ctx = {"void": void, "hand": hand, "gone": gone, "trick": tcards, "best": best, "led": led, "mine": mine,
                "last": place == s - 1, "points": float(self.values[tcards].sum()) if tcards else 0.0}
         return x, ctx
+
+    def voids(self, view: dict, me: int) -> list[list[bool]]:
+        """``void[r][u]``: the seat ``r`` after me has not followed suit ``u`` (the trumps: the
+        last) when it was led."""
+        s, fool, trump = self.seats, self.fool, self.trump_suit
+        void = [[False] * self.suits for _ in range(s)]
+        plays = []
+        for a in view.get("actions") or []:
+            word = a["action"].split(" ", 1)[0]
+            if word in self.codes and not a["action"].startswith(("chiamo", "scarto", "discard")):
+                plays.append((a["seat"], self.codes[word]))
+        for i in range(0, len(plays), s):
+            trick = plays[i:i + s]
+            led = -1
+            for seat, c in trick:
+                if c == fool:
+                    continue
+                u = self.suit_of[c]
+                if led < 0:
+                    led = u
+                    continue
+                if u != led:
+                    r = (seat - me) % s
+                    void[r][led] = True  # (the trumps' suit is the last: ``trump_suit``)
+                    if u != trump:
+                        void[r][self.suits - 1] = True
+        return void
 
     def card_features(self, c: int, ctx: dict) -> np.ndarray:
         f = np.zeros(CARD_FEATURES, dtype=np.float32)
@@ -207,4 +244,11 @@ class Featurizer:
         f[10] = wins * ctx["points"] / 10.0
         f[11] = ctx["mine"] * self.values[c] / 5.0
         f[12] = c == ctx.get("rule", -1)
+        # The seats still to play to this trick that lack the suit followed and may trump.
+        follow = ctx["led"] if ctx["led"] >= 0 else (suit if c != self.fool else -1)
+        later = range(1, self.seats - len(ctx["trick"]))  # the seats after me, this trick
+        if follow >= 0 and follow != self.trump_suit:
+            f[13] = sum(1 for r in later if ctx["void"][r][follow] and not ctx["void"][r][self.suits - 1]) / 2.0
+        f[14] = higher_out / 5.0
+        f[15] = sum(1 for d in range(self.n) if mask >> d & 1 and d not in gone and d not in hand) / 10.0
         return f

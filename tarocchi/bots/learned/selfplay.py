@@ -2,7 +2,11 @@
 
 One JSON line a deal: ``{"v": 1, "game", "seats", "seed", "index", "dealer", "deck", "teacher",
 "actions": [[seat, action], ...]}``. Every action is the teacher's, from its own seat's view; a
-decision's view is rebuilt by replaying the deal to it (``decisions``). About 15 bytes a decision.
+decision's view is rebuilt by replaying the deal to it (``decisions``). A card played with a
+choice also carries the teacher's value of each legal card (its mean score for the seat over
+the worlds it searched: ``[seat, action, {card: value}]``), where the teacher has ``evaluate``:
+the trainer learns the teacher's whole ranking, not its first card alone. About 15 bytes a
+decision, 150 with values.
 
 Reproducible: deal ``index`` of seed ``S`` has the duel's deck (``duel.deck_for``) and players
 seeded from (S, index, seat); the teacher has no time limit (a fixed number of worlds), so a
@@ -59,10 +63,19 @@ def play_deal(job: tuple) -> dict:
     dealer = index % seats
     players = [teacher(teacher_name, (seed * 1_000_003 + index) * 8 + s, game_name) for s in range(seats)]
     deal = game.new_deal(seats, dealer, deck, log=False)
-    actions = []
+    actions: list[list] = []
     while not deal.done:
         s = deal.to_act
-        a = players[s](deal.view(s))
+        view = deal.view(s)
+        evaluate = getattr(players[s], "evaluate", None)
+        if view["phase"] == "play" and evaluate is not None:
+            ranked = evaluate(view)
+            a = ranked[0][0]
+            values = {x: round(v, 3) for x, v in ranked if v == v}  # (NaN: not searched)
+            deal.apply(a, s)
+            actions.append([s, a, values] if len(values) > 1 else [s, a])
+            continue
+        a = players[s](view)
         deal.apply(a, s)
         actions.append([s, a])
     return {"v": VERSION, "game": game_name, "seats": seats, "seed": seed, "index": index, "dealer": dealer,
@@ -83,16 +96,19 @@ def read_records(path: str) -> list[dict]:
     return out
 
 
-def decisions(record: dict, phases: frozenset[str] | None = None) -> Iterator[tuple[dict, str]]:
+def decisions(record: dict, phases: frozenset[str] | None = None,
+              values: bool = False) -> Iterator[tuple]:
     """Every decision of a record as (the deciding seat's view, the teacher's action), the deal
-    replayed to it; only those of ``phases`` when given."""
+    replayed to it; only those of ``phases`` when given; with ``values``, the teacher's values
+    of the options as a third (None where the record has none)."""
     game = get_game(record["game"])
     deal = game.new_deal(record["seats"], record["dealer"], record["deck"], log=False)
-    for seat, action in record["actions"]:
+    for seat, action, *rest in record["actions"]:
         if deal.to_act != seat:
             raise ValueError(f"record {record['index']}: seat {seat} acts out of turn")
         if phases is None or deal.phase in phases:
-            yield deal.view(seat), action
+            view = deal.view(seat)
+            yield (view, action, rest[0] if rest else None) if values else (view, action)
         deal.apply(action, seat)
 
 
