@@ -190,3 +190,14 @@ def test_the_swap_test_hidden_cards_changed_same_decision(game, seats, seed, dep
     first = make_player("learned", seed=3, game=game)(view)
     second = make_player("learned", seed=3, game=game)(other_view)
     assert first == second, (a, b)
+
+
+def test_the_selfplay_command_writes_records(tmp_path, capsys):
+    from tarocchi.cli import main
+
+    out = tmp_path / "r.jsonl"
+    assert main(["selfplay", "--game", "calabresella", "--deals", "1", "--seed", "3", "--jobs", "1",
+                 "--teacher", "rule", "--out", str(out)]) == 0
+    assert [r["index"] for r in read_records(str(out))] == [0]
+    assert "decisions written" in capsys.readouterr().err
+    assert main(["selfplay", "--game", "renaissance", "--seats", "4", "--out", str(out)]) == 2

@@ -252,3 +252,45 @@ class Featurizer:
         f[14] = higher_out / 5.0
         f[15] = sum(1 for d in range(self.n) if mask >> d & 1 and d not in gone and d not in hand) / 10.0
         return f
+
+
+def suit_swaps(game: str) -> list[dict[str, str]]:
+    """The relabellings of a game's cards that swap suits of the same ranks (Calabresella:
+    cups, swords and batons; Renaissance: cups and coins, swords and batons), the identity first:
+    the rules treat such suits alike, so each gives the trainer one more decision from one
+    record (Ottocento's declarations name suits: not used there)."""
+    from itertools import permutations, product
+
+    deck = get_game(game).deck
+    groups: dict[tuple, list[str]] = {}
+    for suit in deck.suits:
+        groups.setdefault(tuple(suit.ranks), []).append(suit.letter)
+    choices = [[dict(zip(letters, p)) for p in permutations(letters)] for letters in groups.values()]
+    out = []
+    for combo in product(*choices):
+        letter = {k: v for part in combo for k, v in part.items()}
+        out.append({rank + s.letter: rank + letter[s.letter] for s in deck.suits for rank in s.ranks})
+    out.sort(key=lambda m: sum(k != v for k, v in m.items()))  # the identity first
+    return out
+
+
+def relabel(x, mapping: dict[str, str]):
+    """A view (or an action, a list of values) with its cards relabelled."""
+    if isinstance(x, str):
+        if x in mapping:
+            return mapping[x]
+        if " " in x or "," in x or ":" in x:  # an action: its words
+            out, word = [], ""
+            for ch in x:
+                if ch in " ,:":
+                    out += [mapping.get(word, word), ch]
+                    word = ""
+                else:
+                    word += ch
+            return "".join(out) + mapping.get(word, word)
+        return x
+    if isinstance(x, dict):
+        return {relabel(k, mapping) if isinstance(k, str) else k: relabel(v, mapping) for k, v in x.items()}
+    if isinstance(x, list):
+        return [relabel(v, mapping) for v in x]
+    return x

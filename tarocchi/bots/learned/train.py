@@ -7,7 +7,9 @@ teacher's values of the cards where the record has them (``softmax((v - best) / 
 quarter of the decision's spread of values: equal cards equally likely, the worst card about
 e^-4 of the best), else against the teacher's card. The deals whose
 index is a multiple of ``--holdout-every`` are held out, and the agreement with the teacher on
-their decisions (the share where the model's card is the teacher's) is printed.
+their decisions (the share where the model's card is the teacher's) is printed; those whose
+index is 5 more than such a multiple choose the epoch kept (early stopping), and are not
+trained on either.
 """
 
 from __future__ import annotations
@@ -35,47 +37,62 @@ def contracts_of(records: list[dict]) -> list[str]:
     return sorted(seen)
 
 
-def dataset(records: list[dict], feats: Featurizer) -> dict:
+def dataset(records: list[dict], feats: Featurizer, swaps: int = 1) -> dict:
     """Every card decision of the records as arrays: the states ``X``, the cards' features
-    ``P`` (padded to the deck), the legal cards ``M`` and the teacher's card ``y``."""
+    ``P`` (padded to the deck), the legal cards ``M``, the teacher's card ``y``, its values as a
+    target ``T`` and the cards it valued best ``best``; each decision ``swaps`` times, its suits
+    of equal ranks swapped (``features.suit_swaps``, the identity first)."""
     from tarocchi.bots import GAME_RULES
 
-    xs, ps, ms, ys, ts, bs = [], [], [], [], [], []
-    n = feats.n
+    from .features import relabel, suit_swaps
+
+    maps = suit_swaps(feats.game)[:max(1, swaps)]
+    out: dict[str, list] = {"X": [], "P": [], "M": [], "y": [], "T": [], "best": []}
     rule = GAME_RULES[feats.game][0](seed=0)
     for r in records:
         for view, action, values in decisions(r, PHASES, values=True):
-            legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
-            if len(legal) < 2:
+            if sum(c["reason"] is None for c in view["choices"]) < 2:
                 continue  # no choice: nothing to learn
-            x, ctx = feats.encode(view)
-            ctx["rule"] = feats.codes.get(card_of(rule(view)), -1)
-            p = np.zeros((n, CARD_FEATURES), dtype=np.float32)
-            for c in legal:
-                p[c] = feats.card_features(c, ctx)
-            m = np.zeros(n, dtype=bool)
-            m[legal] = True
-            xs.append(x)
-            ps.append(p)
-            ms.append(m)
-            ys.append(feats.card(card_of(action)))
-            t = np.zeros(n, dtype=np.float32)
-            best = np.zeros(n, dtype=bool)
-            if values:
-                v = {feats.card(card_of(a)): x for a, x in values.items()}
-                top, low = max(v.values()), min(v.values())
-                scale = max(0.25 * (top - low), 1e-3)
-                for c, x in v.items():
-                    t[c] = np.exp((x - top) / scale)
-                    best[c] = x >= top - 1e-9
-                t /= t.sum()
-            else:
-                t[ys[-1]] = 1.0
-                best[ys[-1]] = True
-            ts.append(t)
-            bs.append(best)
-    return {"X": np.array(xs), "P": np.array(ps), "M": np.array(ms), "y": np.array(ys, dtype=np.int64),
-            "T": np.array(ts), "best": np.array(bs)}
+            said = card_of(rule(view))
+            for i, m in enumerate(maps):
+                if i == 0:
+                    add(out, feats, view, action, values, said)
+                else:
+                    add(out, feats, relabel(view, m), relabel(action, m), relabel(values, m), m.get(said, said))
+    return {"distinct": len(out["y"]) // len(maps), "X": np.array(out["X"]), "P": np.array(out["P"]), "M": np.array(out["M"]),
+            "y": np.array(out["y"], dtype=np.int64), "T": np.array(out["T"]), "best": np.array(out["best"])}
+
+
+def add(out: dict, feats: Featurizer, view: dict, action: str, values: dict | None, said: str) -> None:
+    n = feats.n
+    legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
+    x, ctx = feats.encode(view)
+    ctx["rule"] = feats.codes.get(said, -1)
+    p = np.zeros((n, CARD_FEATURES), dtype=np.float16)
+    for c in legal:
+        p[c] = feats.card_features(c, ctx)
+    m = np.zeros(n, dtype=bool)
+    m[legal] = True
+    y = feats.card(card_of(action))
+    t = np.zeros(n, dtype=np.float32)
+    best = np.zeros(n, dtype=bool)
+    if values:
+        v = {feats.card(card_of(a)): x for a, x in values.items()}
+        top, low = max(v.values()), min(v.values())
+        scale = max(0.25 * (top - low), 1e-3)
+        for c, val in v.items():
+            t[c] = np.exp((val - top) / scale)
+            best[c] = val >= top - 1e-9
+        t /= t.sum()
+    else:
+        t[y] = 1.0
+        best[y] = True
+    out["X"].append(x.astype(np.float16))
+    out["P"].append(p)
+    out["M"].append(m)
+    out["y"].append(y)
+    out["T"].append(t)
+    out["best"].append(best)
 
 
 def forward(params: dict, X, P, M):
@@ -95,7 +112,8 @@ def agreement(params: dict, data: dict, ties: bool = False) -> float:
     hits = 0
     for i in range(0, len(data["y"]), 2048):
         sl = slice(i, i + 2048)
-        _, _, _, logits = forward(params, data["X"][sl], data["P"][sl], data["M"][sl])
+        _, _, _, logits = forward(params, data["X"][sl].astype(np.float32), data["P"][sl].astype(np.float32),
+                                  data["M"][sl])
         pick = logits.argmax(1)
         if ties:
             hits += int(data["best"][sl][np.arange(len(pick)), pick].sum())
@@ -104,8 +122,8 @@ def agreement(params: dict, data: dict, ties: bool = False) -> float:
     return hits / len(data["y"])
 
 
-def fit(train: dict, held: dict, hidden: int, epochs: int, lr: float, decay: float, seed: int,
-        batch: int = 256, quiet: bool = False) -> dict:
+def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: float, seed: int,
+        batch: int = 256, quiet: bool = False, hard: bool = False) -> dict:
     rng = np.random.default_rng(seed)
     d, n = train["X"].shape[1], train["M"].shape[1]
     params = {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
@@ -123,7 +141,11 @@ def fit(train: dict, held: dict, hidden: int, epochs: int, lr: float, decay: flo
         total = 0.0
         for i in range(0, size, batch):
             idx = order[i:i + batch]
-            X, P, M, T = train["X"][idx], train["P"][idx], train["M"][idx], train["T"][idx]
+            X, P, M, T = (train["X"][idx].astype(np.float32), train["P"][idx].astype(np.float32),
+                          train["M"][idx], train["T"][idx])
+            if hard:  # the teacher's card alone
+                T = np.zeros_like(T)
+                T[np.arange(len(idx)), train["y"][idx]] = 1.0
             B = len(idx)
             pre, h, g, logits = forward(params, X, P, M)
             logits -= logits.max(1, keepdims=True)
@@ -148,9 +170,9 @@ def fit(train: dict, held: dict, hidden: int, epochs: int, lr: float, decay: flo
                 mh = m[k] / (1 - 0.9 ** step)
                 vh = v2[k] / (1 - 0.999 ** step)
                 params[k] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        acc = agreement(params, held, ties=True)
+        acc = agreement(params, valid, ties=True)
         if not quiet:
-            print(f"epoch {epoch + 1}: loss {total / size:.4f}, held-out agreement {agreement(params, held):.3f}, "
+            print(f"epoch {epoch + 1}: loss {total / size:.4f}, validation agreement {agreement(params, valid):.3f}, "
                   f"with ties {acc:.3f}", file=sys.stderr, flush=True)
         if acc > best:
             best, best_params = acc, {k: v.copy() for k, v in params.items()}
@@ -168,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decay", type=float, default=1e-4)
     ap.add_argument("--holdout-every", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--swaps", type=int, default=6,
+                    help="each training decision this many times, suits of equal ranks swapped (at most the game's)")
+    ap.add_argument("--hard", action="store_true", help="learn the teacher's card alone, not its values")
     ap.add_argument("--out", default=None, help="default: the shipped weights' path")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -179,18 +204,21 @@ def main(argv: list[str] | None = None) -> int:
     seats = records[0]["seats"]
     records = [r for r in records if r["seats"] == seats]
     feats = Featurizer(args.game, seats, contracts_of(records))
-    held_r = [r for r in records if r["index"] % args.holdout_every == 0]
-    train_r = [r for r in records if r["index"] % args.holdout_every != 0]
-    train, held = dataset(train_r, feats), dataset(held_r, feats)
+    every = args.holdout_every
+    held_r = [r for r in records if r["index"] % every == 0]
+    valid_r = [r for r in records if r["index"] % every == every // 2]
+    train_r = [r for r in records if r["index"] % every not in (0, every // 2)]
+    train, valid, held = dataset(train_r, feats, args.swaps), dataset(valid_r, feats), dataset(held_r, feats)
     t1 = time.time()
-    print(f"{len(records)} deals: {len(train['y'])} decisions to train on, {len(held['y'])} held out "
-          f"(features {feats.size}); read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
-    params = fit(train, held, args.hidden, args.epochs, args.lr, args.decay, args.seed)
+    print(f"{len(records)} deals: {len(train['y'])} decisions to train on (suits swapped included), "
+          f"{len(valid['y'])} to choose the epoch, {len(held['y'])} held out (features {feats.size}); "
+          f"read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
+    params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard)
     t2 = time.time()
     meta = {"game": args.game, "seats": seats, "contracts": feats.contracts and sorted(feats.contracts, key=feats.contracts.get),
             "hidden": args.hidden, "teacher": records[0]["teacher"], "deals": len(records),
-            "decisions": int(len(train["y"]) + len(held["y"])), "holdout_every": args.holdout_every,
-            "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed}
+            "decisions": int(train["distinct"] + valid["distinct"] + held["distinct"]), "holdout_every": args.holdout_every,
+            "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed, "swaps": args.swaps, "hard": args.hard}
     model = Model(params, meta)
     out = args.out or weights_path(args.game, seats)
     model.save(out)
