@@ -59,7 +59,7 @@ LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "expert": S
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot,
-                    "expert": RenaissanceExpert},
+                    "learned": LEARNED["renaissance"], "expert": RenaissanceExpert},
     "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot,
                      "learned": LEARNED["calabresella"], "expert": CalabresellaExpert},
     "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
