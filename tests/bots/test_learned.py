@@ -201,3 +201,10 @@ def test_the_selfplay_command_writes_records(tmp_path, capsys):
     assert [r["index"] for r in read_records(str(out))] == [0]
     assert "decisions written" in capsys.readouterr().err
     assert main(["selfplay", "--game", "renaissance", "--seats", "4", "--out", str(out)]) == 2
+
+
+def test_worker_processes_write_the_same_records(tmp_path):
+    one, two = str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")
+    run("calabresella", 3, 3, seed=9, out=one, teacher_name="rule", quiet=True)
+    run("calabresella", 3, 3, seed=9, out=two, jobs=2, teacher_name="rule", quiet=True)
+    assert read_records(one) == read_records(two)

@@ -5,8 +5,8 @@ One JSON line a deal: ``{"v": 1, "game", "seats", "seed", "index", "dealer", "de
 decision's view is rebuilt by replaying the deal to it (``decisions``). A card played with a
 choice also carries the teacher's value of each legal card (its mean score for the seat over
 the worlds it searched: ``[seat, action, {card: value}]``), where the teacher has ``evaluate``:
-the trainer learns the teacher's whole ranking, not its first card alone. About 15 bytes a
-decision, 150 with values.
+the trainer may learn the teacher's whole ranking, not its first card alone. About 55-90 bytes
+a decision, the values included (Calabresella, Renaissance: docs/benchmarks.md).
 
 Reproducible: deal ``index`` of seed ``S`` has the duel's deck (``duel.deck_for``) and players
 seeded from (S, index, seat); the teacher has no time limit (a fixed number of worlds), so a
