@@ -1,4 +1,4 @@
-"""The ``tarocchi`` command: simulate, replay, serve, check-db, ratings, duel."""
+"""The ``tarocchi`` command: simulate, replay, serve, check-db, ratings, duel, selfplay."""
 
 from __future__ import annotations
 
@@ -274,6 +274,12 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return duel_main(args)
 
 
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from .bots.learned.selfplay import main as selfplay_main
+
+    return selfplay_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tarocchi", description="Italian tarot card games: "
                                 + ", ".join(game_names()))
@@ -381,6 +387,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "(expert@SECONDS/WORLDS: and its cap of worlds); "
                         "LEVEL+seeing: the same bot given every hand (the perfect-information bound)")
     d.set_defaults(func=cmd_duel)
+
+    sp = sub.add_parser("selfplay", help="the teacher's decisions from every seat's view, one deal a JSON line "
+                        "(issue 43: the learned level's data); resumable")
+    sp.add_argument("--game", choices=game_names(), default=DEFAULT)
+    sp.add_argument("--seats", type=int, choices=(3, 4), default=None, help="default: the game's smallest table")
+    sp.add_argument("--deals", type=int, default=100, help="deals in the file when done (those there are kept)")
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one a core)")
+    sp.add_argument("--teacher", default="search",
+                    help="a level, its time limit off (default search), or expert/WORLDS: the expert "
+                         "with that many worlds and no time limit")
+    sp.add_argument("--out", required=True, help="the file of records (appended to)")
+    sp.set_defaults(func=cmd_selfplay)
     return p
 
 

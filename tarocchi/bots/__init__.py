@@ -9,6 +9,9 @@ same). Levels, weakest first:
 - ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``sicilian/rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
+- ``learned`` (the games with a shipped model, issue 43): a small network trained on the
+  expert's own decisions plays the cards, the rule bot the phases before them
+  (``learned/policy``); under a millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
   did, the exact solver (``solver``) for the cards once a world is small enough, and every
   phase the game's worlds allow (the auction, the discard, the call) decided by the same
@@ -33,6 +36,7 @@ from collections.abc import Callable
 from .calabresella.expert import CalabresellaExpert
 from .calabresella.rule_bot import CalabresellaRuleBot
 from .calabresella.search_bot import CalabresellaSearchBot
+from .learned.policy import LEARNED
 from .ottocento.expert import OttocentoExpert
 from .ottocento.rule_bot import OttocentoRuleBot
 from .ottocento.search_bot import OttocentoSearchBot
@@ -45,13 +49,19 @@ from .sicilian.rule_bot import RuleBot
 from .sicilian.search_bot import SearchBot
 
 Player = Callable[[dict], str]
+# Each game's rule and search bots: the learned level plays the phases before the cards with the
+# first, and falls back to the second when its model is missing or damaged (``learned.policy``).
+GAME_RULES: dict[str, tuple[Callable[..., Player], Callable[..., Player]]] = {
+    "sicilian": (RuleBot, SearchBot), "renaissance": (RenaissanceRuleBot, RenaissanceSearchBot),
+    "calabresella": (CalabresellaRuleBot, CalabresellaSearchBot), "ottocento": (OttocentoRuleBot, OttocentoSearchBot),
+}
 LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "expert": SicilianExpert}  # Sicilian's, the first game's
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot,
-                    "expert": RenaissanceExpert},
+                    "learned": LEARNED["renaissance"], "expert": RenaissanceExpert},
     "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot,
-                     "expert": CalabresellaExpert},
+                     "learned": LEARNED["calabresella"], "expert": CalabresellaExpert},
     "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
                   "expert": OttocentoExpert},
 }

@@ -49,7 +49,7 @@ def forced(seed: int, dealer: int, bid: str) -> Deal:
 
 
 def test_every_level_plays_calabresella():
-    assert list(levels_for("calabresella")) == ["random", "rule", "search", "expert"]
+    assert list(levels_for("calabresella")) == ["random", "rule", "search", "learned", "expert"]
     with pytest.raises(ValueError, match="unknown player 'oracle' for calabresella"):
         make_player("oracle", game="calabresella")
 

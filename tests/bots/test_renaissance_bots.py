@@ -28,7 +28,7 @@ def play_deal(deal: Deal, players: list) -> Deal:
 
 
 def test_every_level_plays_renaissance():
-    assert set(levels_for("renaissance")) == {"random", "rule", "search", "expert"}
+    assert set(levels_for("renaissance")) == {"random", "rule", "search", "learned", "expert"}
     with pytest.raises(ValueError, match="unknown player 'oracle' for renaissance"):
         make_player("oracle", game="renaissance")
 

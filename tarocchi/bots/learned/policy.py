@@ -1,0 +1,143 @@
+"""The ``learned`` level: a small network, trained on the teacher's decisions, plays the cards.
+
+A card's score is ``V[c]·h + b[c] + φ(c)·(U h + u)``, ``h = relu(W x + w)``: ``x`` the state
+(``features.Featurizer.encode``), ``φ(c)`` the card's own features (the rule bot's card among
+them: the network learns where the expert leaves it); the best-scored legal card is played. The phases before the cards (the auction, the calls, the discards, declarations)
+are the game's rule bot's. Numpy alone, about 0.2-0.5 ms of CPU a decision.
+
+The weights are shipped in the package (``weights/<game>-<seats>.npz``). A model missing or
+damaged is said once in the log, and the player plays as the game's ``search`` level instead:
+a table never stops for it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+from functools import lru_cache
+
+import numpy as np
+
+from .features import CARD_FEATURES, Featurizer
+
+log = logging.getLogger("tarocchi.bots.learned")
+
+WEIGHTS = os.path.join(os.path.dirname(__file__), "weights")
+PHASES = frozenset({"play"})
+ARRAYS = ("W", "w", "V", "b", "U", "u")
+
+
+def weights_path(game: str, seats: int) -> str:
+    return os.path.join(WEIGHTS, f"{game}-{seats}.npz")
+
+
+class Model:
+    """The network's arrays and its featurizer."""
+
+    def __init__(self, arrays: dict, meta: dict):
+        self.W, self.w, self.V, self.b, self.U, self.u = (np.asarray(arrays[k], dtype=np.float32) for k in ARRAYS)
+        self.meta = meta
+        self.features = Featurizer(meta["game"], meta["seats"], meta["contracts"])
+        d, h = self.W.shape[1], self.W.shape[0]
+        if (d != self.features.size or self.w.shape != (h,) or self.V.shape != (self.features.n, h)
+                or self.b.shape != (self.features.n,) or self.U.shape != (CARD_FEATURES, h)
+                or self.u.shape != (CARD_FEATURES,)):
+            raise ValueError("the arrays do not fit the features")
+        for k in ARRAYS:
+            if not np.all(np.isfinite(getattr(self, k))):
+                raise ValueError(f"{k} is not finite")
+
+    def scores(self, view: dict, legal: list[int], rule: int = -1) -> np.ndarray:
+        """The legal cards' scores; ``rule``: the rule bot's card for this view."""
+        x, ctx = self.features.encode(view)
+        ctx["rule"] = rule
+        h = np.maximum(self.W @ x + self.w, 0.0)
+        phi = np.stack([self.features.card_features(c, ctx) for c in legal])
+        return self.V[legal] @ h + self.b[legal] + phi @ (self.U @ h + self.u)
+
+    def save(self, path: str) -> None:
+        np.savez_compressed(path, meta=np.frombuffer(json.dumps(self.meta).encode(), dtype=np.uint8),
+                            **{k: getattr(self, k).astype(np.float16) for k in ARRAYS})
+
+
+def load(path: str) -> Model:
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(bytes(z["meta"]).decode())
+        return Model({k: z[k] for k in ARRAYS}, meta)
+
+
+@lru_cache(maxsize=None)
+def shipped(game: str, seats: int) -> Model | None:
+    """The shipped model of ``game`` at ``seats``, or None (said in the log) when it is missing
+    or damaged."""
+    path = weights_path(game, seats)
+    try:
+        return load(path)
+    except Exception as e:  # a missing or damaged file: any failure to read it
+        log.warning("learned player: no usable model for %s at %d seats (%s: %s); playing as search instead",
+                    game, seats, type(e).__name__, e)
+        return None
+
+
+def card_of(action: str) -> str:
+    """The card an action plays (Ottocento's signals follow the card: ``7C busso``)."""
+    return action.split(" ", 1)[0]
+
+
+class LearnedBot:
+    """The learned policy for the cards, the rule bot before them; ``search`` when the model is
+    missing or damaged. Subclassed per game (``game``)."""
+
+    game = ""
+
+    def __init__(self, seed: int | None = None):
+        from .. import GAME_RULES  # noqa: the package's table of each game's bots
+
+        self.seed = seed
+        self.rng = random.Random(seed)
+        rule, search = GAME_RULES[self.game]
+        self.rule = rule(seed=seed)
+        self.search_class = search
+        self.fallback = None
+
+    def model(self, seats: int) -> Model | None:
+        return shipped(self.game, seats)
+
+    def __call__(self, view: dict) -> str:
+        model = self.model(view["seats"])
+        if model is None:
+            if self.fallback is None:
+                self.fallback = self.search_class(seed=self.seed)
+            return self.fallback(view)
+        if view["phase"] not in PHASES:
+            return self.rule(view)
+        allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
+        plain = [a for a in allowed if " " not in a]  # a card with no signal
+        if not plain:
+            return self.rule(view)
+        codes = model.features.codes
+        legal = [codes[a] for a in plain]
+        s = model.scores(view, legal, codes.get(card_of(self.rule(view)), -1))
+        return plain[int(np.argmax(s))]
+
+
+class SicilianLearned(LearnedBot):
+    game = "sicilian"
+
+
+class CalabresellaLearned(LearnedBot):
+    game = "calabresella"
+
+
+class RenaissanceLearned(LearnedBot):
+    game = "renaissance"
+
+
+class OttocentoLearned(LearnedBot):
+    game = "ottocento"
+
+
+LEARNED = {"sicilian": SicilianLearned, "calabresella": CalabresellaLearned,
+           "renaissance": RenaissanceLearned, "ottocento": OttocentoLearned}

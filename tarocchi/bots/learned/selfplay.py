@@ -1,0 +1,162 @@
+"""``tarocchi selfplay``: the teacher's decisions, from every seat's view, as compact records.
+
+One JSON line a deal: ``{"v": 1, "game", "seats", "seed", "index", "dealer", "deck", "teacher",
+"actions": [[seat, action], ...]}``. Every action is the teacher's, from its own seat's view; a
+decision's view is rebuilt by replaying the deal to it (``decisions``). A card played with a
+choice also carries the teacher's value of each legal card (its mean score for the seat over
+the worlds it searched: ``[seat, action, {card: value}]``), where the teacher has ``evaluate``:
+the trainer may learn the teacher's whole ranking, not its first card alone. About 55-90 bytes
+a decision, the values included (Calabresella, Renaissance: docs/benchmarks.md).
+
+Reproducible: deal ``index`` of seed ``S`` has the duel's deck (``duel.deck_for``) and players
+seeded from (S, index, seat); the teacher has no time limit (a fixed number of worlds), so a
+decision depends on the view and the seed alone. Resumable: the deals already in the file are
+skipped (a torn last line is cut off) and the rest appended. ``--jobs`` worker processes.
+
+The teacher (``--teacher``): a level with its time limit off (``search``, the default), or
+``expert/W``, the expert with ``W`` worlds a decision and no time limit. Why ``search``
+(measured on 2-3 deals a game, CPU a decision, share of the card decisions with a choice where
+the teacher plays the rule bot's card): Calabresella search 33 ms, 43 %; expert/8 32 ms, 91 %;
+Renaissance search 34 ms, 44 %; expert/8 23 ms, 85 %. The full expert (0.2-0.6 s a decision)
+is too dear for these 2-core machines, and cut to a few worlds it keeps to the rule bot's card
+(it leaves it only on a confident gain over the worlds: with 8 worlds, seldom), so its records
+teach little beyond the rule bot; search costs as little and departs from the rule bot where
+its worlds say so. At Calabresella the full expert is level with search (+0.07 ± 0.76 points a
+deal, docs/benchmarks.md), at Renaissance above it (+2.54 ± 0.34).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections.abc import Iterator
+
+from tarocchi.engine.game import get_game
+
+VERSION = 1
+
+
+def teacher(name: str, seed: int, game: str):
+    """The player a teacher's name gives: ``expert/W`` (W worlds, no time limit) or a level."""
+    from tarocchi.bots import levels_for, make_player
+
+    level, _, worlds = name.partition("/")
+    if worlds:
+        return levels_for(game)[level](seed=seed, time_limit=None, worlds=int(worlds))
+    player = make_player(level, seed=seed, game=game)
+    if hasattr(player, "time_limit"):
+        player.time_limit = None
+    return player
+
+
+def play_deal(job: tuple) -> dict:
+    """One deal played by the teacher in every seat, as a record."""
+    from tarocchi.bots.duel import deck_for
+
+    game_name, seats, seed, index, teacher_name = job
+    game = get_game(game_name)
+    deck = deck_for(seed, index, game.deck.size)
+    dealer = index % seats
+    players = [teacher(teacher_name, (seed * 1_000_003 + index) * 8 + s, game_name) for s in range(seats)]
+    deal = game.new_deal(seats, dealer, deck, log=False)
+    actions: list[list] = []
+    while not deal.done:
+        s = deal.to_act
+        view = deal.view(s)
+        evaluate = getattr(players[s], "evaluate", None)
+        if view["phase"] == "play" and evaluate is not None:
+            ranked = evaluate(view)
+            a = ranked[0][0]
+            values = {x: round(v, 3) for x, v in ranked if v == v}  # (NaN: not searched)
+            deal.apply(a, s)
+            actions.append([s, a, values] if len(values) > 1 else [s, a])
+            continue
+        a = players[s](view)
+        deal.apply(a, s)
+        actions.append([s, a])
+    return {"v": VERSION, "game": game_name, "seats": seats, "seed": seed, "index": index, "dealer": dealer,
+            "deck": deck, "teacher": teacher_name, "actions": actions}
+
+
+def read_records(path: str) -> list[dict]:
+    """The whole records of a file (a torn last line is left out)."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.endswith("\n"):
+                break
+            rec = json.loads(line)
+            if rec.get("v") != VERSION:
+                raise ValueError(f"{path}: a record of version {rec.get('v')!r}, not {VERSION}")
+            out.append(rec)
+    return out
+
+
+def decisions(record: dict, phases: frozenset[str] | None = None,
+              values: bool = False) -> Iterator[tuple]:
+    """Every decision of a record as (the deciding seat's view, the teacher's action), the deal
+    replayed to it; only those of ``phases`` when given; with ``values``, the teacher's values
+    of the options as a third (None where the record has none)."""
+    game = get_game(record["game"])
+    deal = game.new_deal(record["seats"], record["dealer"], record["deck"], log=False)
+    for seat, action, *rest in record["actions"]:
+        if deal.to_act != seat:
+            raise ValueError(f"record {record['index']}: seat {seat} acts out of turn")
+        if phases is None or deal.phase in phases:
+            view = deal.view(seat)
+            yield (view, action, rest[0] if rest else None) if values else (view, action)
+        deal.apply(action, seat)
+
+
+def resume_point(path: str) -> int:
+    """How many whole records ``path`` holds; a torn last line is cut off."""
+    if not os.path.exists(path):
+        return 0
+    with open(path, "rb+") as f:
+        data = f.read()
+        keep = data.rfind(b"\n") + 1
+        if keep < len(data):
+            f.truncate(keep)
+        return data[:keep].count(b"\n")
+
+
+def run(game: str, seats: int, deals: int, seed: int, out: str, jobs: int = 1,
+        teacher_name: str = "search", quiet: bool = False) -> int:
+    done = resume_point(out)
+    work = [(game, seats, seed, i, teacher_name) for i in range(done, deals)]
+    start, made = time.time(), 0
+    with open(out, "a", encoding="utf-8") as f:
+        def write(rec: dict) -> None:
+            nonlocal made
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            f.flush()
+            made += len(rec["actions"])
+            if not quiet and (rec["index"] + 1) % 10 == 0:
+                print(f"{rec['index'] + 1}/{deals} deals, {made} decisions in {time.time() - start:.0f} s",
+                      file=sys.stderr, flush=True)
+
+        if jobs > 1:
+            with mp.get_context("spawn").Pool(jobs) as pool:
+                for rec in pool.imap(play_deal, work, chunksize=1):
+                    write(rec)
+        else:
+            for w in work:
+                write(play_deal(w))
+    return made
+
+
+def main(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    seats = args.seats or game.seats[0]
+    if seats not in game.seats:
+        print(f"tarocchi selfplay: {game.name} is played at {' or '.join(map(str, game.seats))} seats", file=sys.stderr)
+        return 2
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    t = time.time()
+    made = run(game.name, seats, args.deals, args.seed, args.out, jobs=jobs, teacher_name=args.teacher)
+    print(f"tarocchi selfplay: {made} decisions written to {args.out} in {time.time() - t:.0f} s", file=sys.stderr)
+    return 0
