@@ -461,7 +461,8 @@ function lobbyPage() {
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
-    h("div", { class: "lobby-grid" }, lessons.lobbySection(L.games, gameTitle), lobbyUi.sections(), computer, room),
+    // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
     L.games.length ? boardsNav(L.games, gameTitle) : null);
 }
 
