@@ -352,3 +352,17 @@ def test_a_match_recorded_twice_is_recorded_and_rated_once(store_db):
         assert len(people.matches_of(accounts[0])) == 1
     finally:
         store.close()
+
+
+def test_the_lessons_done_are_kept_with_the_account_on_every_device():
+    """Issue 42: "Learn to play" shows the lessons an account finished wherever it signs in."""
+    with running_server() as server, httpx.Client(base_url=server.url, headers=person(1)) as phone, \
+            httpx.Client(base_url=server.url, headers=person(2)) as laptop:
+        assert phone.get("/api/me/lessons").status_code == 401
+        sign_up(phone, "Mario")
+        for lesson in ("cards", "follow", "cards"):
+            assert phone.post("/api/me/lessons", json={"game": "sicilian", "lesson": lesson}).status_code == 204
+        assert phone.post("/api/me/lessons", json={"game": "Sicilian!", "lesson": "x"}).status_code == 400
+        laptop.post("/api/session", json={"name": "Mario", "password": "segreto123"})
+        assert laptop.get("/api/me/lessons").json() == {"done": {"sicilian": ["cards", "follow"]}}
+        assert laptop.get("/api/me/export").json()["lessons"] == {"sicilian": ["cards", "follow"]}

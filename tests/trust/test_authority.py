@@ -98,7 +98,7 @@ def test_rooms_cannot_be_listed(server):
                      # Accounts (issue 40): each answers for the account signed in, or the one
                      # named; the leaderboards list players' names and ratings, never a table or a link.
                      "/account", "/@/{name}", "/leaderboard/{game}", "/api/account", "/api/session", "/api/sessions",
-                     "/api/me", "/api/me/password", "/api/me/seats", "/api/me/export",
+                     "/api/me", "/api/me/password", "/api/me/seats", "/api/me/export", "/api/me/lessons",
                      "/api/passkeys/signup/options", "/api/passkeys/signup", "/api/passkeys/options", "/api/passkeys",
                      "/api/passkeys/signin/options", "/api/passkeys/signin",
                      "/api/players/{name}", "/api/leaderboard/{game}",

@@ -22,6 +22,8 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable
 
+from typing import Annotated
+
 import msgspec
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -38,6 +40,7 @@ NAME = re.compile(r"[^\W_][\w.\-]{1,22}[^\W_]|[^\W_]{3}")  # 3 to 24 letters, di
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 RECOVERY_CODES = 8
 SEATS_KEPT = 50  # seat links listed for an account (its most recent)
+LESSONS_KEPT = 200  # lessons done an account keeps (every game's lessons, with room)
 
 NAME_RULE = "a name is 3 to 24 letters or digits (a . - or _ inside), no spaces"
 NAME_TAKEN = "that name is taken"
@@ -70,6 +73,11 @@ class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
 
 class Links(msgspec.Struct, forbid_unknown_fields=True):
     links: list[str]
+
+
+class LessonDone(msgspec.Struct, forbid_unknown_fields=True):
+    game: Annotated[str, msgspec.Meta(max_length=20, pattern=r"^[a-z]+$")]
+    lesson: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
 
 
 class Delete(msgspec.Struct, forbid_unknown_fields=True):
@@ -268,6 +276,22 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
             return body
         return JSONResponse(accounts().hold(account, body.links), headers={"Cache-Control": "no-store"})
 
+    async def lessons(request: Request):
+        """The lessons the account finished (issue 42): kept with the account, so that
+        "Learn to play" shows them on every device; GET them, POST one more."""
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        if request.method == "GET":
+            return JSONResponse({"done": accounts().people.lessons_done(account["id"])},
+                                headers={"Cache-Control": "no-store"})
+        body = await read_body(request, LessonDone)
+        if isinstance(body, Response):
+            return body
+        if not accounts().people.lesson_done(account["id"], body.game, body.lesson, LESSONS_KEPT):
+            return error(f"an account keeps at most {LESSONS_KEPT} lessons done", 400)
+        return Response(status_code=204)
+
     async def export(request: Request):
         account = signed_in(request)
         if account is None:
@@ -306,4 +330,5 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         Route("/api/me/password", new_password, methods=["POST"]),
         Route("/api/me/seats", my_seats, methods=["GET", "POST"]),
         Route("/api/me/export", export),
+        Route("/api/me/lessons", lessons, methods=["GET", "POST"]),
     ]

@@ -7,7 +7,8 @@
 // a card the rules allow but the step does not teach is held back here, never sent (the step's
 // "wrong"), so that the deal stays the lesson's. Where the lesson is is read from the deal
 // itself (the view's actions): a reload, or a second window, finds the same step.
-// Progress is kept in this browser only (localStorage "tarocchi.lessons.<game>").
+// Progress is kept in this browser (localStorage "tarocchi.lessons.<game>") and, signed in, on
+// the account (GET/POST /api/me/lessons): what either knows, both know.
 //
 // app.js calls: lobbySection(), suggestion(game) on the lobby; table(ctx, shell) after each
 // render of the table; and setup(rerender) once.
@@ -16,6 +17,7 @@ import { t, lang, addMessages } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { h, patch } from "./dom.js";
 import { keptSeats } from "./seats.js";
+import { accountName } from "./account.js";
 import messages from "./lessons.i18n.js";
 
 addMessages(messages);
@@ -45,10 +47,39 @@ function doneIds(game) {
   } catch { return []; }
 }
 
+function keep(game, ids) {
+  try { localStorage.setItem(`tarocchi.lessons.${game}`, JSON.stringify(ids)); } catch { /* private mode */ }
+}
+
+function tellAccount(game, id) {
+  if (!accountName()) return;
+  fetch("/api/me/lessons", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ game, lesson: String(id) }) }).catch(() => {});
+}
+
 function markDone(game, id) {
   const list = doneIds(game);
   if (list.includes(id)) return;
-  try { localStorage.setItem(`tarocchi.lessons.${game}`, JSON.stringify([...list, id])); } catch { /* private mode */ }
+  keep(game, [...list, id]);
+  tellAccount(game, id);
+}
+
+// Signed in: the account's lessons done join this browser's, and this browser's the account's.
+async function syncWithAccount() {
+  if (!accountName()) return;
+  try {
+    const res = await fetch("/api/me/lessons");
+    if (!res.ok) return;
+    const { done } = await res.json();
+    const games = new Set([...Object.keys(done || {}), ...Object.keys(L.available || {})]);
+    for (const game of games) {
+      const here = doneIds(game), there = done?.[game] || [];
+      for (const id of here) if (!there.includes(id)) tellAccount(game, id);
+      const more = there.filter((id) => !here.includes(id));
+      if (more.length) keep(game, [...here, ...more]);
+    }
+    L.rerender?.();
+  } catch { /* away: the next visit */ }
 }
 
 // --- data --------------------------------------------------------------------------------
@@ -58,6 +89,7 @@ export function setup(rerender) {
   fetch("/api/lessons").then((r) => (r.ok ? r.json() : null)).then((body) => {
     L.available = body?.games || {};
     rerender();
+    syncWithAccount();
   }).catch(() => { L.available = {}; });
   if (current) loadGame(current[1]);
 }

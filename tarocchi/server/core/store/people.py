@@ -108,6 +108,13 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (account_id, key)
 );
 CREATE INDEX IF NOT EXISTS ratings_by_key ON ratings (key, ordinal);
+CREATE TABLE IF NOT EXISTS lesson_progress (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    game text NOT NULL,
+    lesson text NOT NULL,
+    at double precision NOT NULL,
+    PRIMARY KEY (account_id, game, lesson)
+);
 CREATE TABLE IF NOT EXISTS site_keys (
     name text PRIMARY KEY,
     value text NOT NULL
@@ -402,6 +409,26 @@ class People:
                           "WHERE s.table_id = %s AND s.seat < 255", (table_id,))
         return {seat: (account, token) for seat, account, token in rows}
 
+    # --- lessons done (issue 42) -----------------------------------------------------------
+
+    def lesson_done(self, account: str, game: str, lesson: str, most: int) -> bool:
+        """The account finished a lesson (kept once); False if it holds ``most`` already."""
+        with self.write() as tx:
+            if tx.run("SELECT count(*) FROM lesson_progress WHERE account_id = %s", (account,))[0][0] >= most:
+                return False
+            tx.run("INSERT INTO lesson_progress (account_id, game, lesson, at) VALUES (%s, %s, %s, %s) "
+                   "ON CONFLICT DO NOTHING", (account, game, lesson, time.time()))
+        return True
+
+    def lessons_done(self, account: str) -> dict[str, list[str]]:
+        """Game -> the lessons the account finished, in the order it did."""
+        with self.read() as tx:
+            rows = tx.run("SELECT game, lesson FROM lesson_progress WHERE account_id = %s ORDER BY at", (account,))
+        out: dict[str, list[str]] = {}
+        for game, lesson in rows:
+            out.setdefault(game, []).append(lesson)
+        return out
+
     # --- the site's own keys, and push subscriptions (issue 41) -----------------------------
 
     def site_key(self, name: str, make: Callable[[], str]) -> str:
@@ -564,6 +591,7 @@ class People:
                 "sessions": self.sessions(account), "passkeys": self.passkeys(account),
                 "seats": self.held_seats(account, 10_000), "ratings": self.ratings(account),
                 "push": [s["endpoint"] for s in self.subscriptions(account)],
+                "lessons": self.lessons_done(account),
                 "matches": self.matches_of(account, 100_000)}
 
 
