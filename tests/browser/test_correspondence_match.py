@@ -65,6 +65,7 @@ async def finish_over_sockets(server, service, handled: int, links: list[str], b
     """The rest of the match, each move from a pushed link (tests/server/test_correspondence.py's way)."""
     from tarocchi.bots import make_player
     from tests.server.seat import Seat
+    from tests.server.test_correspondence import play_what_is_theirs
 
     players = [make_player("rule", n, "renaissance") for n in range(3)]
     while True:
@@ -76,15 +77,7 @@ async def finish_over_sockets(server, service, handled: int, links: list[str], b
             continue
         n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
         page = await Seat.open(server.ws_url, message["url"].removeprefix("/t/"))
-        while True:
-            table = page.state["table"]
-            if page.my_turn():
-                await page.act(players[n](page.view))
-            elif table["status"] == "between" and not table["ready"][table["you"]]:
-                await page.send({"type": "next"})
-            else:
-                break
-            await page.wait_state(lambda st, v=page.version: st["version"] > v)
+        await play_what_is_theirs(page, players[n])
         await page.close()
 
 

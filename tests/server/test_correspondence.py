@@ -110,6 +110,23 @@ def test_a_table_by_correspondence_is_for_signed_in_players():
         assert now["table"] != made["table"]
 
 
+async def play_what_is_theirs(page, player) -> int:
+    """What a seat's page shows as theirs, the player plays there and then (a trick won leads
+    the next, their own card ending a deal asks for their Next deal: nobody is told of what
+    they are looking at); how many moves."""
+    moves = 0
+    while True:
+        table = page.state["table"]
+        if page.my_turn():
+            await page.act(player(page.view))
+            moves += 1
+        elif table["status"] == "between" and not table["ready"][table["you"]]:
+            await page.send({"type": "next"})
+        else:
+            return moves
+        await page.wait_state(lambda st, v=page.version: st["version"] > v)
+
+
 def test_a_renaissance_match_by_correspondence_is_played_to_its_end_each_move_prompted_by_a_push():
     """Three signed-in players, a Renaissance room by correspondence (A16: a deal for each seat),
     nobody's page open between moves: each move is made by opening the link a push message
@@ -156,21 +173,9 @@ def test_a_renaissance_match_by_correspondence_is_played_to_its_end_each_move_pr
                 continue
             n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
             page = await Seat.open(server.ws_url, message["url"].removeprefix("/t/"))
-            if message["what"] == "counted":
-                await page.send({"type": "next"})
-                await page.wait_state(lambda st, v=page.version: st["version"] > v)
-            else:
+            if message["what"] == "turn":
                 assert page.my_turn(), message
-            # (what the page shows as theirs, the player plays there and then: a trick won
-            # leads the next, and nobody is told of what they are looking at)
-            while page.my_turn():
-                await page.act(players[n](page.view))
-                moves += 1
-                await page.wait_state(lambda st, v=page.version: st["version"] > v)
-            table = page.state["table"]
-            if table["status"] == "between" and not table["ready"][table["you"]]:  # (their own card ended the deal)
-                await page.send({"type": "next"})
-                await page.wait_state(lambda st, v=page.version: st["version"] > v)
+            moves += await play_what_is_theirs(page, players[n])
             await page.close()
         # Every player is told the match is over (but the one whose own card ended it, looking at
         # it); its record is there, with each seat's account.

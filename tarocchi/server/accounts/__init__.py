@@ -188,6 +188,12 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
     def signed_in(request: Request) -> dict | None:
         return accounts().signed_in(request)
 
+    def signed_out() -> Response:
+        """204, and this browser's session cookie gone."""
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
     async def sign_up(request: Request):
         body = await read_body(request, SignUp)
         if isinstance(body, Response):
@@ -227,18 +233,14 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         account = signed_in(request)
         if account is not None:
             accounts().people.end_session(account["session"])
-        response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/")
-        return response
+        return signed_out()
 
     async def sign_out_everywhere(request: Request):
         account = signed_in(request)
         if account is None:
             return error(SIGNED_OUT, 401)
         accounts().people.end_sessions(account["id"])
-        response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/")
-        return response
+        return signed_out()
 
     async def me(request: Request):
         account = signed_in(request)
@@ -316,9 +318,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
             if body.password is None or not await accounts().passwords.verify(stored["password"], body.password[:PASSWORD_MAX]):
                 return error(WRONG, 401)
         accounts().people.delete_account(account["id"])
-        response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/")
-        return response
+        return signed_out()
 
     return [
         Route("/api/account", sign_up, methods=["POST"]),
