@@ -1,17 +1,13 @@
-"""Issue 41's story in the browser: a three-player Renaissance match by correspondence whose first
-BROWSER_MOVES moves are played in browser contexts closed between moves, each made from the link
-a delivered push message brought (the test's own push service), in a fresh context signed in to
-that player's account; what the page shows as the player's (a trick won leads the next, their
-own card ending a deal asks for their Next deal) they play there and then, as a person would.
-The rest of the match is played the same way over sockets, to its end (a page in the browser
-costs about a second a move: the whole match, some 240 pages, would add minutes to the suite;
-tests/server/test_correspondence.py plays a whole one over sockets)."""
+"""Issue 41's story in the browser: a three-player Renaissance match by correspondence played to
+its end in browser contexts closed between moves, each opened from the link a delivered push
+message brought (the test's own push service), in a fresh context signed in to that player's
+account. What the page shows as the player's (their turn; a trick they won leads the next;
+their own card ending a deal asks for their Next deal) they do there and then, as a person
+would; whatever else is theirs, a push tells them."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -22,7 +18,8 @@ from tests.server.live import running_server
 from .driver import my_turn, take_turn, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-BROWSER_MOVES = 24  # moves made in fresh browser contexts (a second each), the rest over sockets
+# A match of one round (A16): three deals of 76 moves (the dealer's discard, 25 tricks of three).
+MATCH_MOVES = 3 * (1 + 25 * 3)
 
 
 def open_as(browser, base: str, cookie: str, address: str, size: dict):
@@ -37,9 +34,14 @@ def open_as(browser, base: str, cookie: str, address: str, size: dict):
 
 
 def settle(page) -> None:
-    """The page has its state, and a trick just taken has been shown (the table's pause)."""
+    """The page has its state. (The server takes a trick at once, trick_pause=0: the frame after
+    a trick's last card already shows who leads the next.)"""
     page.wait_for_function("() => Number(document.querySelector('.table-page')?.dataset.version || 0) > 0")
-    page.wait_for_timeout(150)
+
+
+# What a push told the player is theirs, shown: their turn, or the count with their Next deal.
+THEIRS = """() => !!document.querySelector('.status.yours')
+  || (document.querySelector('.table-page')?.dataset.status === 'between' && !!document.querySelector('#next-deal:not([disabled])'))"""
 
 
 def play_here(page) -> int:
@@ -61,33 +63,12 @@ def play_here(page) -> int:
         settle(page)
 
 
-async def finish_over_sockets(server, service, handled: int, links: list[str], browsers) -> None:
-    """The rest of the match, each move from a pushed link (tests/server/test_correspondence.py's way)."""
-    from tarocchi.bots import make_player
-    from tests.server.seat import Seat
-    from tests.server.test_correspondence import play_what_is_theirs
-
-    players = [make_player("rule", n, "renaissance") for n in range(3)]
-    while True:
-        message = service.wait(lambda m: service.messages.index(m) >= handled, timeout=30)
-        handled = service.messages.index(message) + 1
-        if message["what"] == "ended":
-            return
-        if message["what"] not in ("turn", "counted"):
-            continue
-        n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
-        page = await Seat.open(server.ws_url, message["url"].removeprefix("/t/"))
-        await play_what_is_theirs(page, players[n])
-        await page.close()
-
-
 def status(page) -> str:
     return page.get_attribute(".table-page", "data-status") or ""
 
 
 def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(browser):
-    with PushService() as service, running_server(push_hosts=(service.origin,), bot_delay=0.02,
-                                                  trick_pause=0.02) as server:
+    with PushService() as service, running_server(push_hosts=(service.origin,), bot_delay=0.02, trick_pause=0) as server:
         base = server.url
         browsers, cookies, clients = [service.browser() for _ in range(3)], [], []
         for n, pushed in enumerate(browsers):
@@ -100,7 +81,7 @@ def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(br
         for client, link in zip(clients[1:], made["links"][1:]):
             client.post("/api/me/seats", json={"links": [link]})
         sizes = [DESKTOP, PHONE, DESKTOP]
-        started = time.monotonic()
+        started, handled, moves, pages = time.monotonic(), 0, 0, 0
         # Everyone sits down once, each in a context closed at once; the last one's arrival
         # starts the match, and whoever it is then plays from the page they are on.
         for n, link in enumerate(made["links"]):
@@ -110,29 +91,30 @@ def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(br
             if n == 2:  # (the match starts as they sit down: if its first turn is theirs, they see it)
                 page.wait_for_function("() => document.querySelector('.table-page')?.dataset.status === 'playing'")
                 settle(page)
-                play_here(page)
+                moves += play_here(page)
             context.close()
-        handled, moves, pages = 0, 0, 0
-        while True:  # the first deal, in the browser
+        while True:
             message = service.wait(lambda m: service.messages.index(m) >= handled, timeout=30)
-            if message["what"] in ("counted", "ended") or moves >= BROWSER_MOVES:
-                break  # (the rest of the match: over sockets)
             handled = service.messages.index(message) + 1
-            if message["what"] != "turn":
+            if message["what"] == "ended":
+                break
+            if message["what"] not in ("turn", "counted"):
                 continue
             n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
             context, page = open_as(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n])
-            page.goto(base + message["url"])  # the notification's click opens this
-            page.locator(".table-page").wait_for()
+            page.goto(base + message["url"], wait_until="commit")  # the notification's click opens this
             pages += 1
             settle(page)
-            assert my_turn(page), message
+            page.wait_for_function(THEIRS)
             moves += play_here(page)
             assert page.errors == [], page.errors
             context.close()
-        assert moves >= BROWSER_MOVES and pages > 10
-        with ThreadPoolExecutor(1) as other:  # (a loop of its own: Playwright's runs in this thread)
-            other.submit(asyncio.run, finish_over_sockets(server, service, handled, made["links"], browsers)).result()
+        assert moves == MATCH_MOVES and pages > MATCH_MOVES // 2, (moves, pages)
+        # Those not looking are told the match ended (the last to play saw it), and nothing after.
+        for k, pushed in enumerate(browsers):
+            if k != n:  # (n: whose page played the match's last card)
+                service.wait(lambda m, pushed=pushed: m["what"] == "ended" and m["browser"] in pushed.endpoint)
+        assert all(m["what"] == "ended" for m in service.messages[handled - 1:])
         profile = clients[2].get("/api/players/Postino2").json()
         assert profile["matches"][0]["game"] == "renaissance"
         print(f"{moves} moves from {pages} pages opened by pushes, {time.monotonic() - started:.0f} s")
