@@ -153,9 +153,12 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         state["hub"].start()
         if site is not None:
             await site.start(state["hub"])
+        resting = collector.collect_when_idle(asyncio.get_running_loop())
         try:
             yield
         finally:
+            if resting is not None:
+                resting.stop()
             await state["hub"].stop()  # (and each feature: the site's tasks, bus and lease)
             if alone is not None:
                 alone[1].cancel()

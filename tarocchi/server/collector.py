@@ -19,24 +19,74 @@ the tables held."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import os
 import time
 
-# Young collections about as often as CPython's default (700): at 10,000 (and at 50,000 before)
-# they came seconds apart and walked 70,000 objects each (60-90 ms of CPU at 4,000 sockets). At
-# 1,000 each takes 5-25 ms, for about 5 % more server CPU per action flat out (an object is
-# walked while it still lives more often); the older generations stay empty (frozen).
-THRESHOLDS = (1_000, 10, 10)
+# Young collections come two ways. A loop that has a moment with nothing to do (a timer that
+# fires on time says so) collects the young generation then, once it holds IDLE_MIN objects more
+# than it freed: small passes, paid while nobody waits. A loop that never rests (flat out)
+# collects at THRESHOLDS[0], seldom: each pass walks more, but an object that dies before it is
+# never walked at all, so the CPU a collection costs an action is about CPython's default's.
+# (One threshold of 1,000 for both paid 5-10 % more server CPU an action flat out; one of 5,000
+# alone gave pauses of 85 ms at 10,000 clients: docs/benchmarks.md.)
+THRESHOLDS = (int(os.environ.get("GCT", 50_000)), 10, 10)
+IDLE_EVERY = float(os.environ.get("GCE", 0.02))  # seconds between two looks for a moment of rest
+IDLE_BUSY = float(os.environ.get("GCB", 0.5))  # the loop's share of a core since the last look, past which it is busy
+IDLE_MIN = int(os.environ.get("GCM", 1_000))
+_keeping = False
 GC_LOG_ENV = "TAROCCHI_GC_LOG"  # a file: each collection's pause, for bench/load.py
 
 
 def keep_long_lived_out() -> None:
-    """Freeze what is alive now (the modules) and, from now on, what survives each collection."""
+    """Freeze what is alive now (the modules) and, from now on, what survives each collection.
+    (``collect_when_idle``, started by the app on its loop, adds the passes at rest.)"""
+    global _keeping
+    _keeping = True
     gc.set_threshold(*THRESHOLDS)
     gc.collect()  # (garbage of the start-up is collected, not frozen)
     gc.freeze()
     gc.callbacks.append(_freeze_survivors)
+
+
+class RestingCollector:
+    """Every IDLE_EVERY seconds, a look at how much of them the loop's thread was busy (running,
+    or ready to run and waiting for a core: Linux's schedstat says both; elsewhere its CPU time
+    alone); under IDLE_BUSY, and with the young generation grown by IDLE_MIN, it collects that
+    generation there and then."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.fd: int | None = None
+        with contextlib.suppress(OSError):
+            self.fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)  # (this thread: the loop's)
+        self.handle = loop.call_later(IDLE_EVERY, self.look, loop.time(), self.busy())
+
+    def busy(self) -> float:
+        if self.fd is None:
+            return time.thread_time()
+        run, waited = os.pread(self.fd, 64, 0).split()[:2]
+        return (int(run) + int(waited)) / 1e9
+
+    def look(self, then: float, busy_then: float) -> None:
+        now, busy = self.loop.time(), self.busy()
+        if busy - busy_then < IDLE_BUSY * (now - then) and gc.get_count()[0] >= IDLE_MIN:
+            gc.collect(0)
+        self.handle = self.loop.call_later(IDLE_EVERY, self.look, self.loop.time(), self.busy())
+
+    def stop(self) -> None:
+        self.handle.cancel()
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def collect_when_idle(loop: asyncio.AbstractEventLoop) -> RestingCollector | None:
+    """The passes at rest, on ``loop`` (call it there), in a process that keeps the long-lived
+    objects out (``keep_long_lived_out``; not the tests' servers): stop() it at the end."""
+    return RestingCollector(loop) if _keeping else None
 
 
 def _freeze_survivors(phase: str, info: dict) -> None:

@@ -46,8 +46,10 @@ LEVEL = "rule"  # the computers' level once a lesson's script is over (determini
 
 
 @functools.cache
+@functools.lru_cache(maxsize=None)
 def lessons_of(game: str) -> dict | None:
-    """The lesson file of ``game``, or None where it has none."""
+    """The lesson file of ``game``, or None where it has none (read once: a lesson's table asks
+    at every move; the files are the package's own). Not to be changed by the caller."""
     path = LESSONS / f"{game}.json"
     if not path.is_file():
         return None
@@ -96,7 +98,7 @@ class Lessons(Feature):
             return False
         if table.status == WAITING and all(table.joined) and table.match is None:
             self.hub.write(table, "match", {"first_dealer": found["dealer"]})
-            self.hub.write(table, "deal", {"deck": found["deck"]})
+            self.hub.write(table, "deal", {"deck": list(found["deck"])})  # (a copy: the lesson file is read once)
             return True
         if table.status != PLAYING or len(table.match.deals) != 1 or table.id in self.off:
             return False  # (the lesson is its first deal; a next deal is any deal)

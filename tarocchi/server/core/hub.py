@@ -153,8 +153,34 @@ class Connection:
             self.wake.set_result(None)
 
     async def write_loop(self, hub: Hub) -> None:
+        # (One coroutine, not a loop inside a guard: a writer resumes with every frame it sends,
+        # and each level of coroutines costs each resumption.)
+        loop = asyncio.get_running_loop()
         try:
-            await self._write_loop(hub)
+            while True:
+                if not self.queue:
+                    self.wake = loop.create_future()
+                    await self.wake
+                    continue
+                while hub.staged or hub.committing:  # nothing leaves before the events applied so far are committed
+                    await hub.committed.wait()
+                item = self.queue.popleft()
+                if isinstance(item, tuple):
+                    await self.websocket.close(item[1], item[2])
+                    return
+                if self.aborted:
+                    continue
+                if item is Connection.STATE:
+                    self.state_pending = False
+                    if not self.watching and self.seat is None:
+                        continue  # left out when the room started with three (R17): closing
+                    version, frame = self.table.version, self.state_frame(hub)
+                    self.sent_version = version
+                    await self.websocket.send_text(stamped(frame, hub.now()))
+                elif isinstance(item, bytes):
+                    await self.websocket.send_text(item.decode())
+                else:
+                    await self.websocket.send_text(_encode(item).decode())
         except (WebSocketDisconnect, WebSocketDisconnected):
             # The page went away while a frame was on its way: nothing is wrong with the server.
             log.info("table %s seat %s: the socket closed while a frame was being sent", self.table.id, self.room_seat)
@@ -164,34 +190,6 @@ class Connection:
             log.exception("could not send a frame to table %s seat %s", self.table.id, self.room_seat)
             with contextlib.suppress(Exception):
                 await self.websocket.close(CLOSE_NOT_STORED, SERVER_ERROR)
-
-    async def _write_loop(self, hub: Hub) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            if not self.queue:
-                self.wake = loop.create_future()
-                await self.wake
-                continue
-            while hub.staged or hub.committing:  # nothing leaves before the events applied so far are committed
-                await hub.committed.wait()
-            item = self.queue.popleft()
-            if isinstance(item, tuple):
-                await self.websocket.close(item[1], item[2])
-                return
-            if self.aborted:
-                continue
-            if item is Connection.STATE:
-                self.state_pending = False
-                if not self.watching and self.seat is None:
-                    continue  # left out when the room started with three (R17): closing
-                version, frame = self.table.version, self.state_frame(hub)
-                self.sent_version = version
-                await self.websocket.send_text(stamped(frame, hub.now()))
-            elif isinstance(item, bytes):
-                await self.websocket.send_text(item.decode())
-            else:
-                await self.websocket.send_text(_encode(item).decode())
-
 
     def state_frame(self, hub: Hub) -> bytes:
         """This socket's state frame: its seat's projection (a spectator's socket has its own,
@@ -588,16 +586,17 @@ class Hub:
         return presence
 
     def connected(self, table: Table) -> list[bool]:
-        out = [False] * table.seats
-        for c in self.connections.get(table.id, []):
-            if c.greeted and c.seat is not None:
-                out[c.seat] = True
+        out, seat_map = [False] * table.seats, table.seat_map
+        for c in self.connections.get(table.id, ()):
+            if c.greeted and not c.watching and (seat := seat_map[c.room_seat]) is not None:
+                out[seat] = True
         return out
 
     def _tell_all(self, table: Table) -> None:
         connected, _ = self._presence(table)
-        for c in self.connections.get(table.id, []):
-            if c.greeted and c.seat is not None:
+        seat_map = table.seat_map
+        for c in self.connections.get(table.id, ()):
+            if c.greeted and not c.watching and seat_map[c.room_seat] is not None:
                 c.push_state()
         for feature in self.hooked["told"]:
             feature.told(table)
@@ -979,11 +978,17 @@ class Hub:
         if table.correspondence and not self.connections.get(table.id):  # (its clock played: asleep again)
             asyncio.get_running_loop().call_soon(self.unload_if_idle, table)
 
+    def _a_feature_advanced(self, table: Table) -> bool:
+        for feature in self.hooked["advance"]:
+            if feature.advance(table):
+                return True
+        return False
+
     def _advance(self, table: Table) -> None:
         """What follows by itself: the match starts once every seat has joined; the next deal
         once every seat pressed Next deal (bots are always ready)."""
         while True:
-            if any(feature.advance(table) for feature in self.hooked["advance"]):  # (Play now's computers come and go)
+            if self._a_feature_advanced(table):  # (Play now's computers come and go)
                 continue
             if table.status == WAITING and all(table.joined):
                 if table.match is None:
