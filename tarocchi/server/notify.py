@@ -159,15 +159,15 @@ class Notifier(Feature):
         self.hidden = {c for c in self.hidden if c.table.id != table_id}
 
     def changed(self, table: Table) -> None:
+        if table.kind != "room":  # (only a room's seats are held by accounts)
+            return
         first = table.id not in self.status  # (woken, or loaded at a start: no hello before)
         before, self.status[table.id] = self.status.get(table.id), table.status
         seen = self.seen.setdefault(table.id, table.version)
-        if table.kind != "room":
-            return
-        told = self.told.setdefault(table.id, {})
         seats = self._seats(table)
         if not seats:
             return
+        told = self.told.setdefault(table.id, {})
         if table.status == PLAYING and before == WAITING:
             self._tell(table, list(seats), "started")
         if table.status == OVER and before not in (OVER, None):
