@@ -32,10 +32,10 @@ import time
 # never walked at all, so the CPU a collection costs an action is about CPython's default's.
 # (One threshold of 1,000 for both paid 5-10 % more server CPU an action flat out; one of 5,000
 # alone gave pauses of 85 ms at 10,000 clients: docs/benchmarks.md.)
-THRESHOLDS = (int(os.environ.get("GCT", 50_000)), 10, 10)
-IDLE_EVERY = float(os.environ.get("GCE", 0.02))  # seconds between two looks for a moment of rest
-IDLE_BUSY = float(os.environ.get("GCB", 0.5))  # the loop's share of a core since the last look, past which it is busy
-IDLE_MIN = int(os.environ.get("GCM", 1_000))
+THRESHOLDS = (50_000, 10, 10)
+IDLE_EVERY = 0.01  # seconds between two looks for a moment of rest
+IDLE_BUSY = 0.8  # the share of the last look's interval the loop's thread ran or waited to, past which it is busy
+IDLE_MIN = 100  # (small passes, often: a pause grows with what it walks)
 _keeping = False
 GC_LOG_ENV = "TAROCCHI_GC_LOG"  # a file: each collection's pause, for bench/load.py
 
