@@ -65,10 +65,11 @@ class RestingCollector:
         self.handle = loop.call_later(IDLE_EVERY, self.look, loop.time(), self.busy())
 
     def busy(self) -> float:
+        """Seconds the loop's thread has run (its CPU clock: schedstat's own count of it lags by
+        up to a scheduler tick, a good part of a look) and waited for a core (schedstat)."""
         if self.fd is None:
             return time.thread_time()
-        run, waited = os.pread(self.fd, 64, 0).split()[:2]
-        return (int(run) + int(waited)) / 1e9
+        return time.thread_time() + int(os.pread(self.fd, 64, 0).split()[1]) / 1e9
 
     def look(self, then: float, busy_then: float) -> None:
         now, busy = self.loop.time(), self.busy()

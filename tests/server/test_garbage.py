@@ -128,3 +128,32 @@ def test_the_server_freezes_what_survives_and_logs_each_pause(tmp_path):
     lines = [line.split() for line in log.read_text().splitlines()]
     assert lines and all(len(line) == 5 for line in lines)
     assert any(line[1] == "1" for line in lines)  # the collection of generation 1 asked for
+
+
+def test_the_young_generation_is_collected_when_the_loop_rests_and_not_while_it_is_busy():
+    """Issue 39: a loop with nothing to do collects the young generation within a few looks
+    (once it holds IDLE_MIN objects more than it freed); a loop kept busy does not (it leaves the
+    pass to the threshold, seldom), and a process that keeps nothing out starts no such looks."""
+    script = (
+        "import asyncio, gc, time\n"
+        "from tarocchi.server import collector\n"
+        "assert collector.collect_when_idle(asyncio.new_event_loop()) is None  # (the tests' servers)\n"
+        "collector.keep_long_lived_out()\n"
+        "passes = []\n"
+        "gc.callbacks.append(lambda phase, info: phase == 'stop' and passes.append(info['generation']))\n"
+        "async def main():\n"
+        "    loop = asyncio.get_running_loop()\n"
+        "    resting = collector.collect_when_idle(loop)\n"
+        "    held = [[i] for i in range(collector.IDLE_MIN * 5)]\n"
+        "    end = time.perf_counter() + 20 * collector.IDLE_EVERY\n"
+        "    while time.perf_counter() < end:  # busy: the loop never waits\n"
+        "        await asyncio.sleep(0)\n"
+        "    busy = len(passes)\n"
+        "    held.extend([i] for i in range(collector.IDLE_MIN * 5))\n"
+        "    await asyncio.sleep(10 * collector.IDLE_EVERY)  # at rest\n"
+        "    resting.stop()\n"
+        "    return busy, len(passes)\n"
+        "busy, rested = asyncio.run(main())\n"
+        "assert busy == 0, busy\n"
+        "assert rested >= 1 and set(passes) == {0}, passes\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
