@@ -10,7 +10,7 @@ same). Levels, weakest first:
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
 - ``learned`` (the games with a shipped model, issue 43): a small network trained on the
-  expert's own decisions plays the cards, the rule bot the phases before them
+  ``search`` level's decisions plays the cards, the rule bot the phases before them
   (``learned/policy``); under a millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
   did, the exact solver (``solver``) for the cards once a world is small enough, and every
@@ -55,7 +55,8 @@ GAME_RULES: dict[str, tuple[Callable[..., Player], Callable[..., Player]]] = {
     "sicilian": (RuleBot, SearchBot), "renaissance": (RenaissanceRuleBot, RenaissanceSearchBot),
     "calabresella": (CalabresellaRuleBot, CalabresellaSearchBot), "ottocento": (OttocentoRuleBot, OttocentoSearchBot),
 }
-LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "expert": SicilianExpert}  # Sicilian's, the first game's
+# Sicilian's, the first game's
+LEVELS = {"random": RandomBot, "rule": RuleBot, "search": SearchBot, "learned": LEARNED["sicilian"], "expert": SicilianExpert}
 # The levels of the other games; ``random`` plays any game.
 GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "renaissance": {"random": RandomBot, "rule": RenaissanceRuleBot, "search": RenaissanceSearchBot,

@@ -9,8 +9,10 @@ sockets, because every long-lived object freed counts against the young generati
 and those collections came seconds apart. Serving makes no cyclic garbage once an object has
 lived through a collection (``tests/server/test_garbage.py``), so walking such objects again
 finds nothing: ``keep_long_lived_out`` moves whatever survives a collection to the permanent
-generation (``gc.freeze``), where no collection looks, and collects the young generation
-often, in small steps (a pause grows with what it walks; the total work stays about the same).
+generation (``gc.freeze``), where no collection looks. The young generation is collected in
+small steps while the loop rests (``RestingCollector``: a pause grows with what it walks, and
+one taken while nothing waits delays nobody), and seldom while it runs flat out (an object that
+dies before a pass is never walked: fewer passes cost less CPU an action).
 
 The price: an object frozen that later becomes part of an unreachable cycle is never freed.
 The test above keeps the per-action and per-socket paths free of such cycles, which is what
@@ -25,13 +27,13 @@ import gc
 import os
 import time
 
-# Young collections come two ways. A loop that has a moment with nothing to do (a timer that
-# fires on time says so) collects the young generation then, once it holds IDLE_MIN objects more
-# than it freed: small passes, paid while nobody waits. A loop that never rests (flat out)
-# collects at THRESHOLDS[0], seldom: each pass walks more, but an object that dies before it is
-# never walked at all, so the CPU a collection costs an action is about CPython's default's.
-# (One threshold of 1,000 for both paid 5-10 % more server CPU an action flat out; one of 5,000
-# alone gave pauses of 85 ms at 10,000 clients: docs/benchmarks.md.)
+# Young collections come two ways. A loop that rests (its thread ran or waited for a core less
+# than IDLE_BUSY of the last IDLE_EVERY) collects the young generation then, once it holds
+# IDLE_MIN objects more than it freed: small passes, paid while nobody waits. A loop that never
+# rests (flat out) collects at THRESHOLDS[0], seldom: each pass walks more, but an object that
+# dies before it is never walked at all. (One threshold of 1,000 for both paid 5-10 % more
+# server CPU an action flat out; one of 5,000 alone gave pauses of 85 ms at 10,000 clients:
+# docs/benchmarks.md.)
 THRESHOLDS = (50_000, 10, 10)
 IDLE_EVERY = 0.01  # seconds between two looks for a moment of rest
 IDLE_BUSY = 0.8  # the share of the last look's interval the loop's thread ran or waited to, past which it is busy
