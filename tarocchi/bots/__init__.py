@@ -64,7 +64,7 @@ GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "calabresella": {"random": RandomBot, "rule": CalabresellaRuleBot, "search": CalabresellaSearchBot,
                      "learned": LEARNED["calabresella"], "expert": CalabresellaExpert},
     "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
-                  "expert": OttocentoExpert},
+                  "learned": LEARNED["ottocento"], "expert": OttocentoExpert},
 }
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest (expert,

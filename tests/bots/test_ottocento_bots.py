@@ -37,7 +37,7 @@ def play_deal(deal: Deal, players: list, views: list | None = None) -> Deal:
 
 
 def test_every_level_plays_ottocento():
-    assert set(levels_for("ottocento")) == {"random", "rule", "search", "expert"}
+    assert set(levels_for("ottocento")) == {"random", "rule", "search", "learned", "expert"}
     with pytest.raises(ValueError, match="unknown player 'oracle' for ottocento"):
         make_player("oracle", game="ottocento")
 
