@@ -46,10 +46,9 @@ LEVEL = "rule"  # the computers' level once a lesson's script is over (determini
 
 
 @functools.cache
-@functools.lru_cache(maxsize=None)
 def lessons_of(game: str) -> dict | None:
-    """The lesson file of ``game``, or None where it has none (read once: a lesson's table asks
-    at every move; the files are the package's own). Not to be changed by the caller."""
+    """The lesson file of ``game``, or None where it has none (read once: not to be changed by
+    the caller)."""
     path = LESSONS / f"{game}.json"
     if not path.is_file():
         return None
