@@ -222,11 +222,11 @@ def ren_cards(seed: int):
     return deck, r
 
 
-def ren_follow(seed: int):
-    """Dealer 0 again: the person follows (trick 1, any of the suit), then must trump."""
-    deck = shuffled("renaissance", seed + 7000)
-    r = Run("renaissance", 3, 0, deck)
-    r.move()
+def follow_then_trump(deck: list, r: Run, follow_reason):
+    """The person's next trick: holding two or more of the suit led and a trump, they follow (a
+    trump refused, ``follow_reason(led)`` its reason id); their trick after: void of the suit
+    led, they must trump (a plain card refused). (deck, r) once both are scripted; None where
+    the deal does not go so."""
     stage = 0
     while True:
         if r.deal.to_act != PERSON:
@@ -241,7 +241,7 @@ def ren_follow(seed: int):
         if stage == 0:
             if not (led and len(mine) >= 2 and trumps):
                 return None
-            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
+            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": follow_reason(led), "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
             if r.script[-1]["do"][0] == "F":
                 return None
             stage = 1
@@ -256,6 +256,13 @@ def ren_follow(seed: int):
         else:
             return None
 
+
+def ren_follow(seed: int):
+    """Dealer 0 again: the person follows (trick 1, any of the suit), then must trump."""
+    deck = shuffled("renaissance", seed + 7000)
+    r = Run("renaissance", 3, 0, deck)
+    r.move()
+    return follow_then_trump(deck, r, lambda led: FOLLOW_ID[led])
 
 def ren_fool(seed: int):
     """Dealer 0: the person holds the Fool and plays it on trick 1 instead of following (A10)."""
@@ -338,7 +345,6 @@ def ott_moor(seed: int):
             mine = [c for c in hand if c in MOORS]
             led = suit(tr[0])
             if top in MOORS and tr.index(top) != 1 and mine and (not led or not any(suit(c) == led for c in hand)):
-                others = [c for c in hand if c not in MOORS and c != "F" and not (is_trump(c) and int(c) > 4)]
                 forbid = [c for c in hand if not is_trump(c) and c != "F"]
                 step = {"text": "cards.moor", "wrong": "cards.moor.wrong"}
                 if forbid:
@@ -357,35 +363,7 @@ def ott_follow(seed: int):
     deck = shuffled("ottocento", seed + 7000)
     r = Run("ottocento", 4, 0, deck)
     ott_start(r)
-    stage = 0
-    while True:
-        if r.deal.to_act != PERSON:
-            r.move()
-            continue
-        tr, hand = r.trick(), r.hand()
-        if not tr:
-            return (deck, r) if stage == 2 else None
-        led = suit(tr[0])
-        mine = [c for c in hand if suit(c) == led and led]
-        trumps = [c for c in hand if is_trump(c)]
-        if stage == 0:
-            if not (led and len(mine) >= 2 and trumps):
-                return None
-            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
-            if r.script[-1]["do"][0] == "F":
-                return None
-            stage = 1
-        elif stage == 1:
-            others = [c for c in hand if not is_trump(c) and c != "F"]
-            if not (led and not mine and trumps and others):
-                return None
-            r.move(r.choice(), {"text": "follow.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "follow.trump.look"}], "wrong": "follow.trump.wrong"})
-            if not is_trump(r.script[-1]["do"][0]):
-                return None
-            stage = 2
-        else:
-            return None
-
+    return follow_then_trump(deck, r, lambda led: "follow_suit")
 
 def ott_declare(seed: int):
     """Dealer 0: three a monte, the person's gioco; the person's discard (a King refused); the
