@@ -34,9 +34,11 @@ def open_as(browser, base: str, cookie: str, address: str, size: dict):
 
 
 def settle(page) -> None:
-    """The page has its state. (The server takes a trick at once, trick_pause=0: the frame after
-    a trick's last card already shows who leads the next.)"""
-    page.wait_for_function("() => Number(document.querySelector('.table-page')?.dataset.version || 0) > 0")
+    """The page has its state, drawn with its game's module and deck (until they load, a turn is
+    not shown as the seat's). (The server takes a trick at once, trick_pause=0: the frame after a
+    trick's last card already shows who leads the next.)"""
+    page.wait_for_function("() => { const p = document.querySelector('.table-page');"
+                           " return Number(p?.dataset.version || 0) > 0 && p.hasAttribute('data-ready'); }")
 
 
 # What a push told the player is theirs, shown: their turn, or the count with their Next deal.

@@ -1245,6 +1245,9 @@ function render() {
   attr(s.page, "data-status", T?.status ?? null);
   attr(s.page, "data-game", T ? gameName() : null);
   attr(s.page, "data-drawer", drawerMode() && state.panel ? state.panel : null);
+  // (until the game's module and deck are here, the seat's turn is not shown as theirs)
+  const ready = !!(T && state.game && hasDeck(gameName()));
+  attr(s.page, "data-ready", ready ? "" : null);
   if (state.badLink) {
     // A seat link that opens nothing (unknown, or left out when a room started with three).
     patch(s.center, h("section", { class: "center bad" },
@@ -1257,7 +1260,6 @@ function render() {
     document.title = t("app.title");
     return;
   }
-  const ready = !!(T && state.game && hasDeck(gameName()));
   const playing = ready && T.status !== "waiting" && v;
   // (the hint lies over the other seats while it shows: it never moves the hand or the buttons)
   patch(s.others, T ? [otherSeats().map(seatPanel), playing ? hintBox(ctxFor()) : null] : []);
