@@ -1,6 +1,6 @@
 """Checks a player (and a screen reader) would make on any screen of the table: axe-core finds
 no accessibility fault, the things a player needs lie inside the viewport, and a screenshot
-named by game, phase, size and language."""
+named by game, phase, size and language (with --screenshots)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.conftest import SCREENSHOTS
+from tests.conftest import shot
 
 AXE = Path(__file__).resolve().parents[2] / ".vendor" / "axe-core-4.14.1" / "axe.min.js"
 
@@ -68,6 +68,4 @@ def check_inside(page, where: str) -> None:
 
 
 def screen(page, game: str, phase: str, size: str, lang: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^a-z0-9-]+", "-", f"{game}-{phase}-{size}-{lang}")
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    shot(page, re.sub(r"[^a-z0-9-]+", "-", f"{game}-{phase}-{size}-{lang}"), full_page=False)

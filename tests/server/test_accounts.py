@@ -366,3 +366,39 @@ def test_the_lessons_done_are_kept_with_the_account_on_every_device():
         laptop.post("/api/session", json={"name": "Mario", "password": "segreto123"})
         assert laptop.get("/api/me/lessons").json() == {"done": {"sicilian": ["cards", "follow"]}}
         assert laptop.get("/api/me/export").json()["lessons"] == {"sicilian": ["cards", "follow"]}
+
+
+def test_an_unknown_name_checks_a_hash_as_a_known_one_does_and_a_start_hashes_nothing():
+    """A sign-in under an unknown name verifies a password against a hash of the same kind (it
+    takes as long as a wrong password: nothing tells which names exist); the hash it checks is
+    made once, at the first such sign-in, not at every start of the server."""
+    from argon2 import PasswordHasher
+
+    from tarocchi.server.accounts import Passwords
+
+    class Counted(PasswordHasher):
+        def __init__(self):
+            super().__init__(time_cost=1, memory_cost=1024, parallelism=1)
+            self.hashed, self.verified = 0, []
+
+        def hash(self, password, **kw):
+            self.hashed += 1
+            return super().hash(password, **kw)
+
+        def verify(self, stored, password):
+            self.verified.append(stored)
+            return super().verify(stored, password)
+
+    hasher = Counted()
+    passwords = Passwords(hasher)
+    assert hasher.hashed == 0  # (a start hashes nothing)
+
+    async def run():
+        stored = await passwords.hash("segreto123")
+        assert await passwords.verify(stored, "segreto123") and not await passwords.verify(stored, "wrong one")
+        assert not await passwords.verify(None, "segreto123") and not await passwords.verify(None, "another")
+
+    asyncio.run(run())
+    assert hasher.hashed == 2  # the password's, and once the unknown name's
+    stored, dummy = hasher.verified[0], hasher.verified[2]
+    assert hasher.verified == [stored, stored, dummy, dummy] and dummy.split("$")[:4] == stored.split("$")[:4]

@@ -17,6 +17,7 @@ password get the same answer after the same work (a hash is checked either way).
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import secrets
 import unicodedata
@@ -53,6 +54,7 @@ CONFIRM = "to delete the account, type its name (and its password, if it has one
 # Sign-in and sign-up: a burst, then so many a second, per client address and per account name.
 SIGN_IN_BURST, SIGN_IN_PER_SECOND = 10, 0.1
 HASHING_AT_ONCE = 2  # Argon2id takes 64 MiB and tens of ms each: a flood queues, memory stays flat
+DEFAULT_HASHER = PasswordHasher()
 
 
 class SignUp(msgspec.Struct, forbid_unknown_fields=True):
@@ -98,14 +100,20 @@ def recovery_codes() -> list[str]:
     return ["-".join(secrets.token_hex(2) for _ in range(3)) for _ in range(RECOVERY_CODES)]
 
 
+@functools.lru_cache(maxsize=4)
+def dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash of no password, made once a process (at the first verify of an unknown name, not
+    at every start: a hash is 0.17 s of CPU, and the test suite starts hundreds of servers)."""
+    return hasher.hash(secrets.token_hex(16))
+
+
 class Passwords:
     """Argon2id (argon2-cffi's defaults, RFC 9106's second choice) off the event loop, a few at
     a time. ``verify`` of an unknown name checks a hash of its own, so that it takes as long."""
 
     def __init__(self, hasher: PasswordHasher | None = None):
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or DEFAULT_HASHER
         self.at_once = asyncio.Semaphore(HASHING_AT_ONCE)
-        self.dummy = self.hasher.hash(secrets.token_hex(16))
 
     async def hash(self, password: str) -> str:
         async with self.at_once:
@@ -114,7 +122,7 @@ class Passwords:
     async def verify(self, stored: str | None, password: str) -> bool:
         def check() -> bool:
             try:
-                return self.hasher.verify(stored or self.dummy, password) and stored is not None
+                return self.hasher.verify(stored or dummy_hash(self.hasher), password) and stored is not None
             except (VerificationError, InvalidHashError):
                 return False
         async with self.at_once:
