@@ -264,6 +264,7 @@ def ren_follow(seed: int):
     r.move()
     return follow_then_trump(deck, r, lambda led: FOLLOW_ID[led])
 
+
 def ren_fool(seed: int):
     """Dealer 0: the person holds the Fool and plays it on trick 1 instead of following (A10)."""
     deck = shuffled("renaissance", seed + 14000)
@@ -364,6 +365,7 @@ def ott_follow(seed: int):
     r = Run("ottocento", 4, 0, deck)
     ott_start(r)
     return follow_then_trump(deck, r, lambda led: "follow_suit")
+
 
 def ott_declare(seed: int):
     """Dealer 0: three a monte, the person's gioco; the person's discard (a King refused); the

@@ -158,7 +158,7 @@ def cmd_account(args: argparse.Namespace) -> int:
     import os
     import secrets
 
-    from .server.accounts import Passwords
+    from .server.accounts import DEFAULT_HASHER
     from .server.core.store import open_store
 
     if "://" not in args.db and not os.path.isfile(args.db):
@@ -171,7 +171,7 @@ def cmd_account(args: argparse.Namespace) -> int:
             print(f"tarocchi account: no account named {args.name!r}", file=sys.stderr)
             return 1
         password = secrets.token_urlsafe(12)
-        store.people.set_password(account["id"], Passwords().hasher.hash(password))  # (and every session ends)
+        store.people.set_password(account["id"], DEFAULT_HASHER.hash(password))  # (and every session ends)
         print(f"{account['name']}: new password {password} (every session of the account is signed out)")
         return 0
     finally:
