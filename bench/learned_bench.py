@@ -8,6 +8,9 @@
   on the same decisions (what "agreeing" is worth);
 - duplicate duels (``tarocchi.bots.duel``) against ``rule`` and against ``search``, the
   difference per duplicate deal with its 95 % interval;
+- with ``--candidate FILE`` (weights the trainer wrote with ``--out``), that model against the
+  shipped one, duplicate deals, the candidate in each seat in turn and the shipped model in the
+  others: whether to ship it;
 - the CPU time of its decisions in those duels (median, p95; all phases, and the cards alone),
   and the computer-table capacity per core at each level measured: the players one core can
   serve at a deal every three minutes (180 s over the CPU one seat spends in a deal).
@@ -21,7 +24,7 @@ import argparse
 import statistics
 import time
 
-from tarocchi.bots import make_player
+from tarocchi.bots import levels_for, make_player
 from tarocchi.bots.duel import duplicate_deal, percentile, summarise
 from tarocchi.bots.learned import policy
 from tarocchi.bots.learned.selfplay import decisions, read_records
@@ -65,11 +68,21 @@ def agreement(game: str, seats: int, data: list[str]) -> dict:
             "rule_ties": rule_tied / valued if valued else float("nan")}
 
 
-def duel(game: str, seats: int, deals: int, seed: int, other: str) -> tuple[dict, list[dict]]:
+def duel(game: str, seats: int, deals: int, seed: int, other: str, me: str = "learned") -> tuple[dict, list[dict]]:
     results = []
     for i in range(deals):
-        results.append(duplicate_deal((seats, seed, i, "learned", other, False, game)))
-    return summarise(results, seats, seed, "learned", other, False, game), results
+        results.append(duplicate_deal((seats, seed, i, me, other, False, game)))
+    return summarise(results, seats, seed, me, other, False, game), results
+
+
+def add_candidate(game: str, seats: int, path: str) -> None:
+    """The level ``candidate`` of ``game``, this process only: the learned player with the
+    model at ``path`` instead of the shipped one."""
+    model = policy.load(path)  # (a damaged file fails here, not as search in the duel)
+    if (model.meta["game"], model.meta["seats"]) != (game, seats):
+        raise SystemExit(f"{path} is a model of {model.meta['game']} at {model.meta['seats']} seats")
+    shipped = policy.LEARNED[game]
+    levels_for(game)["candidate"] = type("Candidate", (shipped,), {"model": lambda self, seats: model})
 
 
 def cpu_of(results: list[dict], name: str) -> list[float]:
@@ -110,6 +123,8 @@ def main() -> None:
     ap.add_argument("--rule-deals", type=int, default=200)
     ap.add_argument("--search-deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--candidate", default=None, help="weights to duel against the shipped ones")
+    ap.add_argument("--candidate-deals", type=int, default=1000)
     args = ap.parse_args()
     game = args.game
     seats = args.seats or get_game(game).seats[0]
@@ -122,6 +137,13 @@ def main() -> None:
               f"({a['deals']} deals): learned {a['learned']:.1%}, rule {a['rule']:.1%}; a card the teacher valued "
               f"as high as its own ({a['valued']} decisions with values): learned {a['learned_ties']:.1%}, "
               f"rule {a['rule_ties']:.1%} ({time.time() - t:.0f} s)")
+    if args.candidate:
+        add_candidate(game, seats, args.candidate)
+        t = time.time()
+        rep, _ = duel(game, seats, args.candidate_deals, args.seed, "learned", me="candidate")
+        m, h = rep["diff"]
+        print(f"candidate ({args.candidate}) - learned: {m:+.3f} ± {h:.3f} {unit}/deal (95% CI {m - h:+.3f} .. "
+              f"{m + h:+.3f}), {args.candidate_deals} duplicate deals, seed {args.seed} ({time.time() - t:.0f} s)")
     levels_cpu: dict[str, tuple[list[float], int]] = {}
     for other, deals in (("rule", args.rule_deals), ("search", args.search_deals)):
         if deals <= 0:
