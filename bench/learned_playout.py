@@ -18,9 +18,7 @@ import statistics
 import time
 
 from tarocchi.bots import levels_for
-from tarocchi.engine.game import get_game
-
-SEATS = {"sicilian": 3, "renaissance": 3, "calabresella": 3, "ottocento": 4}
+from tarocchi.engine.game import game_names, get_game
 
 
 def to_the_cards(game, expert, rng: random.Random, seats: int):
@@ -38,8 +36,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
-    for name, seats in SEATS.items():
+    for name in game_names():
         game = get_game(name)
+        seats = game.seats[0]  # each game's smallest table
         levels = levels_for(name)
         expert, learned = levels["expert"](seed=args.seed), levels["learned"](seed=args.seed)
         rng = random.Random(args.seed)
