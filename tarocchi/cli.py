@@ -396,8 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--jobs", type=int, default=0, help="worker processes (default 0: one a core)")
     sp.add_argument("--teacher", default="search",
-                    help="a level, its time limit off (default search), or expert/WORLDS: the expert "
-                         "with that many worlds and no time limit")
+                    help="a level, its time limit off (default search; expert: the full expert), or "
+                         "expert/WORLDS: the expert with that many worlds and no time limit")
     sp.add_argument("--out", required=True, help="the file of records (appended to)")
     sp.set_defaults(func=cmd_selfplay)
     return p

@@ -9,8 +9,9 @@ same). Levels, weakest first:
 - ``rule``: hand-strength bidding, a safe discard, voids and sides tracked (``sicilian/rule_bot``);
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
-- ``learned`` (the games with a shipped model, issue 43): a small network trained on the
-  ``search`` level's decisions plays the cards, the rule bot the phases before them
+- ``learned`` (every game, issue 43): a small network trained on the ``search`` level's
+  decisions (Sicilian at three seats: the expert's) plays the cards, the rule bot the phases
+  before them
   (``learned/policy``); under a millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
   did, the exact solver (``solver``) for the cards once a world is small enough, and every

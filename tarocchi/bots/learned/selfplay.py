@@ -14,15 +14,17 @@ decision depends on the view and the seed alone. Resumable: the deals already in
 skipped (a torn last line is cut off) and the rest appended. ``--jobs`` worker processes.
 
 The teacher (``--teacher``): a level with its time limit off (``search``, the default), or
-``expert/W``, the expert with ``W`` worlds a decision and no time limit. Why ``search``
-(measured on 2-3 deals a game, CPU a decision, share of the card decisions with a choice where
-the teacher plays the rule bot's card): Calabresella search 33 ms, 43 %; expert/8 32 ms, 91 %;
-Renaissance search 34 ms, 44 %; expert/8 23 ms, 85 %. The full expert (0.2-0.6 s a decision)
-is too dear for these 2-core machines, and cut to a few worlds it keeps to the rule bot's card
-(it leaves it only on a confident gain over the worlds: with 8 worlds, seldom), so its records
-teach little beyond the rule bot; search costs as little and departs from the rule bot where
-its worlds say so. At Calabresella the full expert is level with search (+0.07 ± 0.76 points a
-deal, docs/benchmarks.md), at Renaissance above it (+2.54 ± 0.34).
+``expert/W``, the expert with ``W`` worlds a decision and no time limit; ``expert`` is the full
+expert (its own cap of worlds, no time limit). Which teacher is a question of CPU and of what
+the records teach. At Sicilian's three seats the full expert costs about 2.4 s of the two cores
+a deal (1,462 deals in an hour), and the model it taught beat the one search taught on twice the
+deals by +0.33 jochi a deal (docs/benchmarks.md, "Learned players"): the shipped Sicilian model
+at three seats is the expert's. Elsewhere its decisions cost 0.2-0.6 s, some ten times search's
+(Calabresella search 33 ms; Renaissance 34 ms), and cut to a few worlds (``expert/8``, 23-32 ms)
+it keeps to the rule bot's card (91 % of Calabresella's card decisions with a choice, 85 %
+Renaissance's, where search keeps it in 43-44 %: with 8 worlds the expert seldom has the
+confidence to leave it), so its records teach little beyond the rule bot; those games' models
+are search's.
 """
 
 from __future__ import annotations
