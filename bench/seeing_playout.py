@@ -34,9 +34,11 @@ import time
 import numpy as np
 
 from tarocchi.bots.learned.features import CARD_FEATURES
-from tarocchi.bots.learned.train import agreement, fit
+from tarocchi.bots.learned.train import agreement, fit, targets
 from tarocchi.bots.renaissance.expert import RenaissanceExpert, finish_seeing, play_seeing
 from tarocchi.engine.game import get_game
+
+from learned_playout import to_the_cards  # bench/, the script's folder
 
 GAME = get_game("renaissance")
 SEATS = 3
@@ -108,15 +110,6 @@ class SeeingFeatures:
                          (self.above[c] & others).bit_count() / 5.0, (suit & others).bit_count() / 10.0], np.float32)
 
 
-def to_the_cards(expert: RenaissanceExpert, rng: random.Random):
-    order = list(range(GAME.deck.size))
-    rng.shuffle(order)
-    deal = GAME.new_deal(SEATS, rng.randrange(SEATS), order, log=False)
-    while deal.phase != "play":
-        deal.apply(GAME.parse_action(expert.rule(deal.view(deal.to_act))), deal.to_act)
-    return deal
-
-
 def decisions(job: tuple[int, int]) -> dict:
     """``deals`` deals played by the step of search, its values of every card as targets (the
     trainer's: ``softmax((v - best) / t)``, ``t`` a quarter of the spread)."""
@@ -127,7 +120,7 @@ def decisions(job: tuple[int, int]) -> dict:
     n = feats.n
     out: dict[str, list] = {"X": [], "P": [], "M": [], "T": [], "y": [], "best": []}
     for _ in range(deals):
-        deal = to_the_cards(expert, rng)
+        deal = to_the_cards(GAME, expert, rng, SEATS)  # (no auction: every deal reaches its cards)
         while deal.phase == "play":
             legal = deal.legal_card_list()
             if len(legal) == 1:
@@ -140,13 +133,11 @@ def decisions(job: tuple[int, int]) -> dict:
                 values.append(finish_seeing(d, expert.rule).returns()[me])
             x, ctx = feats.encode(deal)
             p, m = np.zeros((n, CARD_FEATURES), np.float16), np.zeros(n, bool)
-            t, best = np.zeros(n, np.float32), np.zeros(n, bool)
-            top, scale = max(values), max(0.25 * (max(values) - min(values)), 1e-3)
-            for c, v in zip(legal, values):
+            for c in legal:
                 p[c], m[c] = feats.card(c, ctx), True
-                t[c], best[c] = math.exp((v - top) / scale), v >= top - 1e-9
-            pick = ctx["world"] if best[ctx["world"]] else legal[values.index(top)]
-            for k, v in zip(out, (x.astype(np.float16), p, m, t / t.sum(), pick, best)):
+            t, best = targets(dict(zip(legal, values)), n)
+            pick = ctx["world"] if best[ctx["world"]] else legal[values.index(max(values))]
+            for k, v in zip(out, (x.astype(np.float16), p, m, t, pick, best)):
                 out[k].append(v)
             deal.apply(pick)
     return {k: np.array(v) for k, v in out.items()}
@@ -173,7 +164,7 @@ def bench(params: dict, deals: int, seed: int) -> None:
     feats = SeeingFeatures(expert.rule)
     margins, net_cpu, world_cpu = [], [], []
     for _ in range(deals):
-        start = to_the_cards(expert, rng)
+        start = to_the_cards(GAME, expert, rng, SEATS)
         margin = 0.0
         for seat in range(SEATS):
             d = start.copy()

@@ -63,6 +63,20 @@ def dataset(records: list[dict], feats: Featurizer, swaps: int = 1) -> dict:
             "y": np.array(out["y"], dtype=np.int64), "T": np.array(out["T"]), "best": np.array(out["best"])}
 
 
+def targets(values: dict[int, float], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The teacher's values of the cards (by index) as the trainer's target over a deck of ``n``,
+    ``softmax((v - best) / t)``, ``t`` a quarter of the values' spread, and the cards valued best;
+    a single card is the whole target."""
+    t = np.zeros(n, dtype=np.float32)
+    best = np.zeros(n, dtype=bool)
+    top, low = max(values.values()), min(values.values())
+    scale = max(0.25 * (top - low), 1e-3)
+    for c, val in values.items():
+        t[c] = np.exp((val - top) / scale)
+        best[c] = val >= top - 1e-9
+    return t / t.sum(), best
+
+
 def add(out: dict, feats: Featurizer, view: dict, action: str, values: dict | None, said: str) -> None:
     n = feats.n
     legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
@@ -74,19 +88,7 @@ def add(out: dict, feats: Featurizer, view: dict, action: str, values: dict | No
     m = np.zeros(n, dtype=bool)
     m[legal] = True
     y = feats.card(card_of(action))
-    t = np.zeros(n, dtype=np.float32)
-    best = np.zeros(n, dtype=bool)
-    if values:
-        v = {feats.card(card_of(a)): x for a, x in values.items()}
-        top, low = max(v.values()), min(v.values())
-        scale = max(0.25 * (top - low), 1e-3)
-        for c, val in v.items():
-            t[c] = np.exp((val - top) / scale)
-            best[c] = val >= top - 1e-9
-        t /= t.sum()
-    else:
-        t[y] = 1.0
-        best[y] = True
+    t, best = targets({feats.card(card_of(a)): x for a, x in values.items()} if values else {y: 0.0}, n)
     out["X"].append(x.astype(np.float16))
     out["P"].append(p)
     out["M"].append(m)
