@@ -8,8 +8,8 @@
   on the same decisions (what "agreeing" is worth);
 - duplicate duels (``tarocchi.bots.duel``) against ``rule`` and against ``search``, the
   difference per duplicate deal with its 95 % interval;
-- with ``--candidate FILE`` (weights the trainer wrote with ``--out``), that model against the
-  shipped one, duplicate deals, the candidate in each seat in turn and the shipped model in the
+- with ``--candidate FILE`` (weights the trainer wrote with ``--out``: of the cards, or of the
+  auction), that model against the shipped one, duplicate deals, the candidate in each seat in turn and the shipped model in the
   others: whether to ship it;
 - the CPU time of its decisions in those duels (median, p95; all phases, and the cards alone),
   and the computer-table capacity per core at each level measured: the players one core can
@@ -77,12 +77,13 @@ def duel(game: str, seats: int, deals: int, seed: int, other: str, me: str = "le
 
 def add_candidate(game: str, seats: int, path: str) -> None:
     """The level ``candidate`` of ``game``, this process only: the learned player with the
-    model at ``path`` instead of the shipped one."""
+    model at ``path`` (of the cards, or of the auction: its ``phase``) instead of the shipped one."""
     model = policy.load(path)  # (a damaged file fails here, not as search in the duel)
     if (model.meta["game"], model.meta["seats"]) != (game, seats):
         raise SystemExit(f"{path} is a model of {model.meta['game']} at {model.meta['seats']} seats")
     shipped = policy.LEARNED[game]
-    levels_for(game)["candidate"] = type("Candidate", (shipped,), {"model": lambda self, seats: model})
+    method = "speaker" if model.meta.get("phase") == "speak" else "model"
+    levels_for(game)["candidate"] = type("Candidate", (shipped,), {method: lambda self, seats: model})
 
 
 def cpu_of(results: list[dict], name: str) -> list[float]:

@@ -19,8 +19,9 @@ from tarocchi.bots.learned.selfplay import decisions, play_deal, read_records, r
 from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import random_action
 
-# Every (game, seats) with a shipped model.
+# Every (game, seats) with a shipped model, and those with an auction model too.
 SHIPPED = [(g, s) for g in policy.LEARNED for s in get_game(g).seats if os.path.exists(policy.weights_path(g, s))]
+SPEAKERS = [(g, s) for g, s in SHIPPED if os.path.exists(policy.weights_path(g, s, "speak"))]
 
 
 def test_a_model_is_shipped_for_every_game_with_the_level():
@@ -72,11 +73,13 @@ def test_a_searching_teacher_records_its_values_of_the_cards(tmp_path):
         assert values[action] == max(values.values())  # the card played is one valued best
 
 
-@pytest.mark.parametrize(("game", "seats"), SHIPPED)
-def test_the_shipped_weights_load_and_are_small(game, seats):
-    model = policy.shipped(game, seats)
+@pytest.mark.parametrize(("game", "seats", "phase"), [(g, s, "play") for g, s in SHIPPED]
+                         + [(g, s, "speak") for g, s in SPEAKERS])
+def test_the_shipped_weights_load_and_are_small(game, seats, phase):
+    model = policy.shipped(game, seats, phase)
     assert model is not None and model.meta["game"] == game and model.meta["seats"] == seats
-    assert os.path.getsize(policy.weights_path(game, seats)) < 2_000_000
+    assert model.meta.get("phase", "play") == phase
+    assert os.path.getsize(policy.weights_path(game, seats, phase)) < 2_000_000
 
 
 @pytest.mark.parametrize("damage", ["missing", "garbage", "wrong shape"])

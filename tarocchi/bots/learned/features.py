@@ -66,6 +66,10 @@ class Featurizer:
     def card(self, code: str) -> int:
         return self.codes[code]
 
+    def option(self, action: str) -> int:
+        """The card an action plays (Ottocento's signals follow it: ``7C busso``), -1 for none."""
+        return self.codes.get(action.split(" ", 1)[0], -1)
+
     # The winning card of a trick so far (a list of card indices): the highest trump, else
     # the highest card of the suit led; the Fool never wins (tricks.TrickRules.winning_card).
     def best(self, cards: list[int]) -> int:
@@ -294,3 +298,83 @@ def relabel(x, mapping: dict[str, str]):
     if isinstance(x, list):
         return [relabel(v, mapping) for v in x]
     return x
+
+
+class WordFeaturizer:
+    """The features of a view in the auction (``phase == "speak"``), and of each word the
+    teacher said there (``words``, its vocabulary, stored with the model); one seat's view alone,
+    every seat counted from the deciding one. The state: my hand (each card, and its shape: trumps,
+    the high ones, the Fool, points, short suits); how many cards I hold; my place in the order
+    of speaking; the words said before me in this round (by whom) and in the rounds before (how
+    often, by whom). A word's own features: whether it is the game's rule bot's word."""
+
+    def __init__(self, game: str, seats: int, words: list[str]):
+        self.game = game
+        self.seats = seats
+        self.deck = deck = get_game(game).deck
+        self.codes = {w: i for i, w in enumerate(words)}
+        self.n = len(words)
+        self.heard = self.n + 1  # the words said: the vocabulary, then any other (a pago)
+        self.cards = deck.card_of
+        self.values = np.array(deck.values, dtype=np.float32)
+        self.suit_of = deck.suit_of
+        trumps = [c for c in range(deck.size) if deck.suit_of[c] == deck.trump_suit]
+        self.trumps = set(trumps)
+        self.high = set(trumps[-max(1, len(trumps) // 4):])  # the top quarter of the trumps
+        self.most = deck.size // seats + 1
+        n, s = deck.size, seats
+        self.o_hand = 0
+        self.o_size = n
+        self.o_place = self.o_size + self.most + 1
+        self.o_now = self.o_place + s
+        self.o_before = self.o_now + s * self.heard
+        self.o_shape = self.o_before + s * self.heard
+        self.size = self.o_shape + 7
+
+    def option(self, action: str) -> int:
+        return self.codes.get(action, -1)
+
+    def heard_index(self, word: str) -> int:
+        return self.codes.get(word, self.n)
+
+    def encode(self, view: dict) -> tuple[np.ndarray, dict]:
+        s, me = self.seats, view["seat"]
+        x = np.zeros(self.size, dtype=np.float32)
+        hand = [self.cards[c] for c in view["hand"]]
+        x[hand] = 1.0
+        k = len(hand)
+        x[self.o_size + min(k, self.most)] = 1.0
+        x[self.o_place + (me - view["dealer"] - 1) % s] = 1.0
+        # The words of this round (said holding as many cards as I do now) and of those before.
+        for b in view.get("bids") or []:
+            r = (b["seat"] - me) % s
+            now = b.get("cards", k) == k
+            base = self.o_now if now else self.o_before
+            x[base + r * self.heard + self.heard_index(b["bid"])] += 1.0 if now else 1.0 / 3
+        lengths = [0] * (len(self.deck.suits))
+        for c in hand:
+            if self.suit_of[c] < len(lengths):
+                lengths[self.suit_of[c]] += 1
+        o = self.o_shape
+        x[o] = sum(c in self.trumps for c in hand) / 10.0
+        x[o + 1] = sum(c in self.high for c in hand) / 4.0
+        x[o + 2] = self.deck.fool in hand
+        x[o + 3] = float(self.values[hand].sum()) / 20.0 if hand else 0.0
+        x[o + 4] = lengths.count(0) / 2.0
+        x[o + 5] = lengths.count(1) / 2.0
+        x[o + 6] = k / 10.0
+        return x, {}
+
+    def card_features(self, word: int, ctx: dict) -> np.ndarray:
+        f = np.zeros(CARD_FEATURES, dtype=np.float32)
+        f[0] = 1.0
+        f[1] = word == ctx.get("rule", -1)
+        return f
+
+
+def featurizer(meta: dict):
+    """The features a model's ``meta`` names: the cards' (``phase`` play, the default) or the
+    auction's (``phase`` speak)."""
+    if meta.get("phase", "play") == "speak":
+        return WordFeaturizer(meta["game"], meta["seats"], meta["words"])
+    return Featurizer(meta["game"], meta["seats"], meta["contracts"])

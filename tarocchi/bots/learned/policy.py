@@ -2,12 +2,17 @@
 
 A card's score is ``V[c]·h + b[c] + φ(c)·(U h + u)``, ``h = relu(W x + w)``: ``x`` the state
 (``features.Featurizer.encode``), ``φ(c)`` the card's own features (the rule bot's card among
-them: the network learns where the expert leaves it); the best-scored legal card is played. The phases before the cards (the auction, the calls, the discards, declarations)
-are the game's rule bot's. Numpy alone, about 0.2-0.5 ms of CPU a decision.
+them: the network learns where the expert leaves it); the best-scored legal card is played.
+Where a game has an auction model too (``weights/<game>-<seats>-speak.npz``: the same network
+over ``features.WordFeaturizer``, a word's own feature whether the rule bot says it), it speaks
+the best-scored word the teacher ever said; a word it never said (a ``prendo`` that takes up a
+human's ``pago``) is left to the rule bot, as are the phases between the auction and the cards
+(the calls, the discards, declarations). Numpy alone, about 0.2-0.5 ms of CPU a decision.
 
 The weights are shipped in the package (``weights/<game>-<seats>.npz``). A model missing or
 damaged is said once in the log, and the player plays as the game's ``search`` level instead:
-a table never stops for it.
+a table never stops for it. An auction model is optional: where none is shipped the rule bot
+speaks; a damaged one is said in the log and the rule bot speaks.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .features import CARD_FEATURES, Featurizer
+from .features import CARD_FEATURES, featurizer
 
 log = logging.getLogger("tarocchi.bots.learned")
 
@@ -29,17 +34,17 @@ PHASES = frozenset({"play"})
 ARRAYS = ("W", "w", "V", "b", "U", "u")
 
 
-def weights_path(game: str, seats: int) -> str:
-    return os.path.join(WEIGHTS, f"{game}-{seats}.npz")
+def weights_path(game: str, seats: int, phase: str = "play") -> str:
+    return os.path.join(WEIGHTS, f"{game}-{seats}.npz" if phase == "play" else f"{game}-{seats}-{phase}.npz")
 
 
 class Model:
-    """The network's arrays and its featurizer."""
+    """The network's arrays and its featurizer (the cards', or the auction's: ``meta["phase"]``)."""
 
     def __init__(self, arrays: dict, meta: dict):
         self.W, self.w, self.V, self.b, self.U, self.u = (np.asarray(arrays[k], dtype=np.float32) for k in ARRAYS)
         self.meta = meta
-        self.features = Featurizer(meta["game"], meta["seats"], meta["contracts"])
+        self.features = featurizer(meta)
         d, h = self.W.shape[1], self.W.shape[0]
         if (d != self.features.size or self.w.shape != (h,) or self.V.shape != (self.features.n, h)
                 or self.b.shape != (self.features.n,) or self.U.shape != (CARD_FEATURES, h)
@@ -50,7 +55,7 @@ class Model:
                 raise ValueError(f"{k} is not finite")
 
     def scores(self, view: dict, legal: list[int], rule: int = -1) -> np.ndarray:
-        """The legal cards' scores; ``rule``: the rule bot's card for this view."""
+        """The legal options' scores (cards, or words); ``rule``: the rule bot's for this view."""
         x, ctx = self.features.encode(view)
         ctx["rule"] = rule
         h = np.maximum(self.W @ x + self.w, 0.0)
@@ -69,15 +74,26 @@ def load(path: str) -> Model:
 
 
 @lru_cache(maxsize=None)
-def shipped(game: str, seats: int) -> Model | None:
-    """The shipped model of ``game`` at ``seats``, or None (said in the log) when it is missing
-    or damaged."""
-    path = weights_path(game, seats)
+def shipped(game: str, seats: int, phase: str = "play") -> Model | None:
+    """The shipped model of ``game`` at ``seats`` (for the cards, or ``phase`` speak: the
+    auction), or None, said in the log when it is damaged, or missing for the cards (an auction
+    model is optional)."""
+    path = weights_path(game, seats, phase)
+    if phase != "play" and not os.path.exists(path):
+        return None
     try:
-        return load(path)
+        model = load(path)
+        if (model.meta["game"], model.meta["seats"], model.meta.get("phase", "play")) != (game, seats, phase):
+            raise ValueError(f"a model of {model.meta['game']} at {model.meta['seats']} seats, "
+                             f"phase {model.meta.get('phase', 'play')}")
+        return model
     except Exception as e:  # a missing or damaged file: any failure to read it
-        log.warning("learned player: no usable model for %s at %d seats (%s: %s); playing as search instead",
-                    game, seats, type(e).__name__, e)
+        if phase == "play":
+            log.warning("learned player: no usable model for %s at %d seats (%s: %s); playing as search instead",
+                        game, seats, type(e).__name__, e)
+        else:
+            log.warning("learned player: no usable %s model for %s at %d seats (%s: %s); the rule bot speaks instead",
+                        phase, game, seats, type(e).__name__, e)
         return None
 
 
@@ -87,8 +103,9 @@ def card_of(action: str) -> str:
 
 
 class LearnedBot:
-    """The learned policy for the cards, the rule bot before them; ``search`` when the model is
-    missing or damaged. Subclassed per game (``game``)."""
+    """The learned policy for the cards (and the auction, where a model of it is shipped), the
+    rule bot elsewhere; ``search`` when the cards' model is missing or damaged. Subclassed per
+    game (``game``)."""
 
     game = ""
 
@@ -105,15 +122,22 @@ class LearnedBot:
     def model(self, seats: int) -> Model | None:
         return shipped(self.game, seats)
 
+    def speaker(self, seats: int) -> Model | None:
+        return shipped(self.game, seats, "speak")
+
     def __call__(self, view: dict) -> str:
         model = self.model(view["seats"])
         if model is None:
             if self.fallback is None:
                 self.fallback = self.search_class(seed=self.seed)
             return self.fallback(view)
+        allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
+        if view["phase"] == "speak":
+            speaker = self.speaker(view["seats"])
+            if speaker is not None:
+                return self.speak(speaker, view, allowed)
         if view["phase"] not in PHASES:
             return self.rule(view)
-        allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
         plain = [a for a in allowed if " " not in a]  # a card with no signal
         if not plain:
             return self.rule(view)
@@ -121,6 +145,19 @@ class LearnedBot:
         legal = [codes[a] for a in plain]
         s = model.scores(view, legal, codes.get(card_of(self.rule(view)), -1))
         return plain[int(np.argmax(s))]
+
+    def speak(self, speaker: Model, view: dict, allowed: list[str]) -> str:
+        """The auction model's word among those the teacher ever said; the rule bot's where its
+        word is not one of them (the teacher never took up a pago: a free jocu, R6)."""
+        said = self.rule(view)
+        words = speaker.features.codes
+        if said not in words:
+            return said
+        known = [a for a in allowed if a in words]
+        if len(known) < 2:
+            return known[0] if known else said
+        s = speaker.scores(view, [words[a] for a in known], words[said])
+        return known[int(np.argmax(s))]
 
 
 class SicilianLearned(LearnedBot):

@@ -1,5 +1,6 @@
 """Fits the learned policy to the teacher's records: ``python -m tarocchi.bots.learned.train
---game calabresella DATA.jsonl [...]`` writes ``weights/<game>-<seats>.npz``.
+--game calabresella DATA.jsonl [...]`` writes ``weights/<game>-<seats>.npz``; with ``--phase
+speak``, the auction's model (``weights/<game>-<seats>-speak.npz``, over the teacher's words).
 
 Numpy alone (no other training library: the network is one hidden layer, its gradient written
 out below), Adam, softmax cross-entropy over the legal cards of each decision, against the
@@ -21,8 +22,8 @@ import time
 
 import numpy as np
 
-from .features import CARD_FEATURES, Featurizer
-from .policy import PHASES, Model, card_of, weights_path
+from .features import CARD_FEATURES, featurizer
+from .policy import PHASES, Model, weights_path
 from .selfplay import decisions, read_records
 
 
@@ -37,11 +38,22 @@ def contracts_of(records: list[dict]) -> list[str]:
     return sorted(seen)
 
 
-def dataset(records: list[dict], feats: Featurizer, swaps: int = 1) -> dict:
-    """Every card decision of the records as arrays: the states ``X``, the cards' features
-    ``P`` (padded to the deck), the legal cards ``M``, the teacher's card ``y``, its values as a
-    target ``T`` and the cards it valued best ``best``; each decision ``swaps`` times, its suits
-    of equal ranks swapped (``features.suit_swaps``, the identity first)."""
+def words_of(records: list[dict]) -> list[str]:
+    """The words the teacher said in the auction: the auction model's vocabulary."""
+    return sorted({a for r in records for _, a in decisions(r, frozenset({"speak"}))})
+
+
+def options(feats, view: dict) -> list[int]:
+    """The legal options of a view the model chooses among (cards, or words it knows)."""
+    return sorted({i for c in view["choices"] if c["reason"] is None for i in [feats.option(c["action"])] if i >= 0})
+
+
+def dataset(records: list[dict], feats, swaps: int = 1, phase: str = "play") -> dict:
+    """Every decision of ``phase`` in the records as arrays: the states ``X``, the options'
+    features ``P`` (padded to the deck, or the vocabulary), the legal options ``M``, the
+    teacher's ``y``, its values as a target ``T`` and the options it valued best ``best``; each
+    decision ``swaps`` times, its suits of equal ranks swapped (``features.suit_swaps``, the
+    identity first)."""
     from tarocchi.bots import GAME_RULES
 
     from .features import relabel, suit_swaps
@@ -50,15 +62,15 @@ def dataset(records: list[dict], feats: Featurizer, swaps: int = 1) -> dict:
     out: dict[str, list] = {"X": [], "P": [], "M": [], "y": [], "T": [], "best": []}
     rule = GAME_RULES[feats.game][0](seed=0)
     for r in records:
-        for view, action, values in decisions(r, PHASES, values=True):
-            if sum(c["reason"] is None for c in view["choices"]) < 2:
+        for view, action, values in decisions(r, PHASES if phase == "play" else frozenset({phase}), values=True):
+            if len(options(feats, view)) < 2:
                 continue  # no choice: nothing to learn
-            said = card_of(rule(view))
+            said = rule(view)
             for i, m in enumerate(maps):
                 if i == 0:
                     add(out, feats, view, action, values, said)
                 else:
-                    add(out, feats, relabel(view, m), relabel(action, m), relabel(values, m), m.get(said, said))
+                    add(out, feats, relabel(view, m), relabel(action, m), relabel(values, m), relabel(said, m))
     return {"distinct": len(out["y"]) // len(maps), "X": np.array(out["X"]), "P": np.array(out["P"]), "M": np.array(out["M"]),
             "y": np.array(out["y"], dtype=np.int64), "T": np.array(out["T"]), "best": np.array(out["best"])}
 
@@ -77,18 +89,18 @@ def targets(values: dict[int, float], n: int) -> tuple[np.ndarray, np.ndarray]:
     return t / t.sum(), best
 
 
-def add(out: dict, feats: Featurizer, view: dict, action: str, values: dict | None, said: str) -> None:
+def add(out: dict, feats, view: dict, action: str, values: dict | None, said: str) -> None:
     n = feats.n
-    legal = sorted({feats.card(card_of(c["action"])) for c in view["choices"] if c["reason"] is None})
+    legal = options(feats, view)
     x, ctx = feats.encode(view)
-    ctx["rule"] = feats.codes.get(said, -1)
+    ctx["rule"] = feats.option(said)
     p = np.zeros((n, CARD_FEATURES), dtype=np.float16)
     for c in legal:
         p[c] = feats.card_features(c, ctx)
     m = np.zeros(n, dtype=bool)
     m[legal] = True
-    y = feats.card(card_of(action))
-    t, best = targets({feats.card(card_of(a)): x for a, x in values.items()} if values else {y: 0.0}, n)
+    y = feats.option(action)
+    t, best = targets({feats.option(a): x for a, x in values.items()} if values else {y: 0.0}, n)
     out["X"].append(x.astype(np.float16))
     out["P"].append(p)
     out["M"].append(m)
@@ -195,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--swaps", type=int, default=6,
                     help="each training decision this many times, suits of equal ranks swapped (at most the game's)")
     ap.add_argument("--hard", action="store_true", help="learn the teacher's card alone, not its values")
+    ap.add_argument("--phase", choices=("play", "speak"), default="play",
+                    help="the cards (the default) or the auction")
     ap.add_argument("--out", default=None, help="default: the shipped weights' path")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -205,24 +219,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seats = records[0]["seats"]
     records = [r for r in records if r["seats"] == seats]
-    feats = Featurizer(args.game, seats, contracts_of(records))
+    vocabulary = {"words": words_of(records)} if args.phase == "speak" else {"contracts": contracts_of(records)}
+    feats = featurizer({"game": args.game, "seats": seats, "phase": args.phase, **vocabulary})
     every = args.holdout_every
     held_r = [r for r in records if r["index"] % every == 0]
     valid_r = [r for r in records if r["index"] % every == every // 2]
     train_r = [r for r in records if r["index"] % every not in (0, every // 2)]
-    train, valid, held = dataset(train_r, feats, args.swaps), dataset(valid_r, feats), dataset(held_r, feats)
+    train, valid, held = (dataset(train_r, feats, args.swaps, args.phase), dataset(valid_r, feats, phase=args.phase),
+                          dataset(held_r, feats, phase=args.phase))
     t1 = time.time()
     print(f"{len(records)} deals: {len(train['y'])} decisions to train on (suits swapped included), "
           f"{len(valid['y'])} to choose the epoch, {len(held['y'])} held out (features {feats.size}); "
           f"read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
     params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard)
     t2 = time.time()
-    meta = {"game": args.game, "seats": seats, "contracts": feats.contracts and sorted(feats.contracts, key=feats.contracts.get),
-            "hidden": args.hidden, "teacher": records[0]["teacher"], "deals": len(records),
+    meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, "hidden": args.hidden, "teacher": records[0]["teacher"], "deals": len(records),
             "decisions": int(train["distinct"] + valid["distinct"] + held["distinct"]), "holdout_every": args.holdout_every,
             "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed, "swaps": args.swaps, "hard": args.hard}
     model = Model(params, meta)
-    out = args.out or weights_path(args.game, seats)
+    out = args.out or weights_path(args.game, seats, args.phase)
     model.save(out)
     # Agreement of the saved (float16) weights, as the table will play them.
     from .policy import load
