@@ -5,7 +5,8 @@
 
 - its agreement with its teacher on the held-out decisions of ``DATA`` (the deals the trainer
   held out: index a multiple of the model's ``holdout_every``), beside the rule bot's agreement
-  on the same decisions (what "agreeing" is worth);
+  on the same decisions (what "agreeing" is worth): the cards, and the auction's words where
+  an auction model is shipped;
 - duplicate duels (``tarocchi.bots.duel``) against ``rule`` and against ``search``, the
   difference per duplicate deal with its 95 % interval;
 - with ``--candidate FILE`` (weights the trainer wrote with ``--out``: of the cards, or of the
@@ -33,12 +34,17 @@ from tarocchi.engine.game import get_game
 DEAL_EVERY = 180.0  # seconds: a player at a computer table plays a deal every three minutes
 
 
+def held_out(game: str, seats: int, data: list[str], model: policy.Model) -> list[dict]:
+    """The records of ``data`` the model's trainer held out."""
+    every = model.meta.get("holdout_every", 10)
+    return [r for path in data for r in read_records(path)
+            if r["game"] == game and r["seats"] == seats and r["index"] % every == 0]
+
+
 def agreement(game: str, seats: int, data: list[str]) -> dict:
     model = policy.shipped(game, seats)
     assert model is not None, "no model shipped"
-    every = model.meta.get("holdout_every", 10)
-    records = [r for path in data for r in read_records(path)
-               if r["game"] == game and r["seats"] == seats and r["index"] % every == 0]
+    records = held_out(game, seats, data, model)
     hits = rule_hits = n = 0
     tied = rule_tied = valued = 0
     rule = make_player("rule", seed=0, game=game)
@@ -66,6 +72,26 @@ def agreement(game: str, seats: int, data: list[str]) -> dict:
             "rule": rule_hits / n if n else float("nan"), "teacher": model.meta.get("teacher"),
             "valued": valued, "learned_ties": tied / valued if valued else float("nan"),
             "rule_ties": rule_tied / valued if valued else float("nan")}
+
+
+def word_agreement(game: str, seats: int, data: list[str]) -> dict | None:
+    """The learned player's words against its teacher's on the held-out auctions (each with a
+    choice), beside the rule bot's; None where no auction model is shipped."""
+    speaker = policy.shipped(game, seats, "speak")
+    if speaker is None:
+        return None
+    records = held_out(game, seats, data, speaker)
+    player, rule = make_player("learned", seed=0, game=game), make_player("rule", seed=0, game=game)
+    n = hits = rule_hits = 0
+    for r in records:
+        for view, action in decisions(r, frozenset({"speak"})):
+            if sum(c["reason"] is None for c in view["choices"]) < 2:
+                continue
+            n += 1
+            hits += player(view) == action
+            rule_hits += rule(view) == action
+    return {"deals": len(records), "decisions": n, "learned": hits / n if n else float("nan"),
+            "rule": rule_hits / n if n else float("nan"), "teacher": speaker.meta.get("teacher")}
 
 
 def duel(game: str, seats: int, deals: int, seed: int, other: str, me: str = "learned") -> tuple[dict, list[dict]]:
@@ -138,6 +164,10 @@ def main() -> None:
               f"({a['deals']} deals): learned {a['learned']:.1%}, rule {a['rule']:.1%}; a card the teacher valued "
               f"as high as its own ({a['valued']} decisions with values): learned {a['learned_ties']:.1%}, "
               f"rule {a['rule_ties']:.1%} ({time.time() - t:.0f} s)")
+        w = word_agreement(game, seats, args.data)
+        if w is not None:
+            print(f"agreement with the teacher ({w['teacher']}) on {w['decisions']} held-out words of the auction "
+                  f"({w['deals']} deals): learned {w['learned']:.1%}, rule {w['rule']:.1%}")
     if args.candidate:
         add_candidate(game, seats, args.candidate)
         t = time.time()

@@ -10,9 +10,9 @@ same). Levels, weakest first:
 - ``search``: determinized Monte Carlo over worlds sampled from the view, exact last tricks,
   simulated bidding (``sicilian/search_bot``); at most about 0.6 s a decision;
 - ``learned`` (every game, issue 43): a small network trained on the ``search`` level's
-  decisions (Sicilian at three seats: the expert's) plays the cards, the rule bot the phases
-  before them
-  (``learned/policy``); under a millisecond a decision;
+  decisions (Sicilian at three seats: the expert's) plays the cards, and at Sicilian another
+  speaks in the auction; the rule bot the other phases (``learned/policy``); under a
+  millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
   did, the exact solver (``solver``) for the cards once a world is small enough, and every
   phase the game's worlds allow (the auction, the discard, the call) decided by the same

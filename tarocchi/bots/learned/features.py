@@ -17,6 +17,9 @@ it is the card the game's rule bot would play (``ctx["rule"]``, given by the cal
 teacher (the search) often plays it, and the network learns where to leave it); how many of
 the seats still to play to this trick lack its suit and may trump it; how many unseen cards
 of its suit are higher; how many unseen cards of its suit are left.
+
+The auction has its own (``WordFeaturizer``): the hand and its shape, the words said so far,
+by whom and in which round; a word's own feature is whether the rule bot says it.
 """
 
 from __future__ import annotations
