@@ -10,8 +10,8 @@
 - duplicate duels (``tarocchi.bots.duel``) against ``rule`` and against ``search``, the
   difference per duplicate deal with its 95 % interval;
 - with ``--candidate FILE`` (weights the trainer wrote with ``--out``: of the cards, or of the
-  auction), that model against the shipped one, duplicate deals, the candidate in each seat in turn and the shipped model in the
-  others: whether to ship it;
+  auction), that model against the shipped one, duplicate deals, the candidate in each seat in
+  turn and the shipped model in the others: whether to ship it;
 - the CPU time of its decisions in those duels (median, p95; all phases, and the cards alone),
   and the computer-table capacity per core at each level measured: the players one core can
   serve at a deal every three minutes (180 s over the CPU one seat spends in a deal).

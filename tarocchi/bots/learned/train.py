@@ -3,10 +3,10 @@
 speak``, the auction's model (``weights/<game>-<seats>-speak.npz``, over the teacher's words).
 
 Numpy alone (no other training library: the network is one hidden layer, its gradient written
-out below), Adam, softmax cross-entropy over the legal cards of each decision, against the
-teacher's values of the cards where the record has them (``softmax((v - best) / t)``, ``t`` a
-quarter of the decision's spread of values: equal cards equally likely, the worst card about
-e^-4 of the best), else against the teacher's card. The deals whose
+out below), Adam, softmax cross-entropy over the legal cards (or words) of each decision,
+against the teacher's values of the cards where the record has them (``softmax((v - best) /
+t)``, ``t`` a quarter of the decision's spread of values: equal cards equally likely, the worst
+card about e^-4 of the best), else against the teacher's card (or word). The deals whose
 index is a multiple of ``--holdout-every`` are held out, and the agreement with the teacher on
 their decisions (the share where the model's card is the teacher's) is printed; those whose
 index is 5 more than such a multiple choose the epoch kept (early stopping), and are not
@@ -233,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
           f"read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
     params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard)
     t2 = time.time()
-    meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, "hidden": args.hidden, "teacher": records[0]["teacher"], "deals": len(records),
+    meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, "hidden": args.hidden,
+            "teacher": records[0]["teacher"], "deals": len(records),
             "decisions": int(train["distinct"] + valid["distinct"] + held["distinct"]), "holdout_every": args.holdout_every,
             "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed, "swaps": args.swaps, "hard": args.hard}
     model = Model(params, meta)
