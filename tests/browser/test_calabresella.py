@@ -172,7 +172,7 @@ def test_a_room_deal_with_scegliete_in_three_browsers(new_page):
         links = host.locator(".room-links .link-url").evaluate_all("els => els.map(e => e.value)")
         own = server.url + host.locator(".room-links .host-link a").get_attribute("href")
         host.goto(own)
-        guests = [new_page(PHONE, locale="it-IT"), new_page(PHONE)]
+        guests = [new_page(PHONE, locale="it-IT"), new_page(SMALL)]  # (the taker on the smallest screen)
         for page, link in zip(guests, links):
             page.goto(link)
         pages = [host] + guests
@@ -189,11 +189,11 @@ def test_a_room_deal_with_scegliete_in_three_browsers(new_page):
         second = guests[1]  # seat 2, the seat after the challenger, takes first
         second.wait_for_function("() => document.querySelector('.status.yours')")
         assert phase(second) == "take"
-        shot(second, "calabresella-take-phone")
+        shot(second, "calabresella-take-small")
         take_turn(second, take=1)
         second.wait_for_function("() => document.querySelector('.status.yours')")
         assert phase(second) == "lay"
-        shot(second, "calabresella-lay-phone")
+        shot(second, "calabresella-lay-small")
         take_turn(second)
         host.wait_for_function("() => document.querySelector('.status.yours')")
         assert phase(host) == "take" and host.locator(".take-cards .take-card").count() == 2
