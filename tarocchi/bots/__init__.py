@@ -14,9 +14,11 @@ same). Levels, weakest first:
   speaks in the auction; the rule bot the other phases (``learned/policy``); under a
   millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
-  did, the exact solver (``solver``) for the cards once a world is small enough, and every
-  phase the game's worlds allow (the auction, the discard, the call) decided by the same
-  search (``<game>/expert``); at most 0.6 s of CPU a decision.
+  did (at three Sicilian seats their words by the learned auction's chances), the exact solver
+  (``solver``) for the cards once a world is small enough, and every phase the game's worlds
+  allow (the auction, the discard, the call) decided by the same search (``<game>/expert``); at
+  most 0.6 s of CPU a decision. ``DUEL_LEVELS`` keeps the expert before that (``expert-1``) for
+  the duel alone.
 
 The layout follows ``tarocchi/games/``: what every game's bots share is here (the search loop
 ``pimc``, the expert search ``expert``, the worlds ``worlds``, the exact solver ``solver``, the
@@ -45,7 +47,7 @@ from .random_bot import RandomBot
 from .renaissance.expert import RenaissanceExpert
 from .renaissance.rule_bot import RenaissanceRuleBot
 from .renaissance.search_bot import RenaissanceSearchBot
-from .sicilian.expert import SicilianExpert
+from .sicilian.expert import SicilianExpert, SicilianExpert1
 from .sicilian.rule_bot import RuleBot
 from .sicilian.search_bot import SearchBot
 
@@ -67,6 +69,9 @@ GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
                   "learned": LEARNED["ottocento"], "expert": OttocentoExpert},
 }
+# Levels a duel may name that no table offers: an expert that was (``expert-1``, issue 43), to
+# measure the expert that is against it.
+DUEL_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {"sicilian": {"expert-1": SicilianExpert1}}
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest (expert,
 # issue 21) is one click away on the lobby (issue 12).
@@ -78,8 +83,9 @@ def levels_for(game: str) -> dict[str, Callable[..., Player]]:
     return GAME_LEVELS.get(game, LEVELS if game == "sicilian" else {"random": RandomBot})
 
 
-def make_player(level: str, seed: int | None = None, game: str = "sicilian") -> Player:
-    levels = levels_for(game)
+def make_player(level: str, seed: int | None = None, game: str = "sicilian", duel: bool = False) -> Player:
+    """A computer player of ``level`` (a table's, or with ``duel`` one of ``DUEL_LEVELS`` too)."""
+    levels = {**levels_for(game), **DUEL_LEVELS.get(game, {})} if duel else levels_for(game)
     try:
         return levels[level](seed=seed)
     except KeyError:

@@ -35,7 +35,7 @@ import time
 
 from tarocchi.engine.game import DEFAULT, Game, get_game
 
-from . import LEVELS, levels_for, make_player
+from . import DUEL_LEVELS, LEVELS, levels_for, make_player
 from .expert import Expert
 
 
@@ -68,7 +68,7 @@ def measured_player(level: str, seed: int, game: str):
     base, seeing = (level[:-len("+seeing")], True) if level.endswith("+seeing") else (level, False)
     base, _, budget = base.partition("@")
     budget, capped, cap = budget.partition("/")
-    player = make_player(base, seed=seed, game=game)
+    player = make_player(base, seed=seed, game=game, duel=True)
     if budget or capped:
         if not isinstance(player, Expert):
             raise ValueError(f"only the expert takes a time budget ({level!r})")
@@ -98,7 +98,7 @@ def measured_player(level: str, seed: int, game: str):
 
 def known_level(level: str, game: str) -> bool:
     base = level.removesuffix("+seeing").partition("@")[0]
-    return base in levels_for(game)
+    return base in levels_for(game) or base in DUEL_LEVELS.get(game, {})
 
 
 def deck_for(seed: int, index: int, size: int = 63) -> list[int]:

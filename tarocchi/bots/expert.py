@@ -22,8 +22,9 @@ Worlds are weighted by what the other seats did: replaying the world from its de
 informative action of another seat (a bid, a pass, a call, a declaration, a signal; the cards
 too where a game says so) that the rule bot would not have taken in that seat, in that world,
 multiplies the world's weight by ``SURPRISE`` (a world where a seat's action would be unlikely
-for the policy that plays it counts less). The option with the best weighted mean wins; ties go
-to the rule bot's choice.
+for the policy that plays it counts less); a game may give a finer model of the other seats
+(``likelihood``: Sicilian's words by its learned auction's chances, issue 43). The option with
+the best weighted mean wins; ties go to the rule bot's choice.
 
 ``evaluate(view)`` lists the options with their expected score for the seat, best first (the
 hint and the review read it); ``__call__(view)`` plays the first. A decision depends only on the
@@ -144,19 +145,22 @@ class Expert:
 
     def weight(self, world: Any, me: int) -> float:
         """How likely the other seats' actions were in this world (see the module's words)."""
-        game = get_game(self.game)
         fresh = self.restart(world)
         w = 1.0
         for seat, action in world.history:
             if seat != me and self.informative(fresh, seat, action):
-                try:
-                    mine = game.parse_action(self.rule(fresh.view(seat)))
-                except (ValueError, KeyError):
-                    mine = None
-                if mine != action:
-                    w *= self.surprise
+                w *= self.likelihood(fresh, seat, action)
             fresh.apply(action, seat)
         return w
+
+    def likelihood(self, deal: Any, seat: int, action: int) -> float:
+        """How likely ``seat`` was to take ``action`` (about to be taken in ``deal``) for the
+        model of the other seats: 1 where the rule bot would take it, ``surprise`` where not."""
+        try:
+            mine = get_game(self.game).parse_action(self.rule(deal.view(seat)))
+        except (ValueError, KeyError):
+            mine = None
+        return 1.0 if mine == action else self.surprise
 
     def restart(self, world: Any) -> Any:
         """The world at its deal, before any action."""

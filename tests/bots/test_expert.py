@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from tarocchi.bots import levels_for, make_player
 from tarocchi.bots.expert import Expert
-from tarocchi.bots.sicilian.expert import SicilianExpert
+from tarocchi.bots.learned.policy import SicilianLearned
+from tarocchi.bots.sicilian.expert import SicilianExpert, SicilianExpert1, word_weight
 from tarocchi.bots.sicilian.policy import hand_strength
 from tarocchi.bots.solver import OutOfNodes, Solver, minimax
 from tarocchi.engine.game import get_game
 from tarocchi.engine.records import replay
-from tarocchi.games.sicilian import Deal
+from tarocchi.games.sicilian import Deal, parse_action
 
 GAMES = [("sicilian", 3), ("sicilian", 4), ("renaissance", 3), ("calabresella", 3), ("ottocento", 4)]
 
@@ -165,10 +166,12 @@ def test_hidden_cards_do_not_change_the_experts_decision():
     assert SicilianExpert(seed=4, time_limit=None, worlds=4)(v1) == SicilianExpert(seed=4, time_limit=None, worlds=4)(v2)
 
 
-def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
+@pytest.mark.parametrize("kind", [SicilianExpert, SicilianExpert1])
+def test_a_world_where_a_seat_bid_against_its_policy_counts_less(kind):
     """R5-R8: after the first seat goes solo, the worlds that count most give it the kind of
-    hand the rule bot goes solo with: a defender's weighted mean of the soloist's sampled hand
-    strength is above the plain mean over the same worlds."""
+    hand a player goes solo with: a defender's weighted mean of the soloist's sampled hand
+    strength is above the plain mean over the same worlds, whether the other seats' words are
+    modelled by the learned auction (``expert``) or the rule bot (``expert-1``)."""
     deal = Deal.from_seed(3, 2, 4)
     bidder = deal.to_act
     deal.apply("vado solo")
@@ -176,7 +179,7 @@ def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
     while deal.phase != "play" or deal.to_act == bidder:
         deal.apply(rule[deal.to_act](deal.view(deal.to_act)))
     me = deal.to_act
-    bot = SicilianExpert(seed=1, time_limit=None)
+    bot = kind(seed=1, time_limit=None)
     seen = bot.knowledge(deal.view(me))
     rng = random.Random(2)
     plain = weighted = total = 0.0
@@ -192,6 +195,72 @@ def test_a_world_where_a_seat_bid_against_its_policy_counts_less():
         total += w
         n += 1
     assert n >= 30 and weighted / total > plain / n
+
+
+def test_the_expert_weighs_a_word_by_the_learned_auctions_chance_of_it():
+    """Issue 43, part 3: a word another seat said weighs a world by the learned auction's
+    chance of it from that seat's view (smoothed and tempered, ``word_weight``), not the rule
+    bot's all or nothing (``expert-1``: 1 or ``surprise``)."""
+    deal = Deal.from_seed(3, 1, 21)
+    bot, old = SicilianExpert(seed=2, time_limit=None), SicilianExpert1(seed=2, time_limit=None)
+    words = SicilianLearned(seed=2)
+    checked = 0
+    while deal.phase == "speak":
+        seat = deal.to_act
+        view = deal.view(seat)
+        said = words.rule(view)
+        chances = words.word_chances(view, said)
+        for c in view["choices"]:
+            if c["reason"] is not None:
+                continue
+            action = parse_action(c["action"])
+            got = bot.likelihood(deal, seat, action)
+            assert old.likelihood(deal, seat, action) == (1.0 if c["action"] == said else old.surprise)
+            if chances and c["action"] in chances:
+                assert sum(chances.values()) == pytest.approx(1.0)
+                assert got == pytest.approx(word_weight(chances[c["action"]], len(chances)))
+                assert 0 < got < 1
+                checked += 1
+        deal.apply(said)
+    assert checked >= 2
+
+
+def test_at_four_seats_the_rule_bot_still_models_the_words():
+    """The learned words model the others only where measured (three seats): at four, a word
+    weighs a world as in ``expert-1``."""
+    deal = Deal.from_seed(4, 0, 5)
+    bot, old = SicilianExpert(seed=2, time_limit=None), SicilianExpert1(seed=2, time_limit=None)
+    while deal.phase == "speak":
+        seat = deal.to_act
+        for c in deal.view(seat)["choices"]:
+            if c["reason"] is None:
+                action = parse_action(c["action"])
+                assert bot.likelihood(deal, seat, action) == old.likelihood(deal, seat, action) in (1.0, old.surprise)
+        deal.apply(bot.rule(deal.view(seat)))
+
+
+def test_a_words_weight_grows_with_its_chance_and_never_rules_a_world_out():
+    """A word the learned auction thought likelier weighs its world more, a word it thought
+    impossible still weighs it (the model errs a sixth of the time), and no word says much more
+    than five to one (the rule bot's model: 1 / ``surprise``, about three to one)."""
+    for words in (2, 3):
+        weights = [word_weight(p / 10, words) for p in range(11)]
+        assert all(a < b for a, b in zip(weights, weights[1:]))
+        assert 0.15 < weights[0] and weights[-1] < 1.0 and weights[-1] / weights[0] < 6
+
+
+def test_expert_1_is_for_the_duel_alone():
+    """The expert before issue 43's part 3 is a duel's level, never a table's."""
+    assert "expert-1" not in levels_for("sicilian")
+    with pytest.raises(ValueError):
+        make_player("expert-1", seed=1, game="sicilian")
+    old = make_player("expert-1", seed=1, game="sicilian", duel=True)
+    assert isinstance(old, SicilianExpert) and old.words is None
+    assert make_player("expert", seed=1, game="sicilian").words is not None
+    from tarocchi.bots.duel import known_level, measured_player
+
+    assert known_level("expert-1", "sicilian") and not known_level("expert-1", "renaissance")
+    assert measured_player("expert-1@0.3", seed=1, game="sicilian").time_limit == 0.3
 
 
 def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():

@@ -70,6 +70,33 @@ def test_the_learned_auction_says_only_legal_words(trained, seed):
         deal.apply(word, s)
 
 
+def test_the_word_said_is_the_likeliest_of_the_auction_models_chances(trained):
+    """``word_chances`` (the expert's model of the other seats' words, issue 43) is a
+    distribution over the allowed words the teacher said, and the learned player says its
+    likeliest; where it has no say (one such word or none) the rule bot's word is said."""
+    player = with_speaker(policy.load(trained["speak"]))(seed=1)
+    rules = get_game(GAME)
+    spoke = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        deal = rules.new_deal(SEATS, seed % SEATS, rules.deck.shuffled(rng), log=False)
+        while deal.phase == "speak":
+            view = deal.view(deal.to_act)
+            said = player.rule(view)
+            chances = player.word_chances(view, said)
+            word = player(view)
+            if chances is None:
+                assert word == said
+            else:
+                allowed = {c["action"] for c in view["choices"] if c["reason"] is None}
+                assert set(chances) <= allowed and len(chances) >= 2 and said in chances
+                assert sum(chances.values()) == pytest.approx(1.0) and min(chances.values()) > 0
+                assert word == max(chances, key=chances.__getitem__)
+                spoke += 1
+            deal.apply(random_action(deal, rng), deal.to_act)
+    assert spoke >= 10
+
+
 def test_a_word_the_teacher_never_said_is_the_rule_bots(trained):
     """A person says pago (R5, R6); the next seat's rule bot takes the jocu with prendo, a word
     the teacher never said: the learned player says it too."""

@@ -133,9 +133,7 @@ class LearnedBot:
             return self.fallback(view)
         allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
         if view["phase"] == "speak":
-            speaker = self.speaker(view["seats"])
-            if speaker is not None:
-                return self.speak(speaker, view, allowed)
+            return self.word(view)
         if view["phase"] not in PHASES:
             return self.rule(view)
         plain = [a for a in allowed if " " not in a]  # a card with no signal
@@ -146,18 +144,30 @@ class LearnedBot:
         s = model.scores(view, legal, codes.get(card_of(self.rule(view)), -1))
         return plain[int(np.argmax(s))]
 
-    def speak(self, speaker: Model, view: dict, allowed: list[str]) -> str:
-        """The auction model's word among those the teacher ever said; the rule bot's where its
-        word is not one of them (the teacher never took up a pago: a free jocu, R6)."""
+    def word(self, view: dict) -> str:
+        """The auction's word: the auction model's likeliest (``word_chances``), else the rule bot's."""
         said = self.rule(view)
+        chances = self.word_chances(view, said)
+        return max(chances, key=chances.__getitem__) if chances else said
+
+    def word_chances(self, view: dict, said: str) -> dict[str, float] | None:
+        """The auction model's chance of each allowed word the teacher ever said (a softmax of
+        its scores), ``said`` the rule bot's word; None where the model has no say: none is
+        shipped, fewer than two such words are allowed, or ``said`` is not one of them (the
+        teacher never took up a pago: a free jocu, R6), which is then the rule bot's to say.
+        The expert reads these chances as its model of the other seats' words (issue 43)."""
+        speaker = self.speaker(view["seats"])
+        if speaker is None:
+            return None
         words = speaker.features.codes
         if said not in words:
-            return said
-        known = [a for a in allowed if a in words]
+            return None
+        known = [c["action"] for c in view["choices"] if c["reason"] is None and c["action"] in words]
         if len(known) < 2:
-            return known[0] if known else said
+            return None
         s = speaker.scores(view, [words[a] for a in known], words[said])
-        return known[int(np.argmax(s))]
+        e = np.exp(s - s.max())
+        return dict(zip(known, (e / e.sum()).tolist()))
 
 
 class SicilianLearned(LearnedBot):

@@ -7,7 +7,9 @@ the last ``EXACT_CARDS`` cards. The bids (R5-R10, never a pago: it can only cost
 bidder's discard (R11) and the Scommessa and Rivanto (R12) are searched the same way. At four
 seats the hidden partner (R9) is inferred from play: while the called trump is out, every card
 another seat plays weighs the world (a seat that plays as the rule bot would play as the
-partner, or as an opponent, tells which it is).
+partner, or as an opponent, tells which it is). At three seats the other seats' words weigh a
+world by the learned auction's chance of them (issue 43: ``learned_words``, ``word_weight``);
+``expert-1``, the duel's, weighs them by the rule bot's words as before.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tarocchi.engine.cards import ARIE, CODES, FOOL_BIT, KINGS, PIGLIATA_TRUMPS,
 from tarocchi.games.sicilian import PAGO, WORDS, Deal, discardable
 
 from ..expert import TIME_LIMIT, Expert, discard_candidates
+from ..learned.policy import SicilianLearned
 from .knowledge import read_view
 from .policy import choose_discard
 from .rule_bot import RuleBot
@@ -29,6 +32,15 @@ EXACT_CARDS = {3: 15, 4: 16}  # cards left in all hands: solve exactly (docs/his
 # are never merged with a neighbour by the solver; the rest count by their points alone.
 NAMED = KINGS | ARIE | PIGLIATA_TRUMPS | (1 << 20) | FOOL_BIT
 PLAIN = ((1 << len(CODES)) - 1) & ~NAMED
+WORD_SMOOTHING = 0.1  # of the learned chances of a word, spread evenly over the words
+WORD_TEMPER = 0.5  # the power of a word's chance in a world's weight
+
+
+def word_weight(chance: float, words: int) -> float:
+    """A world's weight for a word said that the learned auction gave ``chance`` among
+    ``words``: smoothed (a model that errs never rules a world out) and tempered (a few worlds
+    that explain every word must not outweigh all the others: the mean over them is noisy)."""
+    return ((1 - WORD_SMOOTHING) * chance + WORD_SMOOTHING / words) ** WORD_TEMPER
 
 
 class Knowledge:
@@ -51,9 +63,17 @@ class SicilianExpert(Expert):
     plain = PLAIN
     quiet_words = frozenset({"passo", "altre cinque"})  # R6-R8: a contract only on a confident gain
 
+    # Issue 43, part 3: at these seats the learned auction (``learned.policy``, taught by the
+    # expert's own words at three seats) is the model of the other seats' words: a world is
+    # weighed by the chance it gives each word said (``word_weight``), not the rule bot's all or
+    # ``surprise``. Four seats: not measured (its auction model is search's words). None:
+    # ``expert-1``, the expert before it.
+    learned_words: frozenset[int] = frozenset({3})
+
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
         self.rule = RuleBot(seed)
+        self.words = SicilianLearned(seed) if self.learned_words else None
 
     def knowledge(self, view: dict) -> Knowledge:
         k = Knowledge(view)
@@ -65,6 +85,14 @@ class SicilianExpert(Expert):
 
     def complete(self, deal: Deal) -> Deal:
         return rollout(deal)
+
+    def likelihood(self, deal: Deal, seat: int, action: int) -> float:
+        if self.words is not None and deal.phase == "speak" and deal.seats in self.learned_words:
+            view = deal.view(seat)
+            chances = self.words.word_chances(view, self.words.rule(view))
+            if chances and WORDS[action] in chances:
+                return word_weight(chances[WORDS[action]], len(chances))
+        return super().likelihood(deal, seat, action)
 
     def score(self, deal: Deal, me: int) -> float:
         return deal.count.payments[me]
@@ -84,6 +112,13 @@ class SicilianExpert(Expert):
         if view["phase"] == "discard":
             return sicilian_discards(view)
         return ok
+
+
+class SicilianExpert1(SicilianExpert):
+    """The expert before issue 43's part 3 (the rule bot models the other seats' words), kept
+    for the duel (``expert-1``)."""
+
+    learned_words = frozenset()
 
 
 def sicilian_discards(view: dict) -> list[str]:
