@@ -24,7 +24,9 @@ too where a game says so) that the rule bot would not have taken in that seat, i
 multiplies the world's weight by ``SURPRISE`` (a world where a seat's action would be unlikely
 for the policy that plays it counts less); a game may give a finer model of the other seats
 (``likelihood``: Sicilian's words by its learned auction's chances, issue 43). The option with
-the best weighted mean wins; ties go to the rule bot's choice.
+the best weighted mean wins if it beats the ``default`` with confidence (``confident``), else
+the default is played: the rule bot's choice, or where a game anchors its cards to the learned
+player (``anchored_phases``, issue 43) the learned card; in the auction the best quiet word.
 
 ``evaluate(view)`` lists the options with their expected score for the seat, best first (the
 hint and the review read it); ``__call__(view)`` plays the first. A decision depends only on the
@@ -44,6 +46,7 @@ from tarocchi.engine.deck import cards_in
 
 from tarocchi.engine.game import get_game
 
+from .learned.policy import LEARNED, card_of
 from .pimc import NO_SCORE
 from .solver import OutOfNodes, Solver
 
@@ -57,6 +60,11 @@ clock = time.thread_time  # this thread's: a server runs bots in threads too
 WORLDS = 64
 TIME_LIMIT = 0.6  # CPU seconds: no new world after this (p95 of a decision at most 1 s, docs/benchmarks.md)
 SURPRISE = 0.3  # a world's weight, times this for each action the rule bot would not have taken there
+# Where the cards are anchored (``Expert.default``), the learned card is the default only where
+# the network scores it this much above the rule bot's (about 1.2 times as likely): where the
+# network is all but indifferent, the rule bot's sense of the points stays (a Horse fed to a
+# friend's sure trick, a Queen taken with the King: tests/bots/test_regression.py).
+ANCHOR_MARGIN = 0.2
 NODE_LIMIT = 12_000  # positions a solve of one world may visit before the world is played out instead
 SOLVE_DEADLINE = 1.2  # times the time limit: a solve still running then is abandoned for a playout
 MAX_CANDIDATES = 10  # options searched in a phase with more (a discard)
@@ -83,13 +91,19 @@ class Expert:
     # is worth, because the side that knows where every card lies plays it too well.
     viewed_phases: frozenset[str] = frozenset()
     confidence = CONFIDENCE  # by phase, the standard errors of ``confident``
+    # Issue 43, part 3: in these phases the option the search must beat with confidence (and
+    # that wins its ties) is the learned player's card (``learned.policy``), not the rule bot's:
+    # where the worlds cannot tell the cards apart, the expert plays as the learned player, which
+    # plays nearer the expert than the rule bot does.
+    anchored_phases: frozenset[str] = frozenset()
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         self.seed = 0 if seed is None else seed
         if worlds is not None:
             self.worlds = worlds
         self.time_limit = time_limit  # None makes a decision a pure function of the view
-        self.last: tuple | None = None  # (texts, [(weight, values)], the rule bot's choice) of the last evaluation
+        self.learned = LEARNED[self.game](self.seed) if self.game in LEARNED else None  # ``default``
+        self.last: tuple | None = None  # (texts, [(weight, values)], the default) of the last evaluation
         self.stats = {"worlds": 0, "solved": 0, "played_out": 0, "solve_s": 0.0, "sample_s": 0.0, "weigh_s": 0.0}
 
     # --- what a game gives ----------------------------------------------------------------
@@ -194,14 +208,31 @@ class Expert:
             out.append(playout(d).returns()[me])
         return out
 
+    def anchored(self, view: dict) -> bool:
+        """Whether the learned card is the ``default`` here: in ``anchored_phases``."""
+        return view["phase"] in self.anchored_phases
+
+    def default(self, view: dict) -> str:
+        """The option the search must beat with confidence outside the auction: the rule bot's,
+        or where ``anchored`` the learned player's card if the network prefers it to the rule
+        bot's by ``ANCHOR_MARGIN`` (the rule bot's signal kept where both play the same card,
+        Ottocento)."""
+        said = self.rule(view)
+        if self.anchored(view) and self.learned is not None:
+            card = self.learned.card(view, margin=ANCHOR_MARGIN)
+            if card is not None and card != card_of(said):
+                return card
+        return said
+
     def options(self, view: dict, ok: list[str]) -> list[str]:
         return ok if view["phase"] == "play" else self.candidates(view, ok)
 
     def evaluate(self, view: dict) -> list[tuple[str, float]]:
         """The options considered, as action texts, with the expected score for the seat in
         the game's units, best first. A decision not searched (a single legal action, a phase
-        the game leaves to its rule bot, no world sampled) is the rule bot's alone, with no
-        score (NaN), as in ``PIMC.evaluate``."""
+        the game leaves to its rule bot, no world sampled) is one action alone with no score
+        (NaN), as in ``PIMC.evaluate``: the rule bot's, or where no world was sampled the
+        ``default``."""
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]
         if not ok:
             return []
@@ -241,19 +272,19 @@ class Expert:
             if sampled == self.worlds or (self.time_limit and clock() - start > self.time_limit):
                 break
         if not sampled:
-            return [(self.rule(view), NO_SCORE)]
-        means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the rule bot's first
+            return [(self.default(view), NO_SCORE)]
+        means = [round(t / weights, 9) for t in totals]  # rounded: equal options tie, the default first
         auction = view["phase"] == self.auction_phase
         quiet = [i for i, a in enumerate(texts) if auction and a in self.quiet_words]
-        preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.rule(view)
+        preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.default(view)
         ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)
         return [(texts[i], means[i]) for i in ranked]
 
     def confident(self, best: str, phase: str) -> bool:
-        """Whether ``best`` beats the default (the rule bot's choice, or in the auction the best
-        quiet word) in the last evaluation by more than
-        ``confidence`` standard errors (by phase) of the weighted, paired difference."""
+        """Whether ``best`` beats the ``default`` (in the auction the best quiet word) in the
+        last evaluation by more than ``confidence`` standard errors (by phase) of the weighted,
+        paired difference."""
         if self.last is None:
             return True
         texts, per_world, preferred = self.last

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarocchi.bots import levels_for, make_player
-from tarocchi.bots.expert import Expert
-from tarocchi.bots.learned.policy import SicilianLearned
+from tarocchi.bots.expert import ANCHOR_MARGIN, Expert
+from tarocchi.bots.learned.policy import SicilianLearned, card_of
 from tarocchi.bots.sicilian.expert import SicilianExpert, SicilianExpert1, word_weight
 from tarocchi.bots.sicilian.policy import hand_strength
 from tarocchi.bots.solver import OutOfNodes, Solver, minimax
@@ -249,18 +249,63 @@ def test_a_words_weight_grows_with_its_chance_and_never_rules_a_world_out():
         assert 0.15 < weights[0] and weights[-1] < 1.0 and weights[-1] / weights[0] < 6
 
 
-def test_expert_1_is_for_the_duel_alone():
-    """The expert before issue 43's part 3 is a duel's level, never a table's."""
-    assert "expert-1" not in levels_for("sicilian")
-    with pytest.raises(ValueError):
-        make_player("expert-1", seed=1, game="sicilian")
+def test_the_experts_before_are_for_the_duel_alone():
+    """The experts before issue 43's part 3 (``expert-1``) and before its anchored cards
+    (``expert-2``) are a duel's levels, never a table's."""
+    for level in ("expert-1", "expert-2"):
+        assert level not in levels_for("sicilian")
+        with pytest.raises(ValueError):
+            make_player(level, seed=1, game="sicilian")
     old = make_player("expert-1", seed=1, game="sicilian", duel=True)
-    assert isinstance(old, SicilianExpert) and old.words is None
-    assert make_player("expert", seed=1, game="sicilian").words is not None
+    assert isinstance(old, SicilianExpert) and not old.learned_words and not old.anchored_phases
+    words = make_player("expert-2", seed=1, game="sicilian", duel=True)
+    assert isinstance(words, SicilianExpert) and 3 in words.learned_words and not words.anchored_phases
+    now = make_player("expert", seed=1, game="sicilian")
+    assert 3 in now.learned_words and now.anchored_phases == {"play"}
     from tarocchi.bots.duel import known_level, measured_player
 
     assert known_level("expert-1", "sicilian") and not known_level("expert-1", "renaissance")
+    assert known_level("expert-1", "calabresella") and "expert-1" not in levels_for("calabresella")
     assert measured_player("expert-1@0.3", seed=1, game="sicilian").time_limit == 0.3
+
+
+# Where the expert's cards are anchored to the learned player's (issue 43, part 3): where measured.
+ANCHORED = {("sicilian", 3), ("calabresella", 3)}
+
+
+@pytest.mark.parametrize("game,seats", GAMES)
+def test_an_anchored_expert_plays_the_learned_card_where_its_search_is_not_confident(game, seats):
+    """Issue 43, part 3: where the cards are anchored, the card the search must beat with
+    confidence (``Expert.default``) is the learned player's where the network prefers it to
+    the rule bot's by ``ANCHOR_MARGIN`` (the rule bot's signal kept where both play the same
+    card); elsewhere the rule bot's. With one world a decision the search is never confident,
+    so an anchored expert plays its default. The shipped expert is anchored where it was
+    measured (``ANCHORED``), and the mechanism works in every game."""
+    kind = type(make_player("expert", seed=3, game=game))
+    shipped = kind(seed=3, time_limit=None, worlds=1)
+    forced = type("Anchored", (kind,), {"anchored": lambda self, view: view["phase"] == "play"})(
+        seed=3, time_limit=None, worlds=1)
+    deal = endgame(game, seats, 11, 10**3)  # at the first card
+    assert deal is not None
+    rule = [make_player("rule", seed=s, game=game) for s in range(seats)]
+    decisions = learned = 0
+    while not deal.done:
+        seat = deal.to_act
+        view = deal.view(seat)
+        if len([c for c in view["choices"] if c["reason"] is None]) > 1:
+            said = forced.rule(view)
+            card, clear = forced.learned.card(view), forced.learned.card(view, margin=ANCHOR_MARGIN)
+            assert clear in (None, card)
+            default = said if clear is None or clear == card_of(said) else clear
+            assert forced.default(view) == forced(view) == default
+            assert shipped.anchored(view) == ((game, seats) in ANCHORED)
+            assert shipped.default(view) == shipped(view) == (default if (game, seats) in ANCHORED else said)
+            decisions += 1
+            learned += default != said
+        deal.apply(rule[seat](view), seat)
+    assert decisions >= 10 and learned >= 1
+    for old in ("sicilian", "calabresella"):  # the experts before it, the duel's
+        assert not make_player("expert-1", seed=3, game=old, duel=True).anchored(view | {"seats": 3})
 
 
 def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():

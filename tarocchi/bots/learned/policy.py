@@ -131,18 +131,28 @@ class LearnedBot:
             if self.fallback is None:
                 self.fallback = self.search_class(seed=self.seed)
             return self.fallback(view)
-        allowed = [c["action"] for c in view["choices"] if c["reason"] is None]
         if view["phase"] == "speak":
             return self.word(view)
-        if view["phase"] not in PHASES:
-            return self.rule(view)
-        plain = [a for a in allowed if " " not in a]  # a card with no signal
+        return self.card(view) or self.rule(view)
+
+    def card(self, view: dict, margin: float = 0.0) -> str | None:
+        """The model's card (with no signal) in the play phase; None where it has no say: no
+        model is shipped, another phase, only signalled cards are allowed, or (``margin``) it
+        scores the rule bot's card less than ``margin`` below its own. The expert reads it as
+        the card its search must beat (issue 43, part 3)."""
+        model = self.model(view["seats"])
+        if model is None or view["phase"] not in PHASES:
+            return None
+        plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
         if not plain:
-            return self.rule(view)
+            return None
         codes = model.features.codes
-        legal = [codes[a] for a in plain]
-        s = model.scores(view, legal, codes.get(card_of(self.rule(view)), -1))
-        return plain[int(np.argmax(s))]
+        said = card_of(self.rule(view))
+        s = model.scores(view, [codes[a] for a in plain], codes.get(said, -1))
+        best = int(np.argmax(s))
+        if margin and said in plain and s[best] - s[plain.index(said)] < margin:
+            return None
+        return plain[best]
 
     def word(self, view: dict) -> str:
         """The auction's word: the auction model's likeliest (``word_chances``), else the rule bot's."""

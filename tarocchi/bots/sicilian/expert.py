@@ -8,8 +8,9 @@ bidder's discard (R11) and the Scommessa and Rivanto (R12) are searched the same
 seats the hidden partner (R9) is inferred from play: while the called trump is out, every card
 another seat plays weighs the world (a seat that plays as the rule bot would play as the
 partner, or as an opponent, tells which it is). At three seats the other seats' words weigh a
-world by the learned auction's chance of them (issue 43: ``learned_words``, ``word_weight``);
-``expert-1``, the duel's, weighs them by the rule bot's words as before.
+world by the learned auction's chance of them (issue 43: ``learned_words``, ``word_weight``),
+and the card the search must beat with confidence is the learned player's, not the rule bot's
+(``anchored_phases``); ``expert-1``, the duel's, is the expert before both.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from tarocchi.engine.cards import ARIE, CODES, FOOL_BIT, KINGS, PIGLIATA_TRUMPS,
 from tarocchi.games.sicilian import PAGO, WORDS, Deal, discardable
 
 from ..expert import TIME_LIMIT, Expert, discard_candidates
-from ..learned.policy import SicilianLearned
 from .knowledge import read_view
 from .policy import choose_discard
 from .rule_bot import RuleBot
@@ -69,11 +69,14 @@ class SicilianExpert(Expert):
     # ``surprise``. Four seats: not measured (its auction model is search's words). None:
     # ``expert-1``, the expert before it.
     learned_words: frozenset[int] = frozenset({3})
+    # And at these seats the cards are anchored to the learned player's (``Expert.default``):
+    # its model there is the expert's own cards; at four seats it learned search's, not measured.
+    anchored_phases = frozenset({"play"})
+    anchored_seats: frozenset[int] = frozenset({3})
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
         self.rule = RuleBot(seed)
-        self.words = SicilianLearned(seed) if self.learned_words else None
 
     def knowledge(self, view: dict) -> Knowledge:
         k = Knowledge(view)
@@ -86,10 +89,13 @@ class SicilianExpert(Expert):
     def complete(self, deal: Deal) -> Deal:
         return rollout(deal)
 
+    def anchored(self, view: dict) -> bool:
+        return view["seats"] in self.anchored_seats and super().anchored(view)
+
     def likelihood(self, deal: Deal, seat: int, action: int) -> float:
-        if self.words is not None and deal.phase == "speak" and deal.seats in self.learned_words:
+        if self.learned is not None and deal.phase == "speak" and deal.seats in self.learned_words:
             view = deal.view(seat)
-            chances = self.words.word_chances(view, self.words.rule(view))
+            chances = self.learned.word_chances(view, self.learned.rule(view))
             if chances and WORDS[action] in chances:
                 return word_weight(chances[WORDS[action]], len(chances))
         return super().likelihood(deal, seat, action)
@@ -115,10 +121,18 @@ class SicilianExpert(Expert):
 
 
 class SicilianExpert1(SicilianExpert):
-    """The expert before issue 43's part 3 (the rule bot models the other seats' words), kept
-    for the duel (``expert-1``)."""
+    """The expert before issue 43's part 3 (the rule bot models the other seats' words, and its
+    card is the one the search must beat), kept for the duel (``expert-1``)."""
 
     learned_words = frozenset()
+    anchored_phases = frozenset()
+
+
+class SicilianExpert2(SicilianExpert):
+    """The expert with the learned words alone, its card the rule bot's (the eighth session's),
+    kept for the duel (``expert-2``): the anchor's own step is measured against it."""
+
+    anchored_phases = frozenset()
 
 
 def sicilian_discards(view: dict) -> list[str]:
