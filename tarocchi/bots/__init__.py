@@ -14,9 +14,8 @@ same). Levels, weakest first:
   speaks in the auction; the rule bot the other phases (``learned/policy``); under a
   millisecond a decision;
 - ``expert``: the shared expert search (``expert``): worlds weighted by what the other seats
-  did (at three Sicilian seats their words by the learned auction's chances), its card the
-  learned player's unless the search is confident of a better one (at three Sicilian seats and
-  in Calabresella), the exact solver
+  did (at three Sicilian seats their words by the learned auction's chances, and its card the
+  learned player's unless the search is confident of a better one), the exact solver
   (``solver``) for the cards once a world is small enough, and every phase the game's worlds
   allow (the auction, the discard, the call) decided by the same search (``<game>/expert``); at
   most 0.6 s of CPU a decision. ``DUEL_LEVELS`` keeps the experts before those steps
@@ -38,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .calabresella.expert import CalabresellaExpert, CalabresellaExpert1
+from .calabresella.expert import CalabresellaExpert
 from .calabresella.rule_bot import CalabresellaRuleBot
 from .calabresella.search_bot import CalabresellaSearchBot
 from .learned.policy import LEARNED
@@ -74,8 +73,7 @@ GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
 # Levels a duel may name that no table offers: the experts that were, to measure the expert that
 # is against them (issue 43: ``expert-1`` before part 3, ``expert-2`` before its anchored cards).
 DUEL_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
-    "sicilian": {"expert-1": SicilianExpert1, "expert-2": SicilianExpert2},
-    "calabresella": {"expert-1": CalabresellaExpert1}}
+    "sicilian": {"expert-1": SicilianExpert1, "expert-2": SicilianExpert2}}
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest (expert,
 # issue 21) is one click away on the lobby (issue 12).

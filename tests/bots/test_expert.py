@@ -265,12 +265,11 @@ def test_the_experts_before_are_for_the_duel_alone():
     from tarocchi.bots.duel import known_level, measured_player
 
     assert known_level("expert-1", "sicilian") and not known_level("expert-1", "renaissance")
-    assert known_level("expert-1", "calabresella") and "expert-1" not in levels_for("calabresella")
     assert measured_player("expert-1@0.3", seed=1, game="sicilian").time_limit == 0.3
 
 
 # Where the expert's cards are anchored to the learned player's (issue 43, part 3): where measured.
-ANCHORED = {("sicilian", 3), ("calabresella", 3)}
+ANCHORED = {("sicilian", 3)}
 
 
 @pytest.mark.parametrize("game,seats", GAMES)
@@ -304,8 +303,8 @@ def test_an_anchored_expert_plays_the_learned_card_where_its_search_is_not_confi
             learned += default != said
         deal.apply(rule[seat](view), seat)
     assert decisions >= 10 and learned >= 1
-    for old in ("sicilian", "calabresella"):  # the experts before it, the duel's
-        assert not make_player("expert-1", seed=3, game=old, duel=True).anchored(view | {"seats": 3})
+    for old in ("expert-1", "expert-2"):  # the experts before it, the duel's
+        assert not make_player(old, seed=3, game="sicilian", duel=True).anchored(view | {"seats": 3})
 
 
 def test_calabresellas_auction_worlds_keep_the_hand_and_the_words():

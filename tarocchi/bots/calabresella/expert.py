@@ -85,9 +85,8 @@ class CalabresellaExpert(Expert):
     viewed_phases = frozenset(AUCTION_PHASES)  # a contract valued as the table would play it
     # Every phase is searched (searched_phases stays None): the auction, the call, the give-back,
     # the lays, the takes and the cards.
-    # Issue 43, part 3: the card the search must beat with confidence is the learned player's
-    # (``Expert.default``); ``expert-1``, the duel's, is the expert before it.
-    anchored_phases = frozenset({"play"})
+    # The cards are not anchored to the learned player's (``Expert.default``, issue 43): no gain
+    # shown yet (+0.93 ± 0.95 points a deal, 120 deals: docs/benchmarks.md, "Part 3").
 
     def __init__(self, seed: int | None = None, time_limit: float | None = TIME_LIMIT, worlds: int | None = None):
         super().__init__(seed, time_limit, worlds)
@@ -129,9 +128,3 @@ class CalabresellaExpert(Expert):
     def maximising(self, deal: Deal, seat: int, me: int) -> bool:
         return deal.side_of(seat) == deal.side_of(me)
 
-
-class CalabresellaExpert1(CalabresellaExpert):
-    """The expert before issue 43's part 3 (its card the rule bot's where the search is not
-    confident), kept for the duel (``expert-1``)."""
-
-    anchored_phases = frozenset()
