@@ -127,4 +127,3 @@ class CalabresellaExpert(Expert):
 
     def maximising(self, deal: Deal, seat: int, me: int) -> bool:
         return deal.side_of(seat) == deal.side_of(me)
-
