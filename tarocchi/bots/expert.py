@@ -29,9 +29,9 @@ the default is played: the rule bot's choice, or where a game anchors its cards 
 player (``anchored_phases``, issue 43) the learned card; in the auction the best quiet word.
 
 ``evaluate(view)`` lists the options with their expected score for the seat, best first (the
-hint and the review read it); ``__call__(view)`` plays the first. A decision depends only on the
-view and the seed (and, as a safety net, the time limit), so a worker rebuilt from (level,
-seed) decides the same.
+hint and the review read it); ``__call__(view)`` plays the first where ``confident``, else the
+default. A decision depends only on the view and the seed (and, as a safety net, the time
+limit), so a worker rebuilt from (level, seed) decides the same.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ class Expert:
         Ottocento)."""
         said = self.rule(view)
         if self.anchored(view) and self.learned is not None:
-            card = self.learned.card(view, margin=ANCHOR_MARGIN)
+            card = self.learned.card(view, margin=ANCHOR_MARGIN, said=said)
             if card is not None and card != card_of(said):
                 return card
         return said

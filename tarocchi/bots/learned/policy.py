@@ -135,11 +135,12 @@ class LearnedBot:
             return self.word(view)
         return self.card(view) or self.rule(view)
 
-    def card(self, view: dict, margin: float = 0.0) -> str | None:
+    def card(self, view: dict, margin: float = 0.0, said: str | None = None) -> str | None:
         """The model's card (with no signal) in the play phase; None where it has no say: no
         model is shipped, another phase, only signalled cards are allowed, or (``margin``) it
-        scores the rule bot's card less than ``margin`` below its own. The expert reads it as
-        the card its search must beat (issue 43, part 3)."""
+        scores the rule bot's card less than ``margin`` below its own. ``said``: the rule bot's
+        action for this view, where the caller has it already. The expert reads the card as the
+        one its search must beat (issue 43, part 3)."""
         model = self.model(view["seats"])
         if model is None or view["phase"] not in PHASES:
             return None
@@ -147,7 +148,7 @@ class LearnedBot:
         if not plain:
             return None
         codes = model.features.codes
-        said = card_of(self.rule(view))
+        said = card_of(self.rule(view) if said is None else said)
         s = model.scores(view, [codes[a] for a in plain], codes.get(said, -1))
         best = int(np.argmax(s))
         if margin and said in plain and s[best] - s[plain.index(said)] < margin:
