@@ -1,7 +1,8 @@
 """Issue 41's story in the browser: a three-player Renaissance match by correspondence played to
-its end in browser contexts closed between moves, each opened from the link a delivered push
-message brought (the test's own push service), in a fresh context signed in to that player's
-account. What the page shows as the player's (their turn; a trick they won leads the next;
+its end in pages closed between moves, each opened from the link a delivered push message
+brought (the test's own push service) in a new tab of that player's own browser (a context of
+its own, signed in to that player's account: its cookie and its cache, as a notification's
+click opens a tab). What the page shows as the player's (their turn; a trick they won leads the next;
 their own card ending a deal asks for their Next deal) they do there and then, as a person
 would; whatever else is theirs, a push tells them."""
 
@@ -22,15 +23,20 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 MATCH_MOVES = 3 * (1 + 25 * 3)
 
 
-def open_as(browser, base: str, cookie: str, address: str, size: dict):
+def own_browser(browser, base: str, cookie: str, address: str, size: dict):
+    """A player's own browser (a context), signed in to their account, at their own address."""
     context = browser.new_context(viewport=size, extra_http_headers={"X-Forwarded-For": address},
                                   service_workers="block")
     context.set_default_timeout(15_000)
     context.add_cookies([{"name": "tarocchi_session", "value": cookie, "url": base}])
+    return context
+
+
+def new_tab(context):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return context, page
+    return page
 
 
 def settle(page) -> None:
@@ -83,18 +89,19 @@ def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(br
         for client, link in zip(clients[1:], made["links"][1:]):
             client.post("/api/me/seats", json={"links": [link]})
         sizes = [DESKTOP, PHONE, DESKTOP]
+        own = [own_browser(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n]) for n in range(3)]
         started, handled, moves, pages = time.monotonic(), 0, 0, 0
-        # Everyone sits down once, each in a context closed at once; the last one's arrival
-        # starts the match, and whoever it is then plays from the page they are on.
+        # Everyone sits down once, each in a tab closed at once; the last one's arrival starts
+        # the match, and whoever it is then plays from the page they are on.
         for n, link in enumerate(made["links"]):
-            context, page = open_as(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n])
+            page = new_tab(own[n])
             page.goto(base + link)
             page.locator(".table-page").wait_for()
             if n == 2:  # (the match starts as they sit down: if its first turn is theirs, they see it)
                 page.wait_for_function("() => document.querySelector('.table-page')?.dataset.status === 'playing'")
                 settle(page)
                 moves += play_here(page)
-            context.close()
+            page.close()
         while True:
             message = service.wait(lambda m: service.messages.index(m) >= handled, timeout=30)
             handled = service.messages.index(message) + 1
@@ -103,13 +110,15 @@ def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(br
             if message["what"] not in ("turn", "counted"):
                 continue
             n = next(i for i, b in enumerate(browsers) if message["browser"] in b.endpoint)
-            context, page = open_as(browser, base, cookies[n], f"192.0.2.{n + 1}", sizes[n])
+            page = new_tab(own[n])
             page.goto(base + message["url"], wait_until="commit")  # the notification's click opens this
             pages += 1
             settle(page)
             page.wait_for_function(THEIRS)
             moves += play_here(page)
             assert page.errors == [], page.errors
+            page.close()
+        for context in own:
             context.close()
         assert moves == MATCH_MOVES and pages > MATCH_MOVES // 2, (moves, pages)
         # Those not looking are told the match ended (the last to play saw it), and nothing after.
