@@ -51,9 +51,10 @@ def _player(game: str, seconds: float = ADVICE_SECONDS):
 
 
 def ranked(game: str, view: dict, seconds: float = ADVICE_SECONDS) -> list[dict]:
-    """The strongest player's actions for ``view``, best first: {"action", "score"}, the score
-    its mean for the seat rounded to hundredths, None where it weighed no alternative (a
-    forced action, or a decision it leaves to its rules). ``seconds``: its CPU budget."""
+    """The strongest player's actions for ``view``, the one it plays first, then best first:
+    {"action", "score"}, the score its mean for the seat rounded to hundredths, None where it
+    weighed no alternative (a forced action, or a decision it leaves to its rules).
+    ``seconds``: its CPU budget."""
     out = []
     for action, score in _player(game, seconds).evaluate(view):
         out.append({"action": action, "score": round(score, 2) if math.isfinite(score) else None})
@@ -61,7 +62,8 @@ def ranked(game: str, view: dict, seconds: float = ADVICE_SECONDS) -> list[dict]
 
 
 def hint(game: str, view: dict, seconds: float = ADVICE_SECONDS) -> list[dict]:
-    """The best actions for the seat of ``view`` (at most HINT_ACTIONS), best first."""
+    """The best actions for the seat of ``view`` (at most HINT_ACTIONS), the computer's own
+    choice first."""
     return ranked(game, view, seconds)[:HINT_ACTIONS]
 
 

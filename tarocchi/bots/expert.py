@@ -28,10 +28,12 @@ the best weighted mean wins if it beats the ``default`` with confidence (``confi
 the default is played: the rule bot's choice, or where a game anchors its cards to the learned
 player (``anchored_phases``, issue 43) the learned card; in the auction the best quiet word.
 
-``evaluate(view)`` lists the options with their expected score for the seat, best first (the
-hint and the review read it); ``__call__(view)`` plays the first where ``confident``, else the
-default. A decision depends only on the view and the seed (and, as a safety net, the time
-limit), so a worker rebuilt from (level, seed) decides the same.
+``evaluate(view)`` lists the options with their expected score for the seat, the one it plays
+first (the best where ``confident``, else the default), then the others best first (the hint
+and the review read it: what they call the computer's choice is what it plays, as for
+``PIMC.evaluate``); ``__call__(view)`` plays the first. A decision depends only on the view and
+the seed (and, as a safety net, the time limit), so a worker rebuilt from (level, seed)
+decides the same.
 """
 
 from __future__ import annotations
@@ -229,10 +231,11 @@ class Expert:
 
     def evaluate(self, view: dict) -> list[tuple[str, float]]:
         """The options considered, as action texts, with the expected score for the seat in
-        the game's units, best first. A decision not searched (a single legal action, a phase
-        the game leaves to its rule bot, no world sampled) is one action alone with no score
-        (NaN), as in ``PIMC.evaluate``: the rule bot's, or where no world was sampled the
-        ``default``."""
+        the game's units: the one played first (the best mean where it beats the ``default``
+        with confidence, else the default), then the others best first. A decision not searched
+        (a single legal action, a phase the game leaves to its rule bot, no world sampled) is
+        one action alone with no score (NaN), as in ``PIMC.evaluate``: the rule bot's, or where
+        no world was sampled the ``default``."""
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]
         if not ok:
             return []
@@ -279,6 +282,9 @@ class Expert:
         preferred = texts[max(quiet, key=lambda i: means[i])] if quiet else self.default(view)
         ranked = sorted(range(len(options)), key=lambda i: (-means[i], texts[i] != preferred))
         self.last = (texts, per_world, preferred)
+        if not self.confident(texts[ranked[0]], view["phase"]):  # the default is played: first
+            ranked.remove(texts.index(preferred))
+            ranked.insert(0, texts.index(preferred))
         return [(texts[i], means[i]) for i in ranked]
 
     def confident(self, best: str, phase: str) -> bool:
@@ -291,7 +297,8 @@ class Expert:
         if best == preferred or preferred not in texts:
             return True
         i, j = texts.index(best), texts.index(preferred)
-        ws = [w for w, _ in per_world]
+        top = max((w for w, _ in per_world), default=0.0)
+        ws = [w / top for w, _ in per_world] if top > 0 else []  # many small factors: no underflow in w * w
         total = sum(ws)
         if len(ws) < 2 or total <= 0:
             return False
@@ -308,8 +315,7 @@ class Expert:
             return ok[0]
         if self.searched_phases is not None and view["phase"] not in self.searched_phases:
             return self.rule(view)
-        best = self.evaluate(view)[0][0]
-        return best if self.confident(best, view["phase"]) else self.last[2]
+        return self.evaluate(view)[0][0]
 
 
 def discard_candidates(first: int, ranked: list[int], allowed: int, extra: int = 3,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import pickle
 import random
 from pathlib import Path
@@ -101,7 +102,8 @@ def test_every_game_offers_expert_as_its_strongest_level(game):
 @pytest.mark.parametrize("game,seats", GAMES)
 def test_the_expert_plays_only_legal_actions_and_evaluates_its_options(game, seats):
     """A whole deal with the expert in two seats (a small budget: the code paths are the full
-    bot's); each evaluation lists legal actions, best first, with finite scores."""
+    bot's); each evaluation lists legal actions with finite scores, the one played first (what a
+    hint and a review call the computer's choice), the others best first."""
     g = get_game(game)
     deck = list(range(g.deck.size))
     random.Random(seats * 7 + len(game)).shuffle(deck)
@@ -116,7 +118,8 @@ def test_the_expert_plays_only_legal_actions_and_evaluates_its_options(game, sea
         if seat % 2 == 0 and deal.phase == "play" and len(view["choices"]) > 1 and evaluated < 3:
             ranked = players[seat].evaluate(view)
             assert ranked and all(deal.refusal(seat, a) is None for a, _ in ranked)
-            assert [v for _, v in ranked] == sorted((v for _, v in ranked), reverse=True)
+            assert ranked[0][0] == action and all(math.isfinite(v) for _, v in ranked)
+            assert [v for _, v in ranked[1:]] == sorted((v for _, v in ranked[1:]), reverse=True)
             evaluated += 1
         deal.apply(action, seat)
     assert evaluated
@@ -432,8 +435,10 @@ def test_ottocentos_cards_are_played_on_their_mean_and_sicilians_behind_the_gate
                 view = deal.view(deal.to_act)
                 ok = [c["action"] for c in view["choices"] if c["reason"] is None]
                 if view["phase"] == "play" and len(ok) > 1:
-                    best = bot.evaluate(view)[0][0]
+                    ranked = bot.evaluate(view)
+                    best = max(ranked, key=lambda option: option[1])[0]  # the best mean
                     chosen = bot(view)
+                    assert chosen == ranked[0][0]  # played first, for the hint and the review
                     if best != bot.rule(view):
                         same += chosen == best
                         other += chosen != best
