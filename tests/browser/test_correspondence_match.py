@@ -1,10 +1,10 @@
 """Issue 41's story in the browser: a three-player Renaissance match by correspondence played to
 its end in pages closed between moves, each opened from the link a delivered push message
 brought (the test's own push service) in a new tab of that player's own browser (a context of
-its own, signed in to that player's account: its cookie and its cache, as a notification's
-click opens a tab). What the page shows as the player's (their turn; a trick they won leads the next;
-their own card ending a deal asks for their Next deal) they do there and then, as a person
-would; whatever else is theirs, a push tells them."""
+its own, signed in to that player's account: its cookie and its cache), as a notification's
+click opens one (sw.js). What the page shows as the player's (their turn; a trick they won
+leads the next; their own card ending a deal asks for their Next deal) they do there and then,
+as a person would; whatever else is theirs, a push tells them."""
 
 from __future__ import annotations
 
