@@ -297,8 +297,7 @@ class Expert:
         if best == preferred or preferred not in texts:
             return True
         i, j = texts.index(best), texts.index(preferred)
-        top = max((w for w, _ in per_world), default=0.0)
-        ws = [w / top for w, _ in per_world] if top > 0 else []  # many small factors: no underflow in w * w
+        ws = [w for w, _ in per_world]
         total = sum(ws)
         if len(ws) < 2 or total <= 0:
             return False

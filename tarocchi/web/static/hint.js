@@ -234,7 +234,8 @@ export function hintBox(c) {
     ? t("advice.hint.unscored", { action: words(c, a.action) })
     : t("advice.hint.scored", { action: words(c, a.action), score: amount(c, a.score) }));
   const scored = actions.some((a) => a.score !== null && a.score !== undefined);
-  // (the Sicilian search and the expert keep their usual choice without a sure gain: its mean may be lower)
+  // (the Sicilian search and the expert keep their usual choice without a sure gain: its mean
+  // may be lower than another's)
   const unsure = actions.some((a) => a.score > (actions[0].score ?? Infinity));
   return h("section", { class: "hint-box", "aria-label": t("advice.hint.title") },
     h("button", { type: "button", class: "hint-close", "data-focus": "hint-close", "aria-label": t("advice.hint.hide"),
