@@ -3,10 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# The browser tests drive Debian's Chromium through Playwright; the store tests start their own
-# PostgreSQL cluster with Debian's programs (tests/postgres.py), the site tests their own Redis.
+# The browser tests drive Debian's Chromium through Playwright (its headless shell, and the full
+# browser where a test needs it); the store tests start their own PostgreSQL cluster with
+# Debian's programs (tests/postgres.py), the site tests their own Redis.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)  # most browser tests (tests/conftest.py)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)  # the bus of a site of several processes (tests/redis_server.py)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)  # a front proxy (tests/nginx_proxy.py)

@@ -1,6 +1,7 @@
-"""Fixtures shared by every test folder: headless Debian Chromium (one per test module) and
-pages in their own browser contexts, and screenshots (with --screenshots); a throwaway PostgreSQL
-cluster; the order the files run in."""
+"""Fixtures shared by every test folder: headless Debian Chromium (one per test module: its
+headless shell, or the full browser where a module needs it) and pages in their own browser
+contexts, and screenshots (with --screenshots); a throwaway PostgreSQL cluster; the order the
+files run in."""
 
 from __future__ import annotations
 
@@ -19,7 +20,14 @@ from tests.postgres import Cluster
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
+# Debian's Chromium twice over (the same version, packages chromium and chromium-headless-shell):
+# the headless shell draws pages with the same Blink and V8 at a fifth of the CPU a new page
+# (63 against 313 ms: the full browser builds a whole window for each), and the browser tests
+# were two thirds of the suite's CPU (docs/benchmarks.md "The test suite's time"). The full
+# browser for the modules marked ``full_browser`` (what only it has: notifications), and for
+# every module with --full-browser.
 CHROMIUM = "/usr/bin/chromium"
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
@@ -28,15 +36,17 @@ DESKTOP = {"width": 1366, "height": 900}
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(request):
     # Module scope, not session: Playwright's sync API keeps an event loop running in the
     # thread while it is open, which would break asyncio.run() in the next module's tests.
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
+    full = request.config.getoption("--full-browser") or request.node.get_closest_marker("full_browser") is not None
+    path = CHROMIUM if full else HEADLESS_SHELL
+    if not os.path.exists(path):
+        pytest.fail(f"{path} is missing: install Debian's {'chromium' if full else 'chromium-headless-shell'} (scripts/test.sh does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        chromium = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
         yield chromium
         chromium.close()
 
@@ -59,6 +69,9 @@ def new_page(browser):
         context = browser.new_context(viewport=size, locale=locale, extra_http_headers={"X-Forwarded-For": address},
                                       service_workers="allow" if workers else "block")
         context.set_default_timeout(15_000)
+        # A page's load waits for the server and the browser both: a loaded machine has taken
+        # longer than 15 s (Play now's table, once in a suite run); nothing here times a load.
+        context.set_default_navigation_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         page.errors = []
@@ -80,6 +93,8 @@ def postgres() -> Iterator[Cluster]:
 
 
 def pytest_addoption(parser):
+    parser.addoption("--full-browser", action="store_true",
+                     help="every browser test in the full Chromium (/usr/bin/chromium), not its headless shell")
     parser.addoption("--screenshots", action="store_true",
                      help="write the browser tests' screenshots to artifacts/screenshots/ (to look at; nothing asserts on them)")
 

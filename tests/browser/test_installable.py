@@ -19,7 +19,9 @@ from tests.server.seat import new_computer
 
 from .checks import check_axe
 
-pytestmark = pytest.mark.browser
+# The full Chromium (tests/conftest.py): the headless shell shows no notification (the worker's
+# showNotification and getNotifications find none), and the app is installed in the full browser.
+pytestmark = [pytest.mark.browser, pytest.mark.full_browser]
 
 # The worker registered by the page is active (its files kept): true when it is.
 ACTIVE = """async () => {
