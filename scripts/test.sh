@@ -18,9 +18,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # axe-core, pinned, checked against its published integrity: the browser tests inject it.
 .venv/bin/python scripts/fetch_axe.py
-# Three workers on two cores: the browser and server tests wait more than they compute (11 minutes
-# of CPU in a 16-minute run with two workers; 12.4 minutes with three, 2 December 2026; four
-# workers keep both cores busy and end no sooner). A file's tests run on one worker (loadfile:
-# they share its browser), and the files in the order tests/conftest.py gives (the longest
-# first), not xdist's (the files with the most tests first, which left a four-minute one last).
+# Three workers on two cores: the browser and server tests wait as well as compute (the cores
+# busy 82 % of a 770 s run, 7 December 2026; four workers took 708 s, with less room for the
+# tests that wait on a loaded machine). A file's tests run on one worker (loadfile: they share
+# its browser), and the files in the order tests/conftest.py gives (the longest first), not
+# xdist's (the files with the most tests first, which left a four-minute one last).
 exec .venv/bin/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder "$@"

@@ -107,8 +107,8 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     """The order xdist hands out the files in (``--dist loadfile --no-loadscope-reorder``,
     scripts/test.sh): the files of browser tests marked slow first (the correspondence match,
-    two and a half minutes alone and six beside two other browsers: started last, it was a
-    tail with the other workers idle), then xdist's own order (the files with the most tests
+    the longest test, 108 s beside two other workers: started last, it was a tail with the
+    other workers idle), then xdist's own order (the files with the most tests
     first), which keeps the waiting tests and the computing ones side by side (the browser
     tests all first, the suite took as long as with that tail: 1,072 s against 1,057 s, 6
     December 2026)."""
