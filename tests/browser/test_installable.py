@@ -20,7 +20,8 @@ from tests.server.seat import new_computer
 from .checks import check_axe
 
 # The full Chromium (tests/conftest.py): the headless shell shows no notification (the worker's
-# showNotification and getNotifications find none), and the app is installed in the full browser.
+# showNotification and getNotifications find none); the installability check launches the full
+# browser with a profile of its own too.
 pytestmark = [pytest.mark.browser, pytest.mark.full_browser]
 
 # The worker registered by the page is active (its files kept): true when it is.
