@@ -26,7 +26,8 @@ HTML = "<html><body><main><h1>Tarocchi</h1><p>a table</p></main></body></html>"
 
 def busy() -> float:
     """Seconds of CPU the machine has spent, every core, since it started."""
-    f = open("/proc/stat").readline().split()
+    with open("/proc/stat") as stat:
+        f = stat.readline().split()  # cpu user nice system idle iowait irq softirq ...
     return sum(int(x) for x in (f[1], f[2], f[3], f[6], f[7])) / os.sysconf("SC_CLK_TCK")
 
 

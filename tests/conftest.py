@@ -22,11 +22,10 @@ settings.load_profile("suite")
 
 # Debian's Chromium twice over (the same version, packages chromium and chromium-headless-shell):
 # the headless shell draws pages with the same Blink and V8 at a fifth of the CPU a new page
-# (75 against 326 ms in a new context, bench/browser_pages.py: the full browser builds a
-# hidden window for each), and the browser tests
-# were two thirds of the suite's CPU (docs/benchmarks.md "The test suite's time"). The full
-# browser for the modules marked ``full_browser`` (what only it has: notifications), and for
-# every module with --full-browser.
+# (75 against 326 ms in a new context, bench/browser_pages.py: the full browser builds a hidden
+# window for each), and the browser tests were two thirds of the suite's CPU (docs/benchmarks.md
+# "The test suite's time"). The full browser for the modules marked ``full_browser`` (what only
+# it has: notifications), and for every module with --full-browser.
 CHROMIUM = "/usr/bin/chromium"
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
