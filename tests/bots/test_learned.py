@@ -73,6 +73,30 @@ def test_a_searching_teacher_records_its_values_of_the_cards(tmp_path):
         assert values[action] == max(values.values())  # the card played is one valued best
 
 
+def test_a_player_plays_its_seat_and_the_teacher_still_says_its_choice(tmp_path):
+    """``--player``: seat ``index % seats`` plays as that level, the teacher decides at every
+    decision, and the records replay the deal played while teaching the teacher's choices."""
+    job = ("calabresella", 3, 5, 1, "search/2", "random")
+    record = play_deal(job)
+    assert record["player"] == "random" and play_deal(job) == record  # reproducible
+    rules = get_game("calabresella")
+    deal = rules.new_deal(3, record["dealer"], record["deck"], log=False)
+    taught_apart = 0
+    for (view, taught, values), (seat, played, *rest) in zip(decisions(record, values=True), record["actions"]):
+        allowed = {c["action"] for c in view["choices"] if c["reason"] is None}
+        if played != taught:
+            taught_apart += 1
+            assert seat == 1 and rest[1] == taught and played in allowed  # only the player's seat
+        assert taught in allowed or all(w in allowed for w in taught.split())
+        if values:  # the teacher's values, its own card best among them
+            assert values[taught] == max(values.values()) and set(values) <= allowed
+        deal.apply(played, seat)
+    assert deal.done and taught_apart > 0
+    # The same deal without a player is the teacher's alone, and its decisions are unchanged by the flag.
+    alone = play_deal(job[:5])
+    assert "player" not in alone and all(len(a) <= 3 for a in alone["actions"])
+
+
 @pytest.mark.parametrize(("game", "seats", "phase"), [(g, s, "play") for g, s in SHIPPED]
                          + [(g, s, "speak") for g, s in SPEAKERS])
 def test_the_shipped_weights_load_and_are_small(game, seats, phase):

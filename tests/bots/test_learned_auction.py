@@ -39,6 +39,25 @@ def trained(tmp_path_factory):
     return {"data": data, "speak": speak, "cards": cards}
 
 
+def test_the_trainer_goes_on_from_a_models_weights(trained, tmp_path):
+    """``--init``: a model's own features, vocabulary and width, its weights the start (no
+    epoch: the same arrays); a model of another phase is refused."""
+    common = ["--game", GAME, "--swaps", "1", "--holdout-every", "3", "--hidden", "16"]
+    for phase, start in (("play", trained["cards"]), ("speak", trained["speak"])):
+        out = str(tmp_path / f"{phase}.npz")
+        assert train.main([trained["data"], *common, "--phase", phase, "--init", start, "--epochs", "0",
+                           "--out", out]) == 0
+        before, after = policy.load(start), policy.load(out)
+        assert after.meta["hidden"] == 8 and after.meta["init"]["teacher"] == "rule"
+        assert all(np.array_equal(getattr(before, k), getattr(after, k)) for k in policy.ARRAYS)
+        assert {k: v for k, v in after.meta.items() if k in ("words", "contracts")} == \
+            {k: v for k, v in before.meta.items() if k in ("words", "contracts")}
+        assert train.main([trained["data"], *common, "--phase", phase, "--init", start, "--epochs", "1",
+                           "--out", out]) == 0
+        assert policy.load(out).W.shape == before.W.shape
+    assert train.main([trained["data"], *common, "--init", trained["speak"], "--out", str(tmp_path / "x.npz")]) == 2
+
+
 def with_speaker(model):
     """The learned player of Sicilian with ``model`` for its words."""
     return type("WithSpeaker", (policy.SicilianLearned,), {"speaker": lambda self, seats: model})

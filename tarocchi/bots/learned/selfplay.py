@@ -13,6 +13,14 @@ seeded from (S, index, seat); the teacher has no time limit (a fixed number of w
 decision depends on the view and the seed alone. Resumable: the deals already in the file are
 skipped (a torn last line is cut off) and the rest appended. ``--jobs`` worker processes.
 
+The player (``--player LEVEL``, the record's ``"player"``): the teacher still decides at every
+decision, but seat ``index % seats`` plays as that level (``learned``), so the records teach the
+teacher's choices in the deals the learned player makes, its own mistakes among them (DAgger:
+a policy learned from its teacher's deals alone never sees the states its errors lead to). Where
+the card or word played is not the teacher's, the decision is ``[seat, played, values, taught]``
+(``values`` None where the teacher gave none); ``decisions`` yields the teacher's and replays the
+one played. The other seats play the teacher's, as in a duel against it.
+
 The teacher (``--teacher``): a level with its time limit off (``search``, the default), or
 ``expert/W``, the expert with ``W`` worlds a decision and no time limit; ``expert`` is the full
 expert (its own cap of worlds, no time limit). Which teacher is a question of CPU and of what
@@ -59,29 +67,39 @@ def play_deal(job: tuple) -> dict:
     """One deal played by the teacher in every seat, as a record."""
     from tarocchi.bots.duel import deck_for
 
-    game_name, seats, seed, index, teacher_name = job
+    from tarocchi.bots import make_player
+    from tarocchi.bots.duel import deck_for
+
+    game_name, seats, seed, index, teacher_name, *rest = job
+    player_name = rest[0] if rest else None
     game = get_game(game_name)
     deck = deck_for(seed, index, game.deck.size)
     dealer = index % seats
     players = [teacher(teacher_name, (seed * 1_000_003 + index) * 8 + s, game_name) for s in range(seats)]
+    learner = index % seats if player_name else None
+    own = make_player(player_name, seed=(seed * 1_000_003 + index) * 8 + 7, game=game_name) if player_name else None
     deal = game.new_deal(seats, dealer, deck, log=False)
     actions: list[list] = []
     while not deal.done:
         s = deal.to_act
         view = deal.view(s)
+        values = None
         evaluate = getattr(players[s], "evaluate", None)
         if view["phase"] == "play" and evaluate is not None:
             ranked = evaluate(view)
-            a = ranked[0][0]
+            taught = ranked[0][0]
             values = {x: round(v, 3) for x, v in ranked if v == v}  # (NaN: not searched)
-            deal.apply(a, s)
-            actions.append([s, a, values] if len(values) > 1 else [s, a])
-            continue
-        a = players[s](view)
-        deal.apply(a, s)
-        actions.append([s, a])
-    return {"v": VERSION, "game": game_name, "seats": seats, "seed": seed, "index": index, "dealer": dealer,
-            "deck": deck, "teacher": teacher_name, "actions": actions}
+            if len(values) < 2:
+                values = None
+        else:
+            taught = players[s](view)
+        played = own(view) if s == learner else taught
+        deal.apply(played, s)
+        entry = [s, played] + ([values] if values or played != taught else [])
+        actions.append(entry + ([taught] if played != taught else []))
+    record = {"v": VERSION, "game": game_name, "seats": seats, "seed": seed, "index": index, "dealer": dealer,
+              "deck": deck, "teacher": teacher_name, "actions": actions}
+    return record | ({"player": player_name} if player_name else {})
 
 
 def read_records(path: str) -> list[dict]:
@@ -101,17 +119,20 @@ def read_records(path: str) -> list[dict]:
 def decisions(record: dict, phases: frozenset[str] | None = None,
               values: bool = False) -> Iterator[tuple]:
     """Every decision of a record as (the deciding seat's view, the teacher's action), the deal
-    replayed to it; only those of ``phases`` when given; with ``values``, the teacher's values
-    of the options as a third (None where the record has none)."""
+    replayed to it (by the action played, where a player's was not the teacher's); only those
+    of ``phases`` when given; with ``values``, the teacher's values of the options as a third
+    (None where the record has none)."""
     game = get_game(record["game"])
     deal = game.new_deal(record["seats"], record["dealer"], record["deck"], log=False)
-    for seat, action, *rest in record["actions"]:
+    for seat, played, *rest in record["actions"]:
         if deal.to_act != seat:
             raise ValueError(f"record {record['index']}: seat {seat} acts out of turn")
         if phases is None or deal.phase in phases:
             view = deal.view(seat)
-            yield (view, action, rest[0] if rest else None) if values else (view, action)
-        deal.apply(action, seat)
+            taught = rest[1] if len(rest) > 1 else played
+            teacher_values = rest[0] if rest else None
+            yield (view, taught, teacher_values) if values else (view, taught)
+        deal.apply(played, seat)
 
 
 def resume_point(path: str) -> int:
@@ -127,9 +148,9 @@ def resume_point(path: str) -> int:
 
 
 def run(game: str, seats: int, deals: int, seed: int, out: str, jobs: int = 1,
-        teacher_name: str = "search", quiet: bool = False) -> int:
+        teacher_name: str = "search", quiet: bool = False, player: str | None = None) -> int:
     done = resume_point(out)
-    work = [(game, seats, seed, i, teacher_name) for i in range(done, deals)]
+    work = [(game, seats, seed, i, teacher_name, player) for i in range(done, deals)]
     start, made = time.time(), 0
     with open(out, "a", encoding="utf-8") as f:
         def write(rec: dict) -> None:
@@ -159,6 +180,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     t = time.time()
-    made = run(game.name, seats, args.deals, args.seed, args.out, jobs=jobs, teacher_name=args.teacher)
+    made = run(game.name, seats, args.deals, args.seed, args.out, jobs=jobs, teacher_name=args.teacher,
+               player=args.player)
     print(f"tarocchi selfplay: {made} decisions written to {args.out} in {time.time() - t:.0f} s", file=sys.stderr)
     return 0

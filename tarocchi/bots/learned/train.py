@@ -10,7 +10,9 @@ card about e^-4 of the best), else against the teacher's card (or word). The dea
 index is a multiple of ``--holdout-every`` are held out, and the agreement with the teacher on
 their decisions (the share where the model's card is the teacher's) is printed; those whose
 index is 5 more than such a multiple choose the epoch kept (early stopping), and are not
-trained on either.
+trained on either. ``--init FILE`` starts from a model's weights (its features, its
+vocabulary and its width) instead of random ones: a shipped model taught more, as on its
+teacher's choices in the learned player's own deals (``tarocchi selfplay --player learned``).
 """
 
 from __future__ import annotations
@@ -137,10 +139,10 @@ def agreement(params: dict, data: dict, ties: bool = False) -> float:
 
 
 def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: float, seed: int,
-        batch: int = 256, quiet: bool = False, hard: bool = False) -> dict:
+        batch: int = 256, quiet: bool = False, hard: bool = False, init: dict | None = None) -> dict:
     rng = np.random.default_rng(seed)
     d, n = train["X"].shape[1], train["M"].shape[1]
-    params = {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
+    params = {k: np.array(v, dtype=np.float32) for k, v in init.items()} if init else {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
               "w": np.zeros(hidden, np.float32),
               "V": rng.normal(0, 0.01, (n, hidden)).astype(np.float32), "b": np.zeros(n, np.float32),
               "U": rng.normal(0, 0.01, (CARD_FEATURES, hidden)).astype(np.float32),
@@ -149,7 +151,9 @@ def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: fl
     v2 = {k: np.zeros_like(v) for k, v in params.items()}
     step = 0
     size = len(train["y"])
-    best, best_params = -1.0, None
+    # From a model, its own agreement is the bar an epoch must beat to be kept.
+    best, best_params = ((agreement(params, valid, ties=True), {k: v.copy() for k, v in params.items()})
+                         if init else (-1.0, None))
     for epoch in range(epochs):
         order = rng.permutation(size)
         total = 0.0
@@ -209,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard", action="store_true", help="learn the teacher's card alone, not its values")
     ap.add_argument("--phase", choices=("play", "speak"), default="play",
                     help="the cards (the default) or the auction")
+    ap.add_argument("--init", default=None, help="a model to start from (its features and width), not random weights")
     ap.add_argument("--out", default=None, help="default: the shipped weights' path")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -219,7 +224,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seats = records[0]["seats"]
     records = [r for r in records if r["seats"] == seats]
-    vocabulary = {"words": words_of(records)} if args.phase == "speak" else {"contracts": contracts_of(records)}
+    from .policy import ARRAYS, load
+    init = load(args.init) if args.init else None
+    if init is not None:
+        if (init.meta["game"], init.meta["seats"], init.meta.get("phase", "play")) != (args.game, seats, args.phase):
+            print(f"{args.init}: not a model of {args.game} at {seats} seats, phase {args.phase}", file=sys.stderr)
+            return 2
+        key = "words" if args.phase == "speak" else "contracts"
+        vocabulary, args.hidden = {key: init.meta[key]}, init.meta["hidden"]
+    else:
+        vocabulary = {"words": words_of(records)} if args.phase == "speak" else {"contracts": contracts_of(records)}
     feats = featurizer({"game": args.game, "seats": seats, "phase": args.phase, **vocabulary})
     every = args.holdout_every
     held_r = [r for r in records if r["index"] % every == 0]
@@ -231,17 +245,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(records)} deals: {len(train['y'])} decisions to train on (suits swapped included), "
           f"{len(valid['y'])} to choose the epoch, {len(held['y'])} held out (features {feats.size}); "
           f"read in {t1 - t0:.0f} s", file=sys.stderr, flush=True)
-    params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard)
+    params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard,
+                 init={k: getattr(init, k) for k in ARRAYS} if init is not None else None)
     t2 = time.time()
     meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, "hidden": args.hidden,
             "teacher": records[0]["teacher"], "deals": len(records),
             "decisions": int(train["distinct"] + valid["distinct"] + held["distinct"]), "holdout_every": args.holdout_every,
             "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed, "swaps": args.swaps, "hard": args.hard}
+    if init is not None:  # what it was taught before, and by whom
+        meta["init"] = {k: init.meta.get(k) for k in ("teacher", "deals", "decisions", "init")}
     model = Model(params, meta)
     out = args.out or weights_path(args.game, seats, args.phase)
     model.save(out)
     # Agreement of the saved (float16) weights, as the table will play them.
-    from .policy import load
     saved = load(out)
     arrays = {k: getattr(saved, k) for k in ("W", "w", "V", "b", "U", "u")}
     acc, tied = agreement(arrays, held), agreement(arrays, held, ties=True)
