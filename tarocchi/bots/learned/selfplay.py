@@ -14,7 +14,8 @@ decision depends on the view and the seed alone. Resumable: the deals already in
 skipped (a torn last line is cut off) and the rest appended. ``--jobs`` worker processes.
 
 The player (``--player LEVEL``, the record's ``"player"``): the teacher still decides at every
-decision, but seat ``index % seats`` plays as that level (``learned``), so the records teach the
+decision, but one seat plays as that level (``(index + index // seats) % seats``: each place
+from the dealer, ``index % seats``, in turn) (``learned``), so the records teach the
 teacher's choices in the deals the learned player makes, its own mistakes among them (DAgger:
 a policy learned from its teacher's deals alone never sees the states its errors lead to). Where
 the card or word played is not the teacher's, the decision is ``[seat, played, values, taught]``
@@ -64,9 +65,8 @@ def teacher(name: str, seed: int, game: str):
 
 
 def play_deal(job: tuple) -> dict:
-    """One deal played by the teacher in every seat, as a record."""
-    from tarocchi.bots.duel import deck_for
-
+    """One deal played by the teacher in every seat (but the player's, where there is one), as
+    a record."""
     from tarocchi.bots import make_player
     from tarocchi.bots.duel import deck_for
 
@@ -76,7 +76,7 @@ def play_deal(job: tuple) -> dict:
     deck = deck_for(seed, index, game.deck.size)
     dealer = index % seats
     players = [teacher(teacher_name, (seed * 1_000_003 + index) * 8 + s, game_name) for s in range(seats)]
-    learner = index % seats if player_name else None
+    learner = (index + index // seats) % seats if player_name else None  # each place from the dealer in turn
     own = make_player(player_name, seed=(seed * 1_000_003 + index) * 8 + 7, game=game_name) if player_name else None
     deal = game.new_deal(seats, dealer, deck, log=False)
     actions: list[list] = []
