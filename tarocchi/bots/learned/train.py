@@ -152,7 +152,7 @@ def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: fl
     step = 0
     size = len(train["y"])
     # From a model, its own agreement is the bar an epoch must beat to be kept.
-    best, best_params = ((agreement(params, valid, ties=True), {k: v.copy() for k, v in params.items()})
+    best, best_params = ((agreement(params, valid, ties=not hard), {k: v.copy() for k, v in params.items()})
                          if init else (-1.0, None))
     for epoch in range(epochs):
         order = rng.permutation(size)
@@ -188,10 +188,10 @@ def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: fl
                 mh = m[k] / (1 - 0.9 ** step)
                 vh = v2[k] / (1 - 0.999 ** step)
                 params[k] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        acc = agreement(params, valid, ties=True)
+        acc = agreement(params, valid, ties=not hard)
         if not quiet:
             print(f"epoch {epoch + 1}: loss {total / size:.4f}, validation agreement {agreement(params, valid):.3f}, "
-                  f"with ties {acc:.3f}", file=sys.stderr, flush=True)
+                  f"with ties {agreement(params, valid, ties=True):.3f}", file=sys.stderr, flush=True)
         if acc > best:
             best, best_params = acc, {k: v.copy() for k, v in params.items()}
     return best_params or params
