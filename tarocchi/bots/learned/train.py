@@ -9,8 +9,9 @@ t)``, ``t`` a quarter of the decision's spread of values: equal cards equally li
 card about e^-4 of the best), else against the teacher's card (or word). The deals whose
 index is a multiple of ``--holdout-every`` are held out, and the agreement with the teacher on
 their decisions (the share where the model's card is the teacher's) is printed; those whose
-index is 5 more than such a multiple choose the epoch kept (early stopping), and are not
-trained on either. ``--init FILE`` starts from a model's weights (its features, its
+index is 5 more than such a multiple choose the epoch kept (early stopping: the one whose
+card is most often one the teacher valued best; with ``--hard``, the teacher's own card), and
+are not trained on either. ``--init FILE`` starts from a model's weights (its features, its
 vocabulary and its width) instead of random ones: a shipped model taught more, as on its
 teacher's choices in the learned player's own deals (``tarocchi selfplay --player learned``).
 """
