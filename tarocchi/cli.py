@@ -399,8 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a level, its time limit off (default search; expert: the full expert), or "
                          "expert/WORLDS: the expert with that many worlds and no time limit")
     sp.add_argument("--player", default=None,
-                    help="a level (learned) that plays one seat (each place from the dealer in turn) while the teacher still says "
-                         "its choice at every decision (DAgger: the teacher's choices in the player's deals)")
+                    help="a level (learned) that plays one seat (each place from the dealer in turn) while "
+                         "the teacher still says its choice at every decision (DAgger: the teacher's "
+                         "choices in the player's deals)")
     sp.add_argument("--out", required=True, help="the file of records (appended to)")
     sp.set_defaults(func=cmd_selfplay)
     return p

@@ -97,7 +97,7 @@ def test_a_player_plays_its_seat_and_the_teacher_still_says_its_choice(tmp_path)
             assert values[taught] == max(values.values()) and set(values) <= allowed
         deal.apply(played, seat)
     assert deal.done and taught_apart > 0 and record["dealer"] == 1
-    # The same deal without a player is the teacher's alone, and its decisions are unchanged by the flag.
+    # The same deal without a player is the teacher's alone: no decision played apart from it.
     alone = play_deal(job[:5])
     assert "player" not in alone and all(len(a) <= 3 for a in alone["actions"])
 

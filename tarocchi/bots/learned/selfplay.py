@@ -13,9 +13,9 @@ seeded from (S, index, seat); the teacher has no time limit (a fixed number of w
 decision depends on the view and the seed alone. Resumable: the deals already in the file are
 skipped (a torn last line is cut off) and the rest appended. ``--jobs`` worker processes.
 
-The player (``--player LEVEL``, the record's ``"player"``): the teacher still decides at every
-decision, but one seat plays as that level (``(index + index // seats) % seats``: each place
-from the dealer, ``index % seats``, in turn) (``learned``), so the records teach the
+The player (``--player LEVEL``, the record's ``"player"``, as ``learned``): the teacher still
+decides at every decision, but one seat plays as that level (``(index + index // seats) %
+seats``: each place from the dealer, ``index % seats``, in turn), so the records teach the
 teacher's choices in the deals the learned player makes, its own mistakes among them (DAgger:
 a policy learned from its teacher's deals alone never sees the states its errors lead to). Where
 the card or word played is not the teacher's, the decision is ``[seat, played, values, taught]``

@@ -143,11 +143,13 @@ def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: fl
         batch: int = 256, quiet: bool = False, hard: bool = False, init: dict | None = None) -> dict:
     rng = np.random.default_rng(seed)
     d, n = train["X"].shape[1], train["M"].shape[1]
-    params = {k: np.array(v, dtype=np.float32) for k, v in init.items()} if init else {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
+    params = {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
               "w": np.zeros(hidden, np.float32),
               "V": rng.normal(0, 0.01, (n, hidden)).astype(np.float32), "b": np.zeros(n, np.float32),
               "U": rng.normal(0, 0.01, (CARD_FEATURES, hidden)).astype(np.float32),
               "u": np.zeros(CARD_FEATURES, np.float32)}
+    if init:
+        params = {k: np.array(v, dtype=np.float32) for k, v in init.items()}
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v2 = {k: np.zeros_like(v) for k, v in params.items()}
     step = 0
