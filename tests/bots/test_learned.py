@@ -32,6 +32,12 @@ def test_a_model_is_shipped_for_every_game_with_the_level():
         assert names[-1] == "expert" and names.index("learned") == names.index("search") + 1
 
 
+def allows(allowed: set[str], action: str) -> bool:
+    """Whether a view allows an action: a lay or a discard is a set, each of its cards allowed."""
+    words = action.split()
+    return action in allowed or all(w in allowed for w in words[1:]) or all(w in allowed for w in words)
+
+
 def test_records_round_trip_resume_and_reproduce(tmp_path):
     out = str(tmp_path / "c.jsonl")
     made = run("calabresella", 3, 2, seed=7, out=out, teacher_name="rule", quiet=True)
@@ -69,12 +75,6 @@ def test_a_searching_teacher_records_its_values_of_the_cards(tmp_path):
     for view, action, values in valued:
         assert set(values) <= {c["action"] for c in view["choices"] if c["reason"] is None}
         assert values[action] == max(values.values())  # the card played is one valued best
-
-
-def allows(allowed: set[str], action: str) -> bool:
-    """Whether a view allows an action: a lay or a discard is a set, each of its cards allowed."""
-    words = action.split()
-    return action in allowed or all(w in allowed for w in words[1:]) or all(w in allowed for w in words)
 
 
 def test_a_player_plays_its_seat_and_the_teacher_still_says_its_choice(tmp_path):

@@ -95,8 +95,12 @@ def play_deal(job: tuple) -> dict:
             taught = players[s](view)
         played = own(view) if s == learner else taught
         deal.apply(played, s)
-        entry = [s, played] + ([values] if values or played != taught else [])
-        actions.append(entry + ([taught] if played != taught else []))
+        entry = [s, played]
+        if values or played != taught:
+            entry.append(values)
+        if played != taught:
+            entry.append(taught)
+        actions.append(entry)
     record = {"v": VERSION, "game": game_name, "seats": seats, "seed": seed, "index": index, "dealer": dealer,
               "deck": deck, "teacher": teacher_name, "actions": actions}
     return record | ({"player": player_name} if player_name else {})

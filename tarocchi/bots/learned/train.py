@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from .features import CARD_FEATURES, featurizer
-from .policy import PHASES, Model, weights_path
+from .policy import ARRAYS, PHASES, Model, load, weights_path
 from .selfplay import decisions, read_records
 
 
@@ -227,7 +227,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seats = records[0]["seats"]
     records = [r for r in records if r["seats"] == seats]
-    from .policy import ARRAYS, load
     init = load(args.init) if args.init else None
     if init is not None:
         if (init.meta["game"], init.meta["seats"], init.meta.get("phase", "play")) != (args.game, seats, args.phase):
@@ -262,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     model.save(out)
     # Agreement of the saved (float16) weights, as the table will play them.
     saved = load(out)
-    arrays = {k: getattr(saved, k) for k in ("W", "w", "V", "b", "U", "u")}
+    arrays = {k: getattr(saved, k) for k in ARRAYS}
     acc, tied = agreement(arrays, held), agreement(arrays, held, ties=True)
     print(json.dumps({"game": args.game, "seats": seats, "held_out_agreement": round(acc, 4),
                       "held_out_agreement_with_ties": round(tied, 4),
