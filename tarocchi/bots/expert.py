@@ -217,13 +217,13 @@ class Expert:
     def default(self, view: dict) -> str:
         """The option the search must beat with confidence outside the auction: the rule bot's,
         or where ``anchored`` the learned player's card if the network prefers it to the rule
-        bot's by ``ANCHOR_MARGIN`` (the rule bot's signal kept where both play the same card,
-        Ottocento)."""
+        bot's by ``ANCHOR_MARGIN`` (with the signal the learned player makes with it: Ottocento's
+        rule bot's, B22)."""
         said = self.rule(view)
         if self.anchored(view) and self.learned is not None:
             card = self.learned.card(view, margin=ANCHOR_MARGIN, said=said)
             if card is not None and card != card_of(said):
-                return card
+                return self.learned.played(view, card)
         return said
 
     def options(self, view: dict, ok: list[str]) -> list[str]:

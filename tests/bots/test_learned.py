@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from tarocchi.bots import levels_for, make_player
@@ -240,3 +240,31 @@ def test_worker_processes_write_the_same_records(tmp_path):
     run("calabresella", 3, 3, seed=9, out=one, teacher_name="rule", quiet=True)
     run("calabresella", 3, 3, seed=9, out=two, jobs=2, teacher_name="rule", quiet=True)
     assert read_records(one) == read_records(two)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_learned_ottocento_player_signals_its_leads_as_the_rule_bot_would(seed):
+    """B22: on a lead the network's card carries the signal the rule bot makes with that card,
+    as search's does: Volo on the last card of a suit while holding trumps (a human partner
+    reads it); and a Volo is never made where the card leaves the leader a card of its suit."""
+    rules = get_game("ottocento")
+    rng = random.Random(seed)
+    deal = rules.new_deal(4, rng.randrange(4), rules.deck.shuffled(rng), log=False)
+    players = [make_player("learned", seed=seed + s, game="ottocento") for s in range(4)]
+    voli = 0
+    while not deal.done:
+        s = deal.to_act
+        view = deal.view(s)
+        action = players[s](view)
+        if view["phase"] == "play" and not view["trick"]:
+            card, _, signal = action.partition(" ")
+            suit = rules.deck.suit_of[rules.deck.card(card)]
+            rest = [c for c in view["hand"] if c != card]
+            void_after = all(rules.deck.suit_of[rules.deck.card(c)] != suit for c in rest)
+            trumps = any(rules.deck.suit_of[rules.deck.card(c)] == rules.deck.trump_suit for c in rest)
+            plain = suit != rules.deck.trump_suit and card != rules.deck.codes[rules.deck.fool]
+            assert (signal == "volo") == (plain and void_after and trumps), (view["hand"], action)
+            voli += signal == "volo"
+        deal.apply(action, s)
+    note(f"voli: {voli}")

@@ -133,7 +133,12 @@ class LearnedBot:
             return self.fallback(view)
         if view["phase"] == "speak":
             return self.word(view)
-        return self.card(view) or self.rule(view)
+        card = self.card(view)
+        return self.rule(view) if card is None else self.played(view, card)
+
+    def played(self, view: dict, card: str) -> str:
+        """The action that plays the model's ``card``: the card itself (Ottocento's adds a signal)."""
+        return card
 
     def card(self, view: dict, margin: float = 0.0, said: str | None = None) -> str | None:
         """The model's card (with no signal) in the play phase; None where it has no say: no
@@ -195,6 +200,11 @@ class RenaissanceLearned(LearnedBot):
 
 class OttocentoLearned(LearnedBot):
     game = "ottocento"
+
+    def played(self, view: dict, card: str) -> str:
+        # B22: on a lead the network's card carries the rule bot's signal, as search's does (the
+        # network was taught by search, whose partner signalled); a human partner reads it.
+        return self.rule.signalled(view, card)
 
 
 LEARNED = {"sicilian": SicilianLearned, "calabresella": CalabresellaLearned,

@@ -72,6 +72,18 @@ class OttocentoRuleBot:
         card, signal = self.play(seen.state(legal))
         return DECK.codes[card] + (" " + SIGNAL_WORDS[signal] if signal else "")
 
+    def signalled(self, view: dict, card: str) -> str:
+        """``card`` (chosen by another player: the search's, the learned network's) as this bot
+        plays it: on a lead with the signal it makes with that card (B22), else as it is (an
+        action that is not a plain card, one with its signal already, is returned unchanged)."""
+        if view["phase"] != "play" or view["trick"] or " " in card:
+            return card
+        ok = [c["action"] for c in view["choices"] if c["reason"] is None]
+        st = Seen(view).state(DECK.mask_of(a for a in ok if " " not in a))
+        signal = self.signal(st, DECK.card(card))
+        action = card + " " + SIGNAL_WORDS[signal] if signal else card
+        return action if action in ok else card
+
     # --- before the play (B7-B9) ----------------------------------------------------------
 
     @staticmethod

@@ -30,7 +30,7 @@ from tarocchi.games.ottocento import (
 )
 
 from .common import FULL, PlayState, Seen, combo_points, matto_paid
-from .rule_bot import SIGNAL_WORDS, OttocentoRuleBot
+from .rule_bot import OttocentoRuleBot
 from ..pimc import PIMC, TIME_LIMIT
 from ..worlds import Slot, assign
 
@@ -201,11 +201,4 @@ class OttocentoSearchBot(PIMC):
             return super().evaluate(view)
         # A lead: search the cards alone; each card carries the rule bot's signal (B22).
         plain = dict(view, choices=[c for c in view["choices"] if " " not in c["action"]])
-        seen = Seen(view)
-        st = seen.state(DECK.mask_of(c["action"] for c in plain["choices"] if c["reason"] is None))
-        out = []
-        for text, score in super().evaluate(plain):
-            card = DECK.card(text)
-            signal = self.rule.signal(st, card)
-            out.append((DECK.codes[card] + (" " + SIGNAL_WORDS[signal] if signal else ""), score))
-        return out
+        return [(self.rule.signalled(view, text), score) for text, score in super().evaluate(plain)]
