@@ -182,19 +182,21 @@ class Expert:
         """The world at its deal, before any action."""
         return type(world)(world.seats, world.dealer, list(world.deck), world.options, log=False)
 
-    def solver(self, me: int, deadline: float | None = None) -> Solver:
+    def solver(self, me: int, deadline: float | None = None, node_limit: int = NODE_LIMIT) -> Solver:
         last = self.last_trick
         return Solver(lambda d: self.score(d, me), lambda d, seat: self.maximising(d, seat, me),
-                      self.key_extra, self.plain, NODE_LIMIT,
+                      self.key_extra, self.plain, node_limit,
                       None if last is None else lambda d: last(d, me), deadline)
 
-    def values_in(self, world: Any, options: list[int], me: int, deadline: float | None = None) -> list[float]:
+    def values_in(self, world: Any, options: list[int], me: int, deadline: float | None = None,
+                  node_limit: int = NODE_LIMIT) -> list[float]:
         """``me``'s score after each option in this world: exact once few cards are left (and
-        the solve ends before ``deadline``), else each option played out."""
+        the solve ends before ``deadline`` and ``node_limit`` positions), else each option
+        played out."""
         if world.phase == "play" and sum(world.hands[s].bit_count() for s in range(world.seats)) <= self.exact_cards:
             t = clock()
             try:
-                exact = self.solver(me, deadline).values(world, options)
+                exact = self.solver(me, deadline, node_limit).values(world, options)
                 self.stats["solved"] += 1
                 return [exact[a] for a in options]
             except OutOfNodes:
@@ -296,17 +298,29 @@ class Expert:
         texts, per_world, preferred = self.last
         if best == preferred or preferred not in texts:
             return True
-        i, j = texts.index(best), texts.index(preferred)
-        ws = [w for w, _ in per_world]
-        total = sum(ws)
-        if len(ws) < 2 or total <= 0:
-            return False
-        diffs = [v[i] - v[j] for _, v in per_world]
-        mean = sum(w * d for w, d in zip(ws, diffs)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
-        effective = total * total / sum(w * w for w in ws)  # Kish's effective number of worlds
-        se = (var / max(1.0, effective - 1)) ** 0.5
-        return mean > self.confidence.get(phase, CONFIDENCE_ELSE) * se
+        return beats(per_world, texts.index(best), texts.index(preferred), self.confidence.get(phase, CONFIDENCE_ELSE))
+
+    def endgame(self, view: dict, plain: list[str], card: str, worlds: int, node_limit: int) -> str:
+        """The learned level's last tricks (issue 43, ``learned.policy``): of the ``plain``
+        cards, the best over a few ``worlds`` (each solved exactly within ``node_limit``
+        positions, else played out), where it beats the network's ``card`` with confidence;
+        else ``card``. The worlds are not weighed (replaying each world's actions costs more
+        than its solve and gained nothing measurable at the last tricks)."""
+        game = get_game(self.game)
+        options = [game.parse_action(a) for a in plain]
+        seen = self.knowledge(view)
+        rng = random.Random(f"{self.seed}:endgame:{seen.me}:{len(view.get('actions', []))}")
+        per_world: list[tuple[float, list[float]]] = []
+        for attempt in range(worlds * 3):
+            world = seen.world(rng, relax=attempt >= worlds * 2)
+            if world is None:
+                continue
+            per_world.append((1.0, self.values_in(world, options, seen.me, node_limit=node_limit)))
+            if len(per_world) == worlds:
+                break
+        best = max(range(len(options)), key=lambda i: sum(v[i] for _, v in per_world))
+        mine = plain.index(card)
+        return plain[best] if beats(per_world, best, mine, self.confidence["play"]) else card
 
     def __call__(self, view: dict) -> str:
         ok = [c["action"] for c in view["choices"] if c["reason"] is None]
@@ -315,6 +329,21 @@ class Expert:
         if self.searched_phases is not None and view["phase"] not in self.searched_phases:
             return self.rule(view)
         return self.evaluate(view)[0][0]
+
+
+def beats(per_world: list[tuple[float, list[float]]], i: int, j: int, z: float) -> bool:
+    """Whether option ``i`` beats option ``j`` by more than ``z`` standard errors of their
+    weighted, paired difference over the worlds (``(weight, values)`` each)."""
+    ws = [w for w, _ in per_world]
+    total = sum(ws)
+    if len(ws) < 2 or total <= 0:
+        return False
+    diffs = [v[i] - v[j] for _, v in per_world]
+    mean = sum(w * d for w, d in zip(ws, diffs)) / total
+    var = sum(w * (d - mean) ** 2 for w, d in zip(ws, diffs)) / total
+    effective = total * total / sum(w * w for w in ws)  # Kish's effective number of worlds
+    se = (var / max(1.0, effective - 1)) ** 0.5
+    return mean > z * se
 
 
 def discard_candidates(first: int, ranked: list[int], allowed: int, extra: int = 3,

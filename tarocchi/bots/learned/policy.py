@@ -7,7 +7,9 @@ Where a game has an auction model too (``weights/<game>-<seats>-speak.npz``: the
 over ``features.WordFeaturizer``, a word's own feature whether the rule bot says it), it speaks
 the best-scored word the teacher ever said; a word it never said (a ``prendo`` that takes up a
 human's ``pago``) is left to the rule bot, as are the phases between the auction and the cards
-(the calls, the discards, declarations). Numpy alone, about 0.2-0.5 ms of CPU a decision.
+(the calls, the discards, declarations). Numpy alone, about 0.2-0.5 ms of CPU a decision; in
+the last tricks (``ENDGAME_CARDS``) the game's expert search weighs the network's card over a
+few worlds solved exactly and plays another where it is confident of it (a few ms there).
 
 The weights are shipped in the package (``weights/<game>-<seats>.npz``). A model missing or
 damaged is said once in the log, and the player plays as the game's ``search`` level instead:
@@ -32,6 +34,13 @@ log = logging.getLogger("tarocchi.bots.learned")
 WEIGHTS = os.path.join(os.path.dirname(__file__), "weights")
 PHASES = frozenset({"play"})
 ARRAYS = ("W", "w", "V", "b", "U", "u")
+# The last tricks are searched: once its hand times the seats is this few cards (four tricks
+# at three seats, three at four), the learned player keeps its network's card unless the game's
+# expert search, over a few worlds each solved exactly, is confident of a better one
+# (``Expert.endgame``; docs/benchmarks.md, "The last tricks searched": a few ms of CPU there).
+ENDGAME_CARDS = 12
+ENDGAME_WORLDS = 6
+ENDGAME_NODES = 2_000  # positions a world's solve may visit before it is played out instead
 
 
 def weights_path(game: str, seats: int, phase: str = "play") -> str:
@@ -118,6 +127,7 @@ class LearnedBot:
         self.rule = rule(seed=seed)
         self.search_class = search
         self.fallback = None
+        self.searcher = None  # the game's expert, for the last tricks (``endgame``), made when first needed
 
     def model(self, seats: int) -> Model | None:
         return shipped(self.game, seats)
@@ -134,7 +144,22 @@ class LearnedBot:
         if view["phase"] == "speak":
             return self.word(view)
         card = self.card(view)
-        return self.rule(view) if card is None else self.played(view, card)
+        if card is None:
+            return self.rule(view)
+        return self.played(view, self.endgame(view, card))
+
+    def endgame(self, view: dict, card: str) -> str:
+        """The network's ``card``, or in the last tricks (``ENDGAME_CARDS``) a card the expert
+        search is confident is better (``Expert.endgame``). Only what the view shows is read:
+        the worlds are the expert's, drawn from this seat's knowledge."""
+        plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
+        if len(view["hand"]) * view["seats"] > ENDGAME_CARDS or len(plain) < 2:
+            return card
+        if self.searcher is None:
+            from .. import levels_for  # noqa: the package's levels (the expert imports this module)
+
+            self.searcher = levels_for(self.game)["expert"](seed=self.seed, time_limit=None)
+        return self.searcher.endgame(view, plain, card, ENDGAME_WORLDS, ENDGAME_NODES)
 
     def played(self, view: dict, card: str) -> str:
         """The action that plays the model's ``card``: the card itself (Ottocento's adds a signal)."""
