@@ -20,7 +20,8 @@ same). Levels, weakest first:
   (``solver``) for the cards once a world is small enough, and every phase the game's worlds
   allow (the auction, the discard, the call) decided by the same search (``<game>/expert``); at
   most 0.6 s of CPU a decision. ``DUEL_LEVELS`` keeps the experts before those steps
-  (``expert-1``; Sicilian's ``expert-2``, with the learned words alone) for the duel alone.
+  (``expert-1``; Sicilian's ``expert-2``, with the learned words alone) and the learned level
+  before its last tricks were searched (``learned-1``) for the duel alone.
 
 The layout follows ``tarocchi/games/``: what every game's bots share is here (the search loop
 ``pimc``, the expert search ``expert``, the worlds ``worlds``, the exact solver ``solver``, the
@@ -37,6 +38,7 @@ side's margin).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from .calabresella.expert import CalabresellaExpert
 from .calabresella.rule_bot import CalabresellaRuleBot
@@ -71,10 +73,12 @@ GAME_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
     "ottocento": {"random": RandomBot, "rule": OttocentoRuleBot, "search": OttocentoSearchBot,
                   "learned": LEARNED["ottocento"], "expert": OttocentoExpert},
 }
-# Levels a duel may name that no table offers: the experts that were, to measure the expert that
-# is against them (issue 43: ``expert-1`` before part 3, ``expert-2`` before its anchored cards).
+# Levels a duel may name that no table offers: the players that were, to measure the ones that
+# are against them (issue 43: ``expert-1`` before part 3, ``expert-2`` before its anchored cards;
+# ``learned-1``, every game, the network alone, before the last tricks were searched).
 DUEL_LEVELS: dict[str, dict[str, Callable[..., Player]]] = {
-    "sicilian": {"expert-1": SicilianExpert1, "expert-2": SicilianExpert2}}
+    g: {"learned-1": partial(learned, endgame=False)} for g, learned in LEARNED.items()}
+DUEL_LEVELS["sicilian"].update({"expert-1": SicilianExpert1, "expert-2": SicilianExpert2})
 # The computer table's default, for a first game: the level a newcomer can beat sometimes
 # (rule loses to search by a clear margin, docs/benchmarks.md "Bots"); the strongest (expert,
 # issue 21) is one click away on the lobby (issue 12).

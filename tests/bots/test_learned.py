@@ -148,13 +148,13 @@ def test_the_learned_level_plays_only_legal_actions(game, seats, seed):
             assert action in {c["action"] for c in view["choices"] if c["reason"] is None}
 
 
-def learned_deal(game: str, seats: int, seed: int):
-    """A deal of ``seed`` with the learned level in every seat: each decision's view, the
+def learned_deal(game: str, seats: int, seed: int, level: str = "learned"):
+    """A deal of ``seed`` with the learned ``level`` in every seat: each decision's view, the
     action taken and the player that took it, the action applied after it is yielded."""
     rules = get_game(game)
     rng = random.Random(seed)
     deal = rules.new_deal(seats, rng.randrange(seats), rules.deck.shuffled(rng), log=False)
-    players = [make_player("learned", seed=seed + s, game=game) for s in range(seats)]
+    players = [make_player(level, seed=seed + s, game=game, duel=True) for s in range(seats)]
     while not deal.done:
         s = deal.to_act
         view = deal.view(s)
@@ -268,6 +268,21 @@ def test_the_search_changes_the_networks_card_in_the_last_tricks_alone(game, sea
                     endgame_decisions += 1
                     changed += policy.card_of(action) != network
     assert endgame_decisions and 0 < changed < endgame_decisions
+
+
+@pytest.mark.parametrize(("game", "seats"), SHIPPED)
+def test_the_duels_learned_1_is_the_network_alone_and_no_table_offers_it(game, seats):
+    """``learned-1`` (a duel's level, to measure the last tricks' search against) plays its
+    network's card at every decision, the last tricks included."""
+    assert "learned-1" not in levels_for(game)
+    last_tricks = 0
+    for seed in range(3):
+        for view, action, player in learned_deal(game, seats, seed, "learned-1"):
+            network = player.card(view) if view["phase"] == "play" else None
+            if network is not None:
+                assert policy.card_of(action) == network
+                last_tricks += len(view["hand"]) * seats <= policy.ENDGAME_CARDS
+    assert last_tricks
 
 
 def test_the_selfplay_command_writes_records(tmp_path, capsys):

@@ -118,10 +118,11 @@ class LearnedBot:
 
     game = ""
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, endgame: bool = True):
         from .. import GAME_RULES  # noqa: the package's table of each game's bots
 
         self.seed = seed
+        self.endgame_cards = ENDGAME_CARDS if endgame else 0  # 0: the network alone (the duel's ``learned-1``)
         self.rng = random.Random(seed)
         rule, search = GAME_RULES[self.game]
         self.rule = rule(seed=seed)
@@ -153,7 +154,7 @@ class LearnedBot:
         search is confident is better (``Expert.endgame``). Only what the view shows is read:
         the worlds are the expert's, drawn from this seat's knowledge."""
         plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
-        if len(view["hand"]) * view["seats"] > ENDGAME_CARDS or len(plain) < 2:
+        if len(view["hand"]) * view["seats"] > self.endgame_cards or len(plain) < 2:
             return card
         if self.searcher is None:
             from .. import levels_for  # noqa: the package's levels (the expert imports this module)
