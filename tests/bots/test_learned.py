@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from tarocchi.bots import levels_for, make_player
 from tarocchi.bots.learned import policy
+from tarocchi.bots.learned.features import Featurizer
 from tarocchi.bots.learned.selfplay import decisions, play_deal, read_records, resume_point, run
 from tarocchi.engine.game import get_game
 from tarocchi.engine.playout import random_action
@@ -322,3 +323,129 @@ def test_the_learned_ottocento_player_signals_its_leads_as_the_rule_bot_would(se
             assert (signal == "volo") == (plain and void_after and trumps), (view["hand"], action)
             voli += signal == "volo"
     note(f"voli: {voli}")
+
+
+def random_play_views(game: str, seats: int, seed: int):
+    """A deal of ``seed`` played at random, the cards among every legal action (Ottocento's
+    signals too): every view of a card decision, in order."""
+    rules = get_game(game)
+    rng = random.Random(seed)
+    deal = rules.new_deal(seats, rng.randrange(seats), rules.deck.shuffled(rng), log=False)
+    while not deal.done:
+        seat = deal.to_act
+        if deal.phase == "play":
+            yield deal.view(seat)
+            action = rng.choice(deal.legal_actions())
+        else:
+            action = random_action(deal, rng)
+        deal.apply(rules.action_text(action), seat)
+
+
+@pytest.mark.parametrize(("game", "seats"), SHIPPED)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_features_piles_are_the_tricks_each_side_won(game, seats, seed):
+    """Version 2's piles (``features.Featurizer``): the cards of every trick won so far, in the
+    pile of the side of the seat that won it, as each view's ``last_trick`` said when it was
+    played (the Fool in its player's side's pile)."""
+    feats = Featurizer(game, seats, [], version=2)
+    fool = feats.deck.codes[feats.fool]
+    won: list[tuple[int, list[tuple[int, str]]]] = []  # (winner, [(seat, card)]) in order
+    for view in random_play_views(game, seats, seed):
+        last = view.get("last_trick")
+        if last and (not won or [(c["seat"], c["card"]) for c in last["cards"]] != won[-1][1]):
+            won.append((last["winner"], [(c["seat"], c["card"]) for c in last["cards"]]))
+        me = view["seat"]
+        x, _ = feats.encode(view)
+        partner = view.get("partner")
+        side = feats.side(view, me, view.get("bidder", view.get("challenger")),
+                          partner if isinstance(partner, int) else None)
+        mine, other = set(), set()
+        for winner, cards in won:
+            for seat, card in cards:
+                (mine if (seat if card == fool else winner) in side else other).add(feats.card(card))
+        n = feats.n
+        assert {c for c in range(n) if x[feats.o_pile + c]} == mine
+        assert {c for c in range(n) if x[feats.o_pile + n + c]} == other
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_features_read_ottocentos_signals(seed):
+    """Version 2 reads B22's signals: a Volo marks its seat void in the suit led; my partner's
+    Trionfi stands asked until I lead a trump, its Busso until I lead that suit back; each
+    seat's signals made, and the one on the card led to this trick."""
+    feats = Featurizer("ottocento", 4, [], version=2)
+    deck = feats.deck
+    trump = feats.suits - 1
+    heard = set()
+    for view in random_play_views("ottocento", 4, seed):
+        me, partner = view["seat"], view["partner"]
+        x, _ = feats.encode(view)
+        plays = [(a["seat"], a["action"].split(" ")[0]) for a in view["actions"] if a["action"].split(" ")[0] in deck.card_of]
+        leads = [(i, seat, card) for i, (seat, card) in enumerate(plays) if i % 4 == 0]
+        asked_trumps, asked_suit = False, -1
+        for sig in view["signals"]:
+            i = next(i for i, _, card in leads if card == sig["card"])
+            r = (sig["seat"] - me) % 4
+            c = deck.card(sig["card"])
+            suit = trump if deck.suit_of[c] == deck.trump_suit else deck.suit_of[c]
+            heard.add(sig["signal"])
+            mine_after = [deck.card(card) for j, seat, card in leads if j > i and seat == me]
+            if sig["signal"] == "volo":
+                assert x[feats.o_void + r * feats.suits + suit] == 1.0
+            elif sig["signal"] == "trionfi":
+                assert x[feats.o_trionfi + r] == 1.0
+                if sig["seat"] == partner:
+                    asked_trumps = not any(deck.suit_of[d] == deck.trump_suit for d in mine_after)
+            elif c != feats.fool:
+                assert x[feats.o_busso + r * feats.suits + suit] == 1.0
+                if sig["seat"] == partner:
+                    asked_suit = -1 if any(deck.suit_of[d] == deck.suit_of[c] for d in mine_after) else suit
+        assert x[feats.o_asked] == asked_trumps
+        assert [u for u in range(feats.suits) if x[feats.o_asked + 1 + u]] == ([asked_suit] if asked_suit >= 0 else [])
+        on_led = [s for s in range(3) if x[feats.o_led_signal + s]]
+        assert on_led == ([["volo", "trionfi", "busso"].index(view["signal"])] if view["trick"] and view["signal"] else [])
+    note(f"signals heard: {sorted(heard)}")
+
+
+@pytest.mark.parametrize(("game", "seats"), SHIPPED)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), depth=st.floats(0.0, 1.0), pick=st.integers(0, 2**32 - 1))
+def test_the_swap_test_on_the_features_of_every_version(game, seats, seed, depth, pick):
+    """What the network reads, the state and every legal card's features, in both versions, is
+    the same bytes in two deals alike in all the seat knows and different in two hidden cards."""
+    played = iter(range(int(depth * 40)))
+    views = swapped_views(game, seats, seed, lambda deal: next(played, None) is not None, pick)
+    if views is None:
+        return
+    for version in (1, 2, 3):
+        feats = Featurizer(game, seats, ["solo", "chiamo", "solissimo"], version=version)
+        encoded = []
+        for view in views:
+            x, ctx = feats.encode(view)
+            ctx["rule"] = -1
+            legal = [feats.card(c["action"].split(" ")[0]) for c in view["choices"]
+                     if c["reason"] is None and c["action"].split(" ")[0] in feats.codes]
+            encoded.append(x.tobytes() + b"".join(feats.card_features(c, ctx).tobytes() for c in legal))
+        assert encoded[0] == encoded[1]
+
+
+def test_version_3_counts_what_a_trick_adds_to_each_sides_combinations():
+    """Version 3 (Ottocento, B25): a card's two more features are the combination points the
+    trick with it would add to my side's pile, and to the other side's; where a game's rule bot
+    counts no combinations (the other games) they are none."""
+    feats = Featurizer("ottocento", 4, [], version=3)
+    deck = feats.deck
+    mask = deck.mask_of
+    ctx = {"void": [[False] * feats.suits for _ in range(4)], "hand": [deck.card("KC")], "gone": set(),
+           "trick": [], "best": -1, "led": -1, "mine": 0.0, "last": False, "points": 0.0, "rule": -1,
+           "piles": (mask(["KO", "KS"]), mask(["QC", "QO"]))}
+    f = feats.card_features(deck.card("KC"), ctx)
+    assert f.shape == (feats.card_size,) == (18,)
+    assert (f[16], f[17]) == (17 / 20, 0.0)  # B10: Kings 17 to us; nothing to them
+    ctx["trick"] = [deck.card("QS")]
+    f = feats.card_features(deck.card("KC"), ctx)
+    assert (f[16], f[17]) == (17 / 20, 14 / 20)  # and the Queens' cricca to them, should they take it
+    for game, seats in (("sicilian", 3), ("renaissance", 3), ("calabresella", 3)):
+        assert Featurizer(game, seats, [], version=3).pile_points is None
