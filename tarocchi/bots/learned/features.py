@@ -18,19 +18,6 @@ teacher (the search) often plays it, and the network learns where to leave it); 
 the seats still to play to this trick lack its suit and may trump it; how many unseen cards
 of its suit are higher; how many unseen cards of its suit are left.
 
-Version 2 of the state (``meta["features"] == 2``; a model's meta says which it reads, a model
-without it version 1) adds each side's pile, the cards won so far by my side and by the other
-(a trick's winner is read from who led the next one, or from my lead: no game's trick rules
-are needed; the Fool in its player's side's pile), and the signals (Ottocento's B22, read from
-``view["signals"]``; nothing in the other games): the signals each seat made (Trionfi, and Busso
-by the suit led), those of my partner I have not answered yet (Trionfi until I lead a trump,
-Busso until I lead its suit back) and the signal on the card led to this trick; a Volo marks
-its seat void in the suit led, among the voids. In Ottocento a side scores the combinations its
-pile holds at the end (B25), so which pile a card goes to is worth more than its points.
-Version 3 adds two features of a card where the game's rule bot counts a pile's combinations
-(``pile_points``: Ottocento's B25): what the trick as it stands, with the card, would add to the
-combinations of my side's pile if we took it, and to the other side's if they did.
-
 The auction has its own (``WordFeaturizer``): the hand and its shape, the words said so far,
 by whom and in which round; a word's own feature is whether the rule bot says it.
 """
@@ -43,20 +30,15 @@ from tarocchi.engine.game import get_game
 
 # Out of play, known to the seat: the monte shown or taken, its own discard, what was laid.
 OUT_KEYS = ("monte", "monte_face_up", "discard", "extra", "given_back")
-CARD_FEATURES = 16  # a card's features in versions 1 and 2 (and a word's); version 3 has two more
-PILE_FEATURES = 2
-SIGNALS = ("volo", "trionfi", "busso")  # Ottocento's (B22)
+CARD_FEATURES = 16
 
 
 class Featurizer:
     """The features of one game at a table of ``seats``; ``contracts`` is the contracts'
     vocabulary (from the training data, stored with the model)."""
 
-    def __init__(self, game: str, seats: int, contracts: list[str], version: int = 1):
-        if version not in (1, 2, 3):
-            raise ValueError(f"features of version {version}: this code reads 1 to 3")
+    def __init__(self, game: str, seats: int, contracts: list[str]):
         self.game = game
-        self.version = version
         self.seats = seats
         self.deck = deck = get_game(game).deck
         self.n = deck.size
@@ -83,19 +65,6 @@ class Featurizer:
         self.suits = len(deck.suits) + 1  # the suits, then the trumps
         self.o_void = self.o_tricks + s + 1
         self.size = self.o_void + s * self.suits
-        if version >= 2:
-            self.o_pile = self.size  # my side's pile, then the other side's
-            self.o_trionfi = self.o_pile + 2 * n  # a Trionfi each seat made
-            self.o_busso = self.o_trionfi + s  # each seat's Busso, by the suit led
-            self.o_asked = self.o_busso + s * self.suits  # my partner's, unanswered: Trionfi, Busso's suit
-            self.o_led_signal = self.o_asked + 1 + self.suits  # the signal on this trick's card led
-            self.size = self.o_led_signal + len(SIGNALS)
-        self.card_size = CARD_FEATURES + (PILE_FEATURES if version >= 3 else 0)
-        self.pile_points = None  # version 3: the combinations a pile (a mask) scores, the game's own count
-        if version >= 3:
-            from tarocchi.bots import GAME_RULES  # noqa: the package's table of each game's bots
-
-            self.pile_points = getattr(GAME_RULES[game][0], "pile_points", None)
 
     def card(self, code: str) -> int:
         return self.codes[code]
@@ -204,11 +173,7 @@ class Featurizer:
             x[self.o_tricks + (seat - me) % s] = won / 10.0
         x[self.o_tricks + s] = len(hand) / 10.0
         # The suits each seat has shown it lacks: the card plays of the view's actions, trick by trick.
-        plays = self.plays(view)
-        void = self.voids(view, me, plays)
-        piles = (0, 0)
-        if self.version >= 2:
-            piles = self.piles_and_signals(x, view, me, plays, void, self.side(view, me, bidder, ally))
+        void = self.voids(view, me)
         for r in range(s):
             for u in range(self.suits):
                 if void[r][u]:
@@ -222,24 +187,19 @@ class Featurizer:
         if real:
             led = self.suit_of[real[0]]
         ctx = {"void": void, "hand": hand, "gone": gone, "trick": tcards, "best": best, "led": led, "mine": mine,
-               "last": place == s - 1, "points": float(self.values[tcards].sum()) if tcards else 0.0, "piles": piles}
+               "last": place == s - 1, "points": float(self.values[tcards].sum()) if tcards else 0.0}
         return x, ctx
 
-    def plays(self, view: dict) -> list[tuple[int, int]]:
-        """The cards played to the tricks, in order: (seat, card)."""
+    def voids(self, view: dict, me: int) -> list[list[bool]]:
+        """``void[r][u]``: the seat ``r`` after me has not followed suit ``u`` (the trumps: the
+        last) when it was led."""
+        s, fool, trump = self.seats, self.fool, self.trump_suit
+        void = [[False] * self.suits for _ in range(s)]
         plays = []
         for a in view.get("actions") or []:
             word = a["action"].split(" ", 1)[0]
             if word in self.codes and not a["action"].startswith(("chiamo", "scarto", "discard")):
                 plays.append((a["seat"], self.codes[word]))
-        return plays
-
-    def voids(self, view: dict, me: int, plays: list[tuple[int, int]] | None = None) -> list[list[bool]]:
-        """``void[r][u]``: the seat ``r`` after me has not followed suit ``u`` (the trumps: the
-        last) when it was led."""
-        s, fool, trump = self.seats, self.fool, self.trump_suit
-        void = [[False] * self.suits for _ in range(s)]
-        plays = self.plays(view) if plays is None else plays
         for i in range(0, len(plays), s):
             trick = plays[i:i + s]
             led = -1
@@ -257,56 +217,8 @@ class Featurizer:
                         void[r][self.suits - 1] = True
         return void
 
-    def piles_and_signals(self, x: np.ndarray, view: dict, me: int, plays: list[tuple[int, int]],
-                          void: list[list[bool]], side: set[int]) -> tuple[int, int]:
-        """Version 2's blocks (the module's doc): each side's pile and the signals; a Volo marks
-        ``void``. The piles as masks: my side's, the other's."""
-        n, s = self.n, self.seats
-        piles = [0, 0]
-        done = len(plays) - len(plays) % s  # the plays of the tricks complete
-        for k in range(0, done, s):
-            # The winner leads the next trick; the last one complete: me, leading now, or the
-            # leader of the trick in play.
-            winner = plays[k + s][0] if k + s < len(plays) else me
-            for seat, c in plays[k:k + s]:
-                other = (seat if c == self.fool else winner) not in side
-                x[self.o_pile + other * n + c] = 1.0
-                piles[other] |= 1 << c
-        signals = view.get("signals") or []
-        if not signals:
-            return piles[0], piles[1]
-        led_at = {c: i for i, (_, c) in enumerate(plays) if i % s == 0}  # a card led -> its play's index
-        partner = view.get("partner")
-        my_leads = [(i, c) for i, (seat, c) in enumerate(plays) if i % s == 0 and seat == me]
-        trump = self.suits - 1
-        asked_trumps, asked_suit = False, -1
-        for sig in signals:
-            c, r, kind = self.codes.get(sig["card"], -1), (sig["seat"] - me) % s, sig["signal"]
-            at = led_at.get(c, -1)
-            if c < 0 or at < 0:
-                continue
-            suit = trump if self.suit_of[c] == self.trump_suit else self.suit_of[c]
-            answered = [d for i, d in my_leads if i > at]
-            if kind == "volo" and c != self.fool:
-                void[r][suit] = True  # (written to the state with the voids shown in play)
-            elif kind == "trionfi":
-                x[self.o_trionfi + r] = 1.0
-                if sig["seat"] == partner:
-                    asked_trumps = not any(self.suit_of[d] == self.trump_suit for d in answered)
-            elif kind == "busso" and c != self.fool:
-                x[self.o_busso + r * self.suits + suit] = 1.0
-                if sig["seat"] == partner:
-                    asked_suit = -1 if any(self.suit_of[d] == self.suit_of[c] for d in answered) else suit
-        x[self.o_asked] = asked_trumps
-        if asked_suit >= 0:
-            x[self.o_asked + 1 + asked_suit] = 1.0
-        led = view.get("signal")  # (None between tricks)
-        if led in SIGNALS:
-            x[self.o_led_signal + SIGNALS.index(led)] = 1.0
-        return piles[0], piles[1]
-
     def card_features(self, c: int, ctx: dict) -> np.ndarray:
-        f = np.zeros(self.card_size, dtype=np.float32)
+        f = np.zeros(CARD_FEATURES, dtype=np.float32)
         wins = self.beats(c, ctx["best"], ctx["led"]) if ctx["trick"] else False
         suit = self.suit_of[c]
         mask = self.suit_masks[suit]
@@ -346,13 +258,6 @@ class Featurizer:
             f[13] = sum(1 for r in later if ctx["void"][r][follow] and not ctx["void"][r][self.suits - 1]) / 2.0
         f[14] = higher_out / 5.0
         f[15] = sum(1 for d in range(self.n) if mask >> d & 1 and d not in gone and d not in hand) / 10.0
-        if self.pile_points is not None:  # version 3: the combinations the trick would add to a pile
-            trick = 1 << c
-            for t in ctx["trick"]:
-                trick |= 1 << t
-            points = self.pile_points
-            for i, pile in enumerate(ctx["piles"]):
-                f[CARD_FEATURES + i] = (points(pile | trick) - points(pile)) / 20.0
         return f
 
 
@@ -428,7 +333,6 @@ class WordFeaturizer:
         self.o_before = self.o_now + s * self.heard
         self.o_shape = self.o_before + s * self.heard
         self.size = self.o_shape + 7
-        self.card_size = CARD_FEATURES
 
     def option(self, action: str) -> int:
         return self.codes.get(action, -1)
@@ -465,7 +369,7 @@ class WordFeaturizer:
         return x, {}
 
     def card_features(self, word: int, ctx: dict) -> np.ndarray:
-        f = np.zeros(self.card_size, dtype=np.float32)
+        f = np.zeros(CARD_FEATURES, dtype=np.float32)
         f[0] = 1.0
         f[1] = word == ctx.get("rule", -1)
         return f
@@ -476,4 +380,4 @@ def featurizer(meta: dict):
     auction's (``phase`` speak)."""
     if meta.get("phase", "play") == "speak":
         return WordFeaturizer(meta["game"], meta["seats"], meta["words"])
-    return Featurizer(meta["game"], meta["seats"], meta["contracts"], meta.get("features", 1))
+    return Featurizer(meta["game"], meta["seats"], meta["contracts"])

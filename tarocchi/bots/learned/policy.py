@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .features import featurizer
+from .features import CARD_FEATURES, featurizer
 
 log = logging.getLogger("tarocchi.bots.learned")
 
@@ -56,8 +56,8 @@ class Model:
         self.features = featurizer(meta)
         d, h = self.W.shape[1], self.W.shape[0]
         if (d != self.features.size or self.w.shape != (h,) or self.V.shape != (self.features.n, h)
-                or self.b.shape != (self.features.n,) or self.U.shape != (self.features.card_size, h)
-                or self.u.shape != (self.features.card_size,)):
+                or self.b.shape != (self.features.n,) or self.U.shape != (CARD_FEATURES, h)
+                or self.u.shape != (CARD_FEATURES,)):
             raise ValueError("the arrays do not fit the features")
         for k in ARRAYS:
             if not np.all(np.isfinite(getattr(self, k))):

@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from .features import featurizer
+from .features import CARD_FEATURES, featurizer
 from .policy import ARRAYS, PHASES, Model, load, weights_path
 from .selfplay import decisions, read_records
 
@@ -97,7 +97,7 @@ def add(out: dict, feats, view: dict, action: str, values: dict | None, said: st
     legal = options(feats, view)
     x, ctx = feats.encode(view)
     ctx["rule"] = feats.option(said)
-    p = np.zeros((n, feats.card_size), dtype=np.float16)
+    p = np.zeros((n, CARD_FEATURES), dtype=np.float16)
     for c in legal:
         p[c] = feats.card_features(c, ctx)
     m = np.zeros(n, dtype=bool)
@@ -146,8 +146,8 @@ def fit(train: dict, valid: dict, hidden: int, epochs: int, lr: float, decay: fl
     params = {"W": rng.normal(0, (2.0 / d) ** 0.5, (hidden, d)).astype(np.float32),
               "w": np.zeros(hidden, np.float32),
               "V": rng.normal(0, 0.01, (n, hidden)).astype(np.float32), "b": np.zeros(n, np.float32),
-              "U": rng.normal(0, 0.01, (train["P"].shape[-1], hidden)).astype(np.float32),
-              "u": np.zeros(train["P"].shape[-1], np.float32)}
+              "U": rng.normal(0, 0.01, (CARD_FEATURES, hidden)).astype(np.float32),
+              "u": np.zeros(CARD_FEATURES, np.float32)}
     if init:
         params = {k: np.array(v, dtype=np.float32) for k, v in init.items()}
     m = {k: np.zeros_like(v) for k, v in params.items()}
@@ -216,9 +216,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard", action="store_true", help="learn the teacher's card alone, not its values")
     ap.add_argument("--phase", choices=("play", "speak"), default="play",
                     help="the cards (the default) or the auction")
-    ap.add_argument("--features", type=int, choices=(1, 2, 3), default=1,
-                    help="the cards' features: 1; 2 with each side's pile and the signals; 3 with what a trick "
-                         "adds to a pile's combinations (features.py)")
     ap.add_argument("--init", default=None, help="a model to start from (its features and width), not random weights")
     ap.add_argument("--out", default=None, help="default: the shipped weights' path")
     args = ap.parse_args(argv)
@@ -237,11 +234,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         key = "words" if args.phase == "speak" else "contracts"
         vocabulary, args.hidden = {key: init.meta[key]}, init.meta["hidden"]
-        args.features = init.meta.get("features", 1)
     else:
         vocabulary = {"words": words_of(records)} if args.phase == "speak" else {"contracts": contracts_of(records)}
-    version = {"features": args.features} if args.phase == "play" and args.features != 1 else {}
-    feats = featurizer({"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, **version})
+    feats = featurizer({"game": args.game, "seats": seats, "phase": args.phase, **vocabulary})
     every = args.holdout_every
     held_r = [r for r in records if r["index"] % every == 0]
     valid_r = [r for r in records if r["index"] % every == every // 2]
@@ -255,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     params = fit(train, valid, args.hidden, args.epochs, args.lr, args.decay, args.seed, hard=args.hard,
                  init={k: getattr(init, k) for k in ARRAYS} if init is not None else None)
     t2 = time.time()
-    meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, **version, "hidden": args.hidden,
+    meta = {"game": args.game, "seats": seats, "phase": args.phase, **vocabulary, "hidden": args.hidden,
             "teacher": records[0]["teacher"], "deals": len(records),
             "decisions": int(train["distinct"] + valid["distinct"] + held["distinct"]), "holdout_every": args.holdout_every,
             "epochs": args.epochs, "lr": args.lr, "decay": args.decay, "seed": args.seed, "swaps": args.swaps, "hard": args.hard}

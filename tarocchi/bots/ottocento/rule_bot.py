@@ -52,10 +52,6 @@ def give_cost(c: int) -> float:
 
 
 class OttocentoRuleBot:
-    # The combinations a pile of cards (a mask) scores (B25): what the learned player's features
-    # (version 3) count of a trick's cards going to one side's pile or the other's.
-    pile_points = staticmethod(combo_points)
-
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)  # decisions are a function of the view; kept for the API
 
