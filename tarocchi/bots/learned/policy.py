@@ -111,6 +111,11 @@ def card_of(action: str) -> str:
     return action.split(" ", 1)[0]
 
 
+def plain_cards(view: dict) -> list[str]:
+    """The cards the view allows played plain, with no signal (Ottocento's ``7C busso`` left out)."""
+    return [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
+
+
 class LearnedBot:
     """The learned policy for the cards (and the auction, where a model of it is shipped), the
     rule bot elsewhere; ``search`` when the cards' model is missing or damaged. Subclassed per
@@ -153,7 +158,7 @@ class LearnedBot:
         """The network's ``card``, or in the last tricks (``ENDGAME_CARDS``) a card the expert
         search is confident is better (``Expert.endgame``). Only what the view shows is read:
         the worlds are the expert's, drawn from this seat's knowledge."""
-        plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
+        plain = plain_cards(view)
         if len(view["hand"]) * view["seats"] > self.endgame_cards or len(plain) < 2:
             return card
         if self.searcher is None:
@@ -175,7 +180,7 @@ class LearnedBot:
         model = self.model(view["seats"])
         if model is None or view["phase"] not in PHASES:
             return None
-        plain = [c["action"] for c in view["choices"] if c["reason"] is None and " " not in c["action"]]
+        plain = plain_cards(view)
         if not plain:
             return None
         codes = model.features.codes
