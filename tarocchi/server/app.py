@@ -93,7 +93,6 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     creators: dict[str, Budget] = {}  # client address -> its budget for new tables
     browsers: dict[str, Budget] = {}  # client address -> its budget for the lobby's requests
     lookers: dict[str, Budget] = {}  # client address -> its budget for looking back (watch.py)
-    signers: dict[str, dict[str, Budget]] = {}  # kind -> address (or account name) -> its sign-in budget
 
     def hub() -> Hub:
         return state["hub"]
@@ -110,8 +109,14 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     async def may_spend(request: Request, kind: str, limits: tuple[int, float], budgets: dict[str, Budget]) -> bool:
         return await spend(client_address(request) or "?", kind, limits, budgets)
 
-    async def may_sign_in(kind: str, key: str) -> bool:
-        return await spend(key, kind, sign_in, signers.setdefault(kind, {}))
+    async def may_sign_in(kind: str, key: str, scale: int = 1) -> bool:
+        """A sign-in budget (accounts/): ``sign_in``'s, ``scale`` times as large. Kept where a
+        flood of other keys cannot evict it (issue 55): the site's Redis, with an expiry, or this
+        process's store."""
+        limits = (sign_in[0] * scale, sign_in[1] * scale)
+        if hub().site is not None:
+            return await hub().site.spend_new_table(key, *limits, kind=kind)
+        return hub().store.people.spend_budget(f"{kind}:{limits}:{key}", *limits)
 
     async def may_create(request: Request) -> bool:
         return await may_spend(request, "new-tables", new_tables, creators)

@@ -10,16 +10,34 @@ everywhere, ``GET /api/me``, ``POST /api/me/password``, ``GET``/``POST /api/me/s
 
 Who may call what: every route that changes something, and every websocket, is refused when the
 page that sent it is of another site (``origin.py``, the app's middleware); the session cookie
-is HttpOnly and SameSite=Lax besides. Sign-in and sign-up spend a budget per client address and
-one per account name, site-wide on a site of several processes; an unknown name and a wrong
-password get the same answer after the same work (a hash is checked either way)."""
+is HttpOnly and SameSite=Lax besides. An unknown name and a wrong password get the same answer
+after the same work (a hash is checked either way).
+
+A session alone never adds a way in (issue 55, as GitHub's sudo mode): adding or removing a
+passkey, setting a password, new recovery codes, the data export and deleting the account ask
+for the password or a passkey proved in this session within ``CONFIRM_SECONDS`` (a sign-in
+proves it; ``POST /api/me/confirm`` or a passkey's ``/api/passkeys/confirm`` again), else 403
+with ``"confirm": true``. A new password ends every other session; so does a sign-in with a
+recovery code.
+
+Budgets that slow a guesser and never lock the owner out (issue 55, OWASP's device cookies): a
+sign-in with a password spends the budget of its client address, of that address and the name,
+and of the name across addresses; a browser the account signed in from before (its device
+cookie, ``DEVICE_COOKIE``, names the account, signed with the site's key) spends only its own
+device's, so a flood of guesses at a name from elsewhere never reaches the owner's browser. A
+sign-up spends its address's alone (it checks no password). Budgets are kept in the store (or
+the site's Redis), where no flood of other names evicts them."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import functools
+import hashlib
+import hmac
 import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 
@@ -34,9 +52,12 @@ from starlette.routing import Route
 
 from ..core.sessions import COOKIE, signed_in
 from ..core.store import Store
-from ..core.store.people import People
+from ..core.store.people import SESSION_LONGEST, People, name_key
 
-COOKIE_SECONDS = 400 * 24 * 3600  # (browsers keep a cookie at most 400 days)
+COOKIE_SECONDS = SESSION_LONGEST  # (the session's longest life; the store ends it unused sooner)
+DEVICE_COOKIE = "tarocchi_device"  # a browser the account signed in from before (issue 55)
+DEVICE_SECONDS = 365 * 24 * 3600
+CONFIRM_SECONDS = 10 * 60  # the password or a passkey proved this recently opens the account's keys
 NAME = re.compile(r"[^\W_][\w.\-]{1,22}[^\W_]|[^\W_]{3}")  # 3 to 24 letters, digits, . - _; a letter or digit at each end
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 RECOVERY_CODES = 8
@@ -50,6 +71,9 @@ WRONG = "that name and password do not match an account"
 SIGNED_OUT = "you are not signed in"
 TOO_MANY_SIGN_INS = "too many tries to sign in: wait a minute and try again"
 CONFIRM = "to delete the account, type its name (and its password, if it has one)"
+CONFIRM_FIRST = "confirm it is you first: your password or a passkey"
+LAST_WAY_IN = "that is the account's last way in: set a password or add another passkey first"
+UNKNOWN_PASSKEY = "no such passkey on this account"
 
 # Sign-in and sign-up: a burst, then so many a second, per client address and per account name.
 SIGN_IN_BURST, SIGN_IN_PER_SECOND = 10, 0.1
@@ -85,6 +109,10 @@ class LessonDone(msgspec.Struct, forbid_unknown_fields=True):
 class Delete(msgspec.Struct, forbid_unknown_fields=True):
     confirm: str
     password: str | None = None
+
+
+class Password(msgspec.Struct, forbid_unknown_fields=True):
+    password: str
 
 
 def check_name(name: str) -> str | None:
@@ -156,18 +184,83 @@ class Accounts:
         session}; None without a live session."""
         return signed_in(self.people, request)
 
-    async def may_try(self, address: str, name: str) -> bool:
-        """A sign-in (or sign-up) try from ``address`` for ``name``: both budgets spent."""
-        by_address = await self.spend("sign-in", address)
-        by_name = await self.spend("sign-in-name", name.casefold())
-        return by_address and by_name
+    async def may_try(self, request: Request, address: str, name: str) -> bool:
+        """A try of a password for ``name`` from ``address``: from a browser the account signed
+        in from before, its device's budget alone; from any other, the address's, the address
+        and name's, and the name's (every one spent: a refusal by one still costs the others)."""
+        key = name_key(name)
+        if (device := self.trusted_device(request, key)) is not None:
+            return await self.spend("sign-in-device", device)
+        by_address = await self.spend("sign-in-address", address, 3)
+        by_pair = await self.spend("sign-in-pair", f"{address} {key}")
+        by_name = await self.spend("sign-in-name", key)
+        return by_address and by_pair and by_name
+
+    async def may_create(self, address: str) -> bool:
+        """A sign-up (or a passkey's sign-in, which names nobody) from ``address``: its budget."""
+        return await self.spend("sign-in-address", address, 3)
+
+    # --- device cookies: "this browser signed in to that account before" ---------------------
+
+    def device_key(self) -> bytes:
+        return bytes.fromhex(self.people.site_key("device-cookies", lambda: secrets.token_hex(32)))
+
+    def device_cookie(self, name: str) -> str:
+        """A new device cookie for the account ``name``: the name's key, a random id, their MAC."""
+        nonce = secrets.token_urlsafe(12)
+        key = base64.urlsafe_b64encode(name_key(name).encode()).decode().rstrip("=")
+        mac = hmac.new(self.device_key(), f"{key}.{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{key}.{nonce}.{mac}"
+
+    def trusted_device(self, request: Request, key: str) -> str | None:
+        """The id of this browser's device cookie if it is the site's and names the account of
+        name key ``key``; else None."""
+        value = request.cookies.get(DEVICE_COOKIE, "")
+        parts = value.split(".")
+        if len(value) > 300 or len(parts) != 3:
+            return None
+        named, nonce, mac = parts
+        right = hmac.new(self.device_key(), f"{named}.{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+        if not hmac.compare_digest(mac, right):
+            return None
+        try:
+            same = base64.urlsafe_b64decode(named + "=" * (-len(named) % 4)).decode() == key
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return nonce if same else None
 
     def session_response(self, request: Request, account: dict, body: dict, status: int = 200) -> Response:
-        """Sign ``account`` in: a new session, its cookie set on the answer."""
+        """Sign ``account`` in: a new session, its cookie set on the answer, and this browser's
+        device cookie naming the account (its later tries skip the name's budget)."""
         cookie = self.people.new_session(account["id"], request.headers.get("user-agent", ""))
         response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
         set_session_cookie(request, response, cookie)
+        name = account.get("name") or body.get("name")
+        if name:
+            response.set_cookie(DEVICE_COOKIE, self.device_cookie(name), max_age=DEVICE_SECONDS, path="/api/",
+                                httponly=True, samesite="lax", secure=request.url.scheme in ("https", "wss"))
         return response
+
+    # --- the account's keys: asked for again (issue 55) --------------------------------------
+
+    @staticmethod
+    def recently_confirmed(account: dict) -> bool:
+        return time.time() - (account.get("confirmed") or 0) <= CONFIRM_SECONDS
+
+    async def proven(self, request: Request, account: dict, password: str | None) -> Response | None:
+        """None if the signed-in ``account`` has proved it is its owner: ``password`` given and
+        right (the session is then confirmed), or none given and the session confirmed within
+        ``CONFIRM_SECONDS``; else the answer to send. A password's tries spend this session's
+        budget: a thief holding the session cannot lock the owner out elsewhere."""
+        if password is None:
+            return None if self.recently_confirmed(account) else confirm_first()
+        stored = self.people.account(account["id"])
+        if not await self.spend("confirm", account["session"]):
+            return error(TOO_MANY_SIGN_INS, 429)
+        if stored is None or not await self.passwords.verify(stored["password"], password[:PASSWORD_MAX]):
+            return error(WRONG, 401)
+        self.people.confirm_session(account["session"])
+        return None
 
     def hold(self, account: dict, links: list[str]) -> dict:
         """The seats of ``links`` (this browser's) become the account's, each named with the
@@ -192,6 +285,15 @@ class Accounts:
                 "passkeys": self.people.passkeys(account["id"])}
 
 
+def error(text: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def confirm_first() -> JSONResponse:
+    """403, and the page asks for the password or a passkey, then tries again."""
+    return JSONResponse({"error": CONFIRM_FIRST, "confirm": True}, status_code=403, headers={"Cache-Control": "no-store"})
+
+
 def set_session_cookie(request: Request, response: Response, cookie: str) -> None:
     # Secure over TLS (directly, or as a trusted proxy says: X-Forwarded-Proto through uvicorn).
     response.set_cookie(COOKIE, cookie, max_age=COOKIE_SECONDS, path="/", httponly=True, samesite="lax",
@@ -200,9 +302,6 @@ def set_session_cookie(request: Request, response: Response, cookie: str) -> Non
 
 def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[Route]:
     """The account routes; ``accounts()`` is the app's, ``read_body`` app.read_body."""
-
-    def error(text: str, status: int) -> JSONResponse:
-        return JSONResponse({"error": text}, status_code=status, headers={"Cache-Control": "no-store"})
 
     def signed_in(request: Request) -> dict | None:
         return accounts().signed_in(request)
@@ -220,7 +319,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         name = unicodedata.normalize("NFC", body.name)
         if (why := check_name(name) or check_password(body.password)) is not None:
             return error(why, 400)
-        if not await accounts().may_try(client_address(request) or "?", name):
+        if not await accounts().may_create(client_address(request) or "?"):
             return error(TOO_MANY_SIGN_INS, 429)
         codes = recovery_codes()
         account = accounts().people.create_account(name, await accounts().passwords.hash(body.password), codes)
@@ -232,7 +331,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         body = await read_body(request, SignIn)
         if isinstance(body, Response):
             return body
-        if not await accounts().may_try(client_address(request) or "?", body.name):
+        if not await accounts().may_try(request, client_address(request) or "?", body.name):
             return error(TOO_MANY_SIGN_INS, 429)
         people = accounts().people
         account = people.account_named(body.name) if len(body.name) <= 100 else None
@@ -242,7 +341,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
             if account is None or not people.spend_recovery_code(account["id"], body.recovery_code.strip().lower()):
                 await accounts().passwords.verify(None, body.password)  # (the same work as a wrong code)
                 return error(WRONG, 401)
-            people.set_password(account["id"], await accounts().passwords.hash(body.password))
+            people.set_password(account["id"], await accounts().passwords.hash(body.password))  # (every session ends)
         elif body.password is None or not await accounts().passwords.verify(
                 account and account["password"], body.password[:PASSWORD_MAX]):
             return error(WRONG, 401)
@@ -277,13 +376,40 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         if (why := check_password(body.password)) is not None:
             return error(why, 400)
         stored = accounts().people.account(account["id"])
-        if stored and stored["password"] is not None:
-            if not await accounts().may_try(client_address(request) or "?", account["name"]):
-                return error(TOO_MANY_SIGN_INS, 429)
-            if body.old is None or not await accounts().passwords.verify(stored["password"], body.old[:PASSWORD_MAX]):
-                return error(WRONG, 401)
-        accounts().people.set_password(account["id"], await accounts().passwords.hash(body.password), end_sessions=False)
+        if stored is None:
+            return error(SIGNED_OUT, 401)
+        # The old password where there is one (always: a session alone never changes it); a
+        # passkey-only account's session confirmed by a passkey lately.
+        if stored["password"] is not None and body.old is None:
+            return error(WRONG, 401)
+        if (refused := await accounts().proven(request, account, body.old)) is not None:
+            return refused
+        accounts().people.set_password(account["id"], await accounts().passwords.hash(body.password),
+                                       keep=account["session"])
         return Response(status_code=204)
+
+    async def confirm(request: Request):
+        """The password proved again: the account's keys open for ``CONFIRM_SECONDS``."""
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, Password)
+        if isinstance(body, Response):
+            return body
+        if (refused := await accounts().proven(request, account, body.password)) is not None:
+            return refused
+        return Response(status_code=204)
+
+    async def new_codes(request: Request):
+        """New recovery codes, shown once; the old ones are void."""
+        account = signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        if (refused := await accounts().proven(request, account, None)) is not None:
+            return refused
+        codes = recovery_codes()
+        accounts().people.new_recovery_codes(account["id"], codes)
+        return JSONResponse({"recovery_codes": codes}, status_code=201, headers={"Cache-Control": "no-store"})
 
     async def my_seats(request: Request):
         account = signed_in(request)
@@ -317,6 +443,8 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         account = signed_in(request)
         if account is None:
             return error(SIGNED_OUT, 401)
+        if (refused := await accounts().proven(request, account, None)) is not None:
+            return refused
         data = accounts().people.export(account["id"])
         return JSONResponse(data, headers={"Cache-Control": "no-store",
                                            "Content-Disposition": f'attachment; filename="tarocchi-{account["name"]}.json"'})
@@ -331,11 +459,9 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         stored = accounts().people.account(account["id"])
         if stored is None or body.confirm.casefold() != stored["name"].casefold():
             return error(CONFIRM, 400)
-        if stored["password"] is not None:
-            if not await accounts().may_try(client_address(request) or "?", account["name"]):
-                return error(TOO_MANY_SIGN_INS, 429)
-            if body.password is None or not await accounts().passwords.verify(stored["password"], body.password[:PASSWORD_MAX]):
-                return error(WRONG, 401)
+        # Its password, or a session confirmed lately (a passkey-only account: by a passkey).
+        if (refused := await accounts().proven(request, account, body.password)) is not None:
+            return refused
         accounts().people.delete_account(account["id"])
         return signed_out()
 
@@ -347,6 +473,8 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         Route("/api/sessions", sign_out_everywhere, methods=["DELETE"]),
         Route("/api/me", me),
         Route("/api/me/password", new_password, methods=["POST"]),
+        Route("/api/me/confirm", confirm, methods=["POST"]),
+        Route("/api/me/recovery-codes", new_codes, methods=["POST"]),
         Route("/api/me/seats", my_seats, methods=["GET", "POST"]),
         Route("/api/me/export", export),
         Route("/api/me/lessons", lessons, methods=["GET", "POST"]),

@@ -14,7 +14,12 @@ The relying party is the site as the browser sees it: its ID the request's host 
 origin the request's own scheme, host and port (behind a TLS proxy, https: the trusted proxy's
 X-Forwarded-Proto, docs/operations.md). The user handle is the account's id (random, no name
 in it); a passkey's public key and sign count are kept, and a sign count that did not go up
-(where the authenticator counts) refuses the sign-in, as py_webauthn checks: a cloned key."""
+(where the authenticator counts) refuses the sign-in, as py_webauthn checks: a cloned key.
+
+A session alone adds or removes none (issue 55): both ask for the password or a passkey proved
+lately (``Accounts.proven``); a passkey proves it with a third ceremony, ``confirm``, that
+accepts only the signed-in account's own passkeys. The last way into an account (no password,
+one passkey) is never removed. ``GET /api/me`` lists them: when added, when last used."""
 
 from __future__ import annotations
 
@@ -42,7 +47,9 @@ from webauthn.helpers.structs import (
 )
 
 from ..core.store.people import new_account_id
-from . import NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, WRONG, Accounts, check_name, recovery_codes
+from . import (
+    LAST_WAY_IN, NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, UNKNOWN_PASSKEY, WRONG, Accounts, check_name, recovery_codes,
+)
 
 CHALLENGE_SECONDS = 120
 COOKIE = "tarocchi_passkey"
@@ -137,7 +144,9 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         name = unicodedata.normalize("NFC", body.name)
         if (why := check_name(name)) is not None:
             return error(why, 400)
-        if not await accounts().may_try(address(request), name):
+        # (no password is checked: the address's budget alone, never the name's, which a flood
+        # of these would otherwise spend for its owner)
+        if not await accounts().may_create(address(request)):
             return error(TOO_MANY_SIGN_INS, 429)
         if accounts().people.account_named(name) is not None:
             return error(NAME_TAKEN, 409)
@@ -167,8 +176,8 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         account = accounts().signed_in(request)
         if account is None:
             return error(SIGNED_OUT, 401)
-        if not await accounts().may_try(address(request), account["name"]):
-            return error(TOO_MANY_SIGN_INS, 429)
+        if (refused := await accounts().proven(request, account, None)) is not None:
+            return refused
         # Its passkeys are excluded: an authenticator holding one says so instead of replacing it.
         options = registration(request, account["name"], account["id"], accounts().people.passkeys(account["id"]))
         return ceremony(request, "add", options, {"account": account["id"]})
@@ -177,6 +186,8 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         account = accounts().signed_in(request)
         if account is None:
             return error(SIGNED_OUT, 401)
+        if (refused := await accounts().proven(request, account, None)) is not None:
+            return refused
         body = await read_body(request, Credential)
         if isinstance(body, Response):
             return body
@@ -194,12 +205,83 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
 
     async def sign_in_options(request: Request):
         # No name yet: the address's budget alone (the name's is spent by a password's tries).
-        if not await accounts().spend("sign-in", address(request)):
+        if not await accounts().may_create(address(request)):
             return error(TOO_MANY_SIGN_INS, 429)
         rp_id, _ = relying_party(request)
         options = generate_authentication_options(rp_id=rp_id, timeout=CHALLENGE_SECONDS * 1000,
                                                   user_verification=UserVerificationRequirement.PREFERRED)
         return ceremony(request, "signin", options, {})
+
+    def verified(request: Request, credential: dict, challenge: bytes) -> dict | None:
+        """The stored passkey that signed ``challenge`` in the browser's ``credential`` (its
+        sign count moved on); None: unknown, or refused."""
+        people = accounts().people
+        credential_id = credential.get("id")
+        passkey = (people.passkey(credential_id) if isinstance(credential_id, str)
+                   and len(credential_id) <= CREDENTIAL_ID_MAX else None)
+        if passkey is None:
+            return None
+        rp_id, origin = relying_party(request)
+        try:
+            answer = parse_authentication_credential_json(credential)
+            checked = verify_authentication_response(
+                credential=answer, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin,
+                credential_public_key=base64url_to_bytes(passkey["public_key"]),
+                credential_current_sign_count=passkey["sign_count"])
+        except REFUSED:
+            return None
+        handle = answer.response.user_handle
+        if handle is not None and handle != passkey["account"].encode():
+            return None  # (the authenticator's account is not the passkey's)
+        people.passkey_used(credential_id, checked.new_sign_count)
+        return passkey
+
+    async def confirm_options(request: Request):
+        """A passkey's proof that the signed-in account's owner is here: only its passkeys."""
+        account = accounts().signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        if not await accounts().spend("confirm", account["session"]):
+            return error(TOO_MANY_SIGN_INS, 429)
+        mine = accounts().people.passkeys(account["id"])
+        rp_id, _ = relying_party(request)
+        options = generate_authentication_options(
+            rp_id=rp_id, timeout=CHALLENGE_SECONDS * 1000, user_verification=UserVerificationRequirement.PREFERRED,
+            allow_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(p["id"])) for p in mine])
+        return ceremony(request, "confirm", options, {"account": account["id"], "session": account["session"]})
+
+    async def confirm(request: Request):
+        account = accounts().signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        body = await read_body(request, Credential)
+        if isinstance(body, Response):
+            return body
+        found = take(request, "confirm")
+        if found is None or found[1]["session"] != account["session"]:
+            return done(error(EXPIRED, 400))
+        passkey = verified(request, body.credential, found[0])
+        if passkey is None or passkey["account"] != account["id"]:  # (another account's passkey proves nothing here)
+            return done(error(WRONG, 401))
+        accounts().people.confirm_session(account["session"])
+        return done(Response(status_code=204))
+
+    async def remove(request: Request):
+        account = accounts().signed_in(request)
+        if account is None:
+            return error(SIGNED_OUT, 401)
+        credential = request.path_params["credential"]
+        if len(credential) > CREDENTIAL_ID_MAX:
+            return error(UNKNOWN_PASSKEY, 404)
+        if (refused := await accounts().proven(request, account, None)) is not None:
+            return refused
+        outcome = accounts().people.remove_passkey(account["id"], credential)
+        if outcome == "unknown":
+            return error(UNKNOWN_PASSKEY, 404)
+        if outcome == "last":
+            return error(LAST_WAY_IN, 409)
+        return JSONResponse({"passkeys": accounts().people.passkeys(account["id"])},
+                            headers={"Cache-Control": "no-store"})
 
     async def sign_in(request: Request):
         body = await read_body(request, Credential)
@@ -208,24 +290,9 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         if (found := take(request, "signin")) is None:
             return done(error(EXPIRED, 400))
         people = accounts().people
-        credential = body.credential.get("id")
-        passkey = (people.passkey(credential) if isinstance(credential, str) and len(credential) <= CREDENTIAL_ID_MAX
-                   else None)
+        passkey = verified(request, body.credential, found[0])
         if passkey is None:
-            return done(error(WRONG, 401))  # (an unknown passkey: as a wrong password)
-        rp_id, origin = relying_party(request)
-        try:
-            answer = parse_authentication_credential_json(body.credential)
-            verified = verify_authentication_response(
-                credential=answer, expected_challenge=found[0], expected_rp_id=rp_id, expected_origin=origin,
-                credential_public_key=base64url_to_bytes(passkey["public_key"]),
-                credential_current_sign_count=passkey["sign_count"])
-        except REFUSED:
-            return done(error(WRONG, 401))
-        handle = answer.response.user_handle
-        if handle is not None and handle != passkey["account"].encode():
-            return done(error(WRONG, 401))  # (the authenticator's account is not the passkey's)
-        people.passkey_used(credential, verified.new_sign_count)
+            return done(error(WRONG, 401))  # (an unknown or refused passkey: as a wrong password)
         account = people.account(passkey["account"])
         if account is None:  # (deleted meanwhile)
             return done(error(WRONG, 401))
@@ -238,4 +305,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         Route("/api/passkeys", add, methods=["POST"]),
         Route("/api/passkeys/signin/options", sign_in_options, methods=["POST"]),
         Route("/api/passkeys/signin", sign_in, methods=["POST"]),
+        Route("/api/passkeys/confirm/options", confirm_options, methods=["POST"]),
+        Route("/api/passkeys/confirm", confirm, methods=["POST"]),
+        Route("/api/passkeys/{credential}", remove, methods=["DELETE"]),
     ]

@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-# Version 5 (issue 40). Types every backend reads alike; ids are random text.
+# Version 5 (issue 40), 6 (issue 55: ``COLUMNS`` below, and the budgets). Types every backend reads
+# alike; ids are random text.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id text PRIMARY KEY,
@@ -44,7 +45,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     created_at double precision NOT NULL,
     seen_at double precision NOT NULL,
-    agent text NOT NULL
+    agent text NOT NULL,
+    confirmed_at double precision NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account_id);
 CREATE TABLE IF NOT EXISTS passkeys (
@@ -52,7 +54,8 @@ CREATE TABLE IF NOT EXISTS passkeys (
     account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     public_key text NOT NULL,
     sign_count bigint NOT NULL,
-    created_at double precision NOT NULL
+    created_at double precision NOT NULL,
+    used_at double precision
 );
 CREATE INDEX IF NOT EXISTS passkeys_by_account ON passkeys (account_id);
 CREATE TABLE IF NOT EXISTS passkey_challenges (
@@ -128,9 +131,27 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     created_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_by_account ON push_subscriptions (account_id);
+CREATE TABLE IF NOT EXISTS budgets (
+    key text PRIMARY KEY,
+    tokens double precision NOT NULL,
+    at double precision NOT NULL,
+    full_at double precision NOT NULL
+);
+CREATE INDEX IF NOT EXISTS budgets_by_full ON budgets (full_at);
 """
 
-NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
+# Columns added since version 5 (issue 55), which a database of that version lacks: each backend
+# adds those missing when it opens one (the tables above already have them). (table, column, type)
+COLUMNS = [
+    ("sessions", "confirmed_at", "double precision NOT NULL DEFAULT 0"),  # the password or a passkey last proved
+    ("passkeys", "used_at", "double precision"),
+]
+
+NEUTRAL_NAME = "a former player"
+# A session ends unused this long, and this long after it began whatever its use (issue 55): a
+# cookie stolen from a browser dies with its disuse, and none lives past a year.
+SESSION_IDLE = 30 * 24 * 3600
+SESSION_LONGEST = 365 * 24 * 3600  # a deleted account's name in the matches it played
 
 
 class Tx(Protocol):
@@ -248,13 +269,20 @@ class People:
             rows = tx.run("SELECT id, name, password, created_at FROM accounts WHERE name_key = %s", (name_key(name),))
         return _account(rows)
 
-    def set_password(self, account: str, password: str, *, end_sessions: bool = True) -> None:
-        """A new password hash; every session of the account ends with it (a reset by the
-        operator, or with a recovery code: whoever held the old one is signed out)."""
+    def set_password(self, account: str, password: str, *, keep: str | None = None) -> None:
+        """A new password hash; every session of the account but ``keep`` (the stored id of the
+        session that changed it) ends with it (issue 55: whoever held the old password, or a
+        stolen session, is signed out; a reset by the operator ends them all)."""
         with self.write() as tx:
             tx.run("UPDATE accounts SET password = %s WHERE id = %s", (password, account))
-            if end_sessions:
-                tx.run("DELETE FROM sessions WHERE account_id = %s", (account,))
+            tx.run("DELETE FROM sessions WHERE account_id = %s AND id <> %s", (account, keep or ""))
+
+    def new_recovery_codes(self, account: str, codes: list[str]) -> None:
+        """The account's recovery codes replaced by ``codes`` (kept hashed): the old ones are void."""
+        with self.write() as tx:
+            tx.run("DELETE FROM recovery_codes WHERE account_id = %s", (account,))
+            for code in codes:
+                tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
 
     def spend_recovery_code(self, account: str, code: str) -> bool:
         """Whether ``code`` is one of the account's unused recovery codes (it is used up now)."""
@@ -271,32 +299,67 @@ class People:
             tx.run("UPDATE match_players SET name = NULL, account_id = NULL WHERE account_id = %s", (account,))
             tx.run("DELETE FROM accounts WHERE id = %s", (account,))
 
+    # --- budgets (issue 55) --------------------------------------------------------------------
+
+    def spend_budget(self, key: str, burst: int, per_second: float) -> bool:
+        """Spend one try of the token bucket ``key`` (a burst, then so many a second); whether
+        there was one. Kept in the store, so that no flood of other keys evicts it (a bucket
+        is forgotten only once it has refilled, when it is as good as new); the key is kept
+        as its hash (it holds an address, a name)."""
+        now, key = time.time(), digest(key)
+        with self.write() as tx:
+            tx.run("DELETE FROM budgets WHERE full_at < %s", (now,))
+            tx.run("INSERT INTO budgets (key, tokens, at, full_at) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                   (key, float(burst), now, now))
+            tx.run("UPDATE budgets SET at = at WHERE key = %s", (key,))  # (the row locked till the commit)
+            tokens, at = tx.run("SELECT tokens, at FROM budgets WHERE key = %s", (key,))[0]
+            tokens = min(float(burst), tokens + max(0.0, now - at) * per_second)
+            spent = tokens >= 1
+            tokens -= spent
+            tx.run("UPDATE budgets SET tokens = %s, at = %s, full_at = %s WHERE key = %s",
+                   (tokens, now, now + (burst - tokens) / per_second, key))
+        return spent
+
     # --- sessions ---------------------------------------------------------------------------
 
     def new_session(self, account: str, agent: str) -> str:
-        """A new session of the account: the cookie's value (random; only its hash is kept)."""
+        """A new session of the account, its password or passkey proved now (it was just
+        signed in with one): the cookie's value (random; only its hash is kept). The account's
+        sessions past their time go with it."""
         cookie = secrets.token_urlsafe(32)
         now = time.time()
         with self.write() as tx:
-            tx.run("INSERT INTO sessions (id, account_id, created_at, seen_at, agent) VALUES (%s, %s, %s, %s, %s)",
-                   (digest(cookie), account, now, now, agent[:200]))
+            tx.run("DELETE FROM sessions WHERE account_id = %s AND (seen_at < %s OR created_at < %s)",
+                   (account, now - SESSION_IDLE, now - SESSION_LONGEST))
+            tx.run("INSERT INTO sessions (id, account_id, created_at, seen_at, agent, confirmed_at) "
+                   "VALUES (%s, %s, %s, %s, %s, %s)", (digest(cookie), account, now, now, agent[:200], now))
         return cookie
 
     def session_account(self, cookie: str, seen_every: float = 60.0) -> dict | None:
-        """The account a session cookie is signed in to (None: unknown or ended), with the
-        session's ``id`` (its hash); when it was last seen is written at most every
+        """The account a session cookie is signed in to (None: unknown, ended, or past its
+        time: ``SESSION_IDLE`` unused, or ``SESSION_LONGEST`` since it began), with the
+        session's ``id`` (its hash) and when the password or a passkey was last proved in it
+        (``confirmed``); when it was last seen (which renews it) is written at most every
         ``seen_every`` seconds."""
         sid, now = digest(cookie), time.time()
         with self.read() as tx:
-            rows = tx.run("SELECT a.id, a.name, s.seen_at FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                          "WHERE s.id = %s", (sid,))
+            rows = tx.run("SELECT a.id, a.name, s.seen_at, s.created_at, s.confirmed_at FROM sessions s "
+                          "JOIN accounts a ON a.id = s.account_id WHERE s.id = %s", (sid,))
         if not rows:
             return None
-        account, name, seen = rows[0]
+        account, name, seen, created, confirmed = rows[0]
+        if now - seen > SESSION_IDLE or now - created > SESSION_LONGEST:
+            self.end_session(sid)
+            return None
         if now - seen > seen_every:
             with self.write() as tx:
                 tx.run("UPDATE sessions SET seen_at = %s WHERE id = %s", (now, sid))
-        return {"id": account, "name": name, "session": sid}
+        return {"id": account, "name": name, "session": sid, "confirmed": confirmed}
+
+    def confirm_session(self, session: str) -> None:
+        """The account's password or a passkey was proved again in this session (issue 55)."""
+        with self.write() as tx:
+            tx.run("UPDATE sessions SET confirmed_at = %s WHERE id = %s", (time.time(), session))
 
     def sessions(self, account: str) -> list[dict]:
         with self.read() as tx:
@@ -328,13 +391,32 @@ class People:
         return dict(zip(("id", "account", "public_key", "sign_count"), rows[0]))
 
     def passkeys(self, account: str) -> list[dict]:
+        """The account's passkeys: id, added (``created``), last signed in with (``used``)."""
         with self.read() as tx:
-            rows = tx.run("SELECT id, created_at FROM passkeys WHERE account_id = %s ORDER BY created_at", (account,))
-        return [{"id": r[0], "created": r[1]} for r in rows]
+            rows = tx.run("SELECT id, created_at, used_at FROM passkeys WHERE account_id = %s ORDER BY created_at",
+                          (account,))
+        return [{"id": r[0], "created": r[1], "used": r[2]} for r in rows]
 
     def passkey_used(self, credential: str, sign_count: int) -> None:
         with self.write() as tx:
-            tx.run("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
+            tx.run("UPDATE passkeys SET sign_count = %s, used_at = %s WHERE id = %s",
+                   (sign_count, time.time(), credential))
+
+    def remove_passkey(self, account: str, credential: str) -> str:
+        """Remove one of the account's passkeys: ``removed``; ``unknown`` (not one of its);
+        ``last`` (refused: no password and no other passkey, it is the last way in). One
+        transaction: two removals at once never leave an account with no way in."""
+        with self.write() as tx:
+            # (an update that changes nothing: the account's row locked till the commit, on both backends)
+            tx.run("UPDATE accounts SET password = password WHERE id = %s", (account,))
+            rows = tx.run("SELECT password FROM accounts WHERE id = %s", (account,))
+            if not rows or not tx.run("SELECT 1 FROM passkeys WHERE id = %s AND account_id = %s", (credential, account)):
+                return "unknown"
+            others = tx.run("SELECT count(*) FROM passkeys WHERE account_id = %s AND id <> %s", (account, credential))
+            if rows[0][0] is None and others[0][0] == 0:
+                return "last"
+            tx.run("DELETE FROM passkeys WHERE id = %s AND account_id = %s", (credential, account))
+        return "removed"
 
     def new_challenge(self, purpose: str, challenge: bytes, data: dict, seconds: float) -> str:
         """A passkey ceremony's challenge (``purpose``: what it is for; ``data``: what the

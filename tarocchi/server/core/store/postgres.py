@@ -103,6 +103,9 @@ MIGRATIONS = [
     """,
     # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40).
     people.SCHEMA + sleepers.SCHEMA,
+    # 6: what issue 55 added to the people (a new database has it from 5's SCHEMA already).
+    people.SCHEMA + "".join(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
+                            for table, column, kind in people.COLUMNS),
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):

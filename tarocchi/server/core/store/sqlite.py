@@ -144,6 +144,9 @@ class SqliteStore:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
             for statement in filter(str.strip, (VISITS + people.SCHEMA + sleepers.SCHEMA).split(";")):
                 self.db.execute(statement)
+            for table, column, kind in people.COLUMNS:  # (version 5's tables lack them)
+                if column not in [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
