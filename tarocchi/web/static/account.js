@@ -1,8 +1,10 @@
 // Accounts in the browser (issue 40; the server side is tarocchi/server/accounts/). An account
 // is optional: a link is still all a player needs. The page /account signs up (and shows the
 // recovery codes once), signs in (a password, a recovery code with a new password, or a
-// passkey), and, signed in, lists the sessions, changes the password, adds a passkey,
-// downloads the account's data and deletes it.
+// passkey), and, signed in, lists the sessions, changes the password, lists, adds and removes
+// passkeys, makes new recovery codes, downloads the account's data and deletes it. Those that
+// touch the account's keys ask for the password or a passkey again when the server says so
+// (a 403 with "confirm": issue 55), then go on.
 //
 // The session is an HttpOnly cookie: the page cannot read it. The account's name is kept in
 // the browser ("tarocchi.account") as a hint for the lobby's header and the table page, and is
@@ -67,6 +69,7 @@ async function call(method, path, body) {
   if (!res.ok) {
     const e = new Error(data.error || res.statusText || String(res.status));
     e.status = res.status;
+    e.confirm = data.confirm === true;  // (the password or a passkey asked again first)
     throw e;
   }
   return data;
@@ -187,6 +190,7 @@ const A = {
   focus: null,       // what to focus after the next drawing (a selector)
   fresh: false,      // the next drawing starts its fields empty (a new view)
   copied: false,
+  confirming: null,  // {form, work}: what waits for the password or a passkey, asked again
 };
 
 function field(id, labelKey, attrs = {}, hintKey = null) {
@@ -229,6 +233,11 @@ async function attempt(form, work) {
   try {
     await work();
   } catch (e) {
+    if (e.confirm) {  // the account's keys: who is here proves it first, then it goes on
+      A.confirming = { form, work };
+      A.focus = "#confirm-h";
+      return;
+    }
     A.errors[form] = errorText(e);
     // (the session ended meanwhile: signed out everywhere from another device, say)
     if (e.status === 401 && A.me && e.message === SIGNED_OUT) { signedOutHere(); A.me = null; A.fresh = true; A.note = A.errors[form]; }
@@ -419,13 +428,59 @@ function passwordSection() {
       t(busy ? "acct.busy" : has ? "acct.password.change" : "acct.password.set"))));
 }
 
+// Asked again (issue 55): the password, or one of the account's passkeys, before what waits.
+function confirmSection() {
+  const busy = A.busy === "confirm";
+  const has = A.me.password !== false;
+  // Proved: what waited goes on (its own form's errors and notes, as if never interrupted).
+  const confirmThen = async (prove) => {
+    const waiting = A.confirming;
+    await attempt("confirm", async () => { await prove(); A.confirming = null; A.fresh = true; });
+    if (!A.confirming && waiting) await attempt(waiting.form, waiting.work);
+  };
+  return h("section", { class: "panel lobby-card confirm-card", id: "confirm", role: "region", "aria-labelledby": "confirm-h" },
+    h("h2", { id: "confirm-h", tabindex: "-1", text: t("acct.confirm.title") }),
+    h("p", { text: t(has ? "acct.confirm.help" : "acct.confirm.help.passkey") }),
+    has ? h("form", { class: "acct-form", id: "confirm-form", novalidate: true, onsubmit: (e) => {
+      e.preventDefault();
+      confirmThen(() => call("POST", "/api/me/confirm", { password: value("confirm-password") }));
+    } },
+    h("input", { type: "text", autocomplete: "username", value: A.me.name, hidden: true, "aria-hidden": "true", tabindex: "-1", readonly: true }),
+    passwordField("confirm-password", "acct.password", false),
+    h("button", { type: "submit", class: "primary", id: "confirm-submit", "data-focus": "confirm-submit", "aria-disabled": busy ? "true" : null },
+      t(busy ? "acct.busy" : "acct.confirm.submit"))) : null,
+    passkeys && (A.me.passkeys || []).length ? h("button", { type: "button", id: "confirm-passkey", "data-focus": "confirm-passkey",
+      "aria-disabled": A.busy ? "true" : null, onclick: () => confirmThen(() => passkeys.confirmWithPasskey()) },
+    t("acct.confirm.passkey")) : null,
+    errorLine("confirm"),
+    h("button", { type: "button", class: "link-button", id: "confirm-cancel", "data-focus": "confirm-cancel",
+      onclick: () => { A.confirming = null; A.errors.confirm = ""; A.focus = "#account-h"; render(); } }, t("acct.confirm.cancel")));
+}
+
+function passkeyLine(k, i, last) {
+  const used = k.used ? t("acct.passkeys.used", { date: when(k.used) }) : t("acct.passkeys.unused");
+  return h("li", { class: "passkey" },
+    h("span", { text: `${t("acct.passkeys.added", { date: when(k.created) })}; ${used}` }),
+    // (the last way in, with no password, cannot go: the server refuses it too)
+    last ? null : h("button", { type: "button", class: "link-button", id: `remove-passkey-${i}`, "data-focus": `remove-passkey-${i}`,
+      "aria-disabled": A.busy ? "true" : null,
+      "aria-label": t("acct.passkeys.remove.label", { date: when(k.created) }),
+      onclick: () => attempt("passkeys", async () => {
+        const data = await call("DELETE", `/api/passkeys/${encodeURIComponent(k.id)}`);
+        A.me.passkeys = data.passkeys || [];
+        A.done.passkeys = t("acct.passkeys.removed");
+      }) }, t("acct.passkeys.remove")));
+}
+
 function passkeysSection() {
   const list = A.me.passkeys || [];
   if (!passkeys && !list.length) return null;
+  const lastWayIn = A.me.password === false && list.length === 1;
   return h("section", { class: "panel lobby-card", id: "passkeys", "aria-labelledby": "passkeys-h" },
     h("h2", { id: "passkeys-h", text: t("acct.passkeys.title") }),
     h("p", { text: list.length ? tn("acct.passkeys.some", list.length) : t("acct.passkeys.none") }),
-    list.length ? h("ul", { class: "passkey-list" }, list.map((k) => h("li", { text: t("acct.passkeys.added", { date: when(k.created) }) }))) : null,
+    list.length ? h("ul", { class: "passkey-list" }, list.map((k, i) => passkeyLine(k, i, lastWayIn))) : null,
+    lastWayIn ? h("p", { class: "quiet", text: t("acct.passkeys.last") }) : null,
     passkeys ? h("button", { type: "button", id: "add-passkey", "data-focus": "add-passkey", "aria-disabled": A.busy ? "true" : null,
       onclick: () => attempt("passkeys", async () => {
         await passkeys.addPasskey();
@@ -462,12 +517,36 @@ function notifySection() {
     doneLine("notify"));
 }
 
+function codesSection() {
+  return h("section", { class: "panel lobby-card", id: "new-codes", "aria-labelledby": "new-codes-h" },
+    h("h2", { id: "new-codes-h", text: t("acct.codes.new.title") }),
+    h("p", { text: t("acct.codes.new.help") }),
+    h("button", { type: "button", id: "new-codes-submit", "data-focus": "new-codes-submit", "aria-disabled": A.busy ? "true" : null,
+      onclick: () => attempt("codes", async () => {
+        const data = await call("POST", "/api/me/recovery-codes");
+        await signedIn(A.me.name, data.recovery_codes);
+      }) }, t("acct.codes.new.submit")),
+    errorLine("codes"));
+}
+
 function dataSection() {
   return h("section", { class: "panel lobby-card", id: "your-data", "aria-labelledby": "data-h" },
     h("h2", { id: "data-h", text: t("acct.data.title") }),
     h("p", { text: t("acct.data.help") }),
-    h("a", { class: "button", id: "export", "data-focus": "export", href: "/api/me/export", download: `tarocchi-${A.me.name}.json` },
-      t("acct.data.download")));
+    // (asked for, not linked: the server may ask for the password first)
+    h("button", { type: "button", id: "export", "data-focus": "export", "aria-disabled": A.busy ? "true" : null,
+      onclick: () => attempt("data", async () => {
+        const data = await call("GET", "/api/me/export");
+        const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+        const link = h("a", { href: url, download: `tarocchi-${A.me.name}.json`, hidden: true });
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        A.done.data = t("acct.data.done");
+      }) }, t("acct.data.download")),
+    errorLine("data"),
+    doneLine("data"));
 }
 
 function deleteSection() {
@@ -502,8 +581,9 @@ function signedInView() {
       h("a", { class: "button", id: "my-profile", "data-focus": "my-profile", href: `/@/${encodeURIComponent(name)}` }, t("acct.profile")),
       h("a", { class: "button", href: "/", "data-focus": "to-lobby" }, t("acct.lobby"))),
     A.note ? h("p", { class: "page-note", role: "status" }, h("span", { class: "ok-note", text: A.note })) : null,
+    A.confirming ? confirmSection() : null,
     h("div", { class: "lobby-grid account-grid" },
-      sessionsSection(), passwordSection(), passkeysSection(), notifySection(), dataSection(), deleteSection()),
+      sessionsSection(), passwordSection(), passkeysSection(), codesSection(), notifySection(), dataSection(), deleteSection()),
   ];
 }
 

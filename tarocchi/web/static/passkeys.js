@@ -1,4 +1,4 @@
-// Passkeys (issue 40): sign up, sign in and add a passkey through the browser's WebAuthn, each
+// Passkeys (issue 40): sign up, sign in, add, confirm and remove a passkey through the browser's WebAuthn, each
 // in two calls to the server (docs/protocol.md, "Accounts: passkeys"): its options, with a
 // challenge, then what navigator.credentials made of them. Binary fields travel as base64url
 // (no padding) both ways; the conversion is here, no library. The challenge's cookie is the
@@ -35,16 +35,34 @@ export async function addPasskey() {
   return post("/api/passkeys", { credential: registrationJSON(credential) });
 }
 
-async function post(path, body) {
+// The owner proves it is them again with one of the account's passkeys (issue 55): the
+// account's keys open for a few minutes. Resolves with nothing.
+export async function confirmWithPasskey() {
+  const options = await post("/api/passkeys/confirm/options");
+  const credential = await navigator.credentials.get({ publicKey: requestOptions(options) });
+  await post("/api/passkeys/confirm", { credential: assertionJSON(credential) });
+}
+
+// Remove one of the account's passkeys: {passkeys}, those left.
+export async function removePasskey(id) {
+  return post(`/api/passkeys/${encodeURIComponent(id)}`, undefined, "DELETE");
+}
+
+async function post(path, body, method = "POST") {
   const response = await fetch(path, {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });
   let answer = null;
   try { answer = await response.json(); } catch { /* (not JSON: a proxy's page) */ }
-  if (!response.ok) throw new Error(answer?.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const e = new Error(answer?.error || `the server answered ${response.status}`);
+    e.status = response.status;
+    e.confirm = answer?.confirm === true;  // (the password or a passkey asked again first)
+    throw e;
+  }
   return answer;
 }
 
