@@ -126,12 +126,14 @@ def is_address(host: str) -> bool:
 
 def push_session():
     """A requests session for one message (issue 55): it never follows a redirect (a push
-    service's answer is its own; an address it points to is nobody's business of ours) and
+    service's answer is its own: the address a redirect names may be an internal one) and
     waits at most ``PUSH_TIMEOUT``, whatever its caller (pywebpush) asks."""
     import requests
 
     class NoRedirects(requests.Session):
-        max_redirects = 0
+        def __init__(self):
+            super().__init__()
+            self.max_redirects = 0  # (a second guard: a redirect followed would raise)
 
         def request(self, method, url, **kwargs):
             kwargs.update(allow_redirects=False, timeout=PUSH_TIMEOUT)
@@ -344,7 +346,8 @@ class Notifier(Feature):
             raise ValueError("not a push service's address")
         if self._vapid is None:
             self._vapid = Vapid02.from_pem(self._keys[0].encode())
-        claims = {"sub": self.contact, "aud": f"{url.scheme}://{url.netloc}"}
+        origin = f"{url.scheme}://{url.host}" + ("" if url.port in (None, 443) else f":{url.port}")
+        claims = {"sub": self.contact, "aud": origin}  # (VAPID's audience: the push service's origin)
         try:
             with push_session() as session:
                 response = webpush({"endpoint": url.url, "keys": subscription["keys"]}, payload,
