@@ -42,6 +42,7 @@ class Browser:
     key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
     auth: bytes = field(default_factory=lambda: secrets.token_bytes(16))
     status: int = 201  # what the service answers for it (410: the browser dropped it)
+    location: str | None = None  # a Location it answers with (a redirect, status 307: issue 55)
 
     @property
     def subscription(self) -> dict:
@@ -60,8 +61,11 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                status = service.take(self.path.rsplit("/", 1)[-1], dict(self.headers), body)
+                name = self.path.rsplit("/", 1)[-1]
+                status = service.take(name, dict(self.headers), body)
                 self.send_response(status)
+                if (browser := service.browsers.get(name)) is not None and browser.location:
+                    self.send_header("location", browser.location)
                 self.send_header("content-length", "0")
                 self.end_headers()
 

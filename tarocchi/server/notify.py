@@ -9,6 +9,12 @@ site signs with the same). Messages are sent off the event loop, a few at a time
 service that answers 404 or 410 says the browser dropped the subscription, which is then
 dropped here too. A subscription's endpoint must be on a known push service (``PUSH_HOSTS``):
 the server POSTs to it, and a page must not make it POST anywhere else (an internal address).
+Issue 55: the endpoint is parsed once, by the parser the sender (requests) uses, and must be
+written as that parser writes it back: https, port 443, no userinfo, a name (never an IP
+address) that is a push service's or ends with "." and one; the sender never follows a
+redirect and gives up after a few seconds. An account keeps the subscriptions of its newest
+``SUBSCRIPTIONS_PER_ACCOUNT`` browsers (core/store/people.py), and one account's subscription
+is never taken over by another.
 
 On a site of several processes the pages of a table relayed from another process are not seen
 as visible here: their players may be told of a turn they are looking at."""
@@ -17,10 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import json
 import logging
 import time
-import urllib.parse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -28,6 +34,8 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from urllib3.exceptions import LocationParseError
+from urllib3.util import Url, parse_url
 
 from .core.features import Feature
 from .core.messages import Visible
@@ -46,8 +54,11 @@ RUNNING_OUT = 0.8  # of a turn's time gone (its clock and the time bank): "your 
 LATE = 5.0  # seconds past a table's wake that a warning woken for is still told (Notifier.changed)
 SEATS_FRESH = 60.0  # seconds a table's seats' accounts are kept before they are asked again
 TTL = 24 * 3600  # how long a push service keeps a message for a browser that is off
+PUSH_TIMEOUT = (3.0, 5.0)  # seconds to connect to a push service, and to wait for its answer (issue 55)
+MAX_ENDPOINT = 1000
 
 NOT_A_PUSH_SERVICE = "that is not a push service's address"
+ANOTHER_ACCOUNTS = "this browser's subscription is another account's: subscribe it afresh"
 SIGNED_OUT = "you are not signed in"
 
 TEXTS = {
@@ -82,18 +93,53 @@ def vapid_pair() -> tuple[str, str]:
     return vapid.private_pem().decode(), base64.urlsafe_b64encode(public).rstrip(b"=").decode()
 
 
-def push_service(endpoint: str, hosts: tuple[str, ...]) -> bool:
-    """Whether ``endpoint`` is on a push service of ``hosts`` (https; a host given as a whole
-    origin, ``http://127.0.0.1:8123``, is taken as it is: a test's own)."""
+def push_endpoint(endpoint: str, hosts: tuple[str, ...]) -> Url | None:
+    """``endpoint`` parsed as the sender will parse it (urllib3's ``parse_url``, which requests
+    uses), if it is on a push service of ``hosts``; else None (issue 55). It must come back
+    from that parser as it was written (no part read one way here and another way there:
+    ``https://x\\@fcm.googleapis.com`` is a request to ``x``), with no userinfo, over https on
+    port 443, to a name (not an IP address) that is a push service's or ends with "." and one.
+    A host given in ``hosts`` as a whole origin, ``http://127.0.0.1:8123``, is a test's own
+    service: taken as exactly that origin."""
+    if len(endpoint) > MAX_ENDPOINT or not endpoint.isascii() or not endpoint.isprintable():
+        return None
     try:
-        parts = urllib.parse.urlsplit(endpoint)
+        url = parse_url(endpoint)
+    except LocationParseError:
+        return None
+    if url.url != endpoint or url.auth is not None or not url.host or url.fragment is not None:
+        return None
+    if f"{url.scheme}://{url.netloc}" in hosts:
+        return url
+    if url.scheme != "https" or url.port not in (None, 443) or is_address(url.host):
+        return None
+    return url if any(url.host == h or url.host.endswith("." + h) for h in hosts if "://" not in h) else None
+
+
+def is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False
-    origin = f"{parts.scheme}://{parts.netloc}"
-    if origin in hosts:
-        return True
-    host = (parts.hostname or "").lower()
-    return parts.scheme == "https" and any(host == h or host.endswith("." + h) for h in hosts if "://" not in h)
+    return True
+
+
+def push_session():
+    """A requests session for one message (issue 55): it never follows a redirect (a push
+    service's answer is its own: the address a redirect names may be an internal one) and
+    waits at most ``PUSH_TIMEOUT``, whatever its caller (pywebpush) asks."""
+    import requests
+
+    class NoRedirects(requests.Session):
+        def __init__(self):
+            super().__init__()
+            self.max_redirects = 0  # (a second guard: a redirect followed would raise)
+
+        def request(self, method, url, **kwargs):
+            kwargs.update(allow_redirects=False, timeout=PUSH_TIMEOUT)
+            return super().request(method, url, **kwargs)
+
+    return NoRedirects()
 
 
 class Notifier(Feature):
@@ -273,6 +319,9 @@ class Notifier(Feature):
             log.exception("could not read the push subscriptions of an account")
             return
         for sub in subscriptions:
+            if push_endpoint(sub["endpoint"], self.push_hosts) is None:  # (stored before issue 55's rules)
+                self.people.unsubscribe(sub["endpoint"])
+                continue
             texts = TEXTS.get(sub.get("lang") or "en", TEXTS["en"])
             payload = json.dumps({"title": texts[what], "body": texts["at"].format(game=table.game.title, names=names),
                                   "url": f"/t/{token}", "tag": f"{table.id}:{what}", "what": what, "table": table.id})
@@ -285,19 +334,25 @@ class Notifier(Feature):
                     continue
             if status in (404, 410):  # the browser dropped it: so do we
                 self.people.unsubscribe(sub["endpoint"])
-            elif status >= 400:
+            elif status >= 300:  # (a redirect is not followed, issue 55)
                 log.warning("the push service answered %s", status)
 
     def _webpush(self, subscription: dict, payload: str) -> int:
         from py_vapid import Vapid02
         from pywebpush import WebPushException, webpush
 
+        url = push_endpoint(subscription["endpoint"], self.push_hosts)
+        if url is None:  # (never posted to: _push checked it; this is the sender's own guard)
+            raise ValueError("not a push service's address")
         if self._vapid is None:
             self._vapid = Vapid02.from_pem(self._keys[0].encode())
+        origin = f"{url.scheme}://{url.host}" + ("" if url.port in (None, 443) else f":{url.port}")
+        claims = {"sub": self.contact, "aud": origin}  # (VAPID's audience: the push service's origin)
         try:
-            response = webpush({"endpoint": subscription["endpoint"], "keys": subscription["keys"]}, payload,
-                               vapid_private_key=self._vapid,
-                               vapid_claims={"sub": self.contact}, ttl=TTL, timeout=10)
+            with push_session() as session:
+                response = webpush({"endpoint": url.url, "keys": subscription["keys"]}, payload,
+                                   vapid_private_key=self._vapid, vapid_claims=claims, ttl=TTL,
+                                   timeout=PUSH_TIMEOUT, requests_session=session)
         except WebPushException as e:
             return e.response.status_code if e.response is not None else 599
         return response.status_code
@@ -320,11 +375,13 @@ def routes(notifier: Callable[[], Notifier], read_body) -> list[Route]:
         if isinstance(body, Response):
             return body
         p256dh, auth = body.keys.get("p256dh"), body.keys.get("auth")
-        if not push_service(body.endpoint, notifier().push_hosts) or len(body.endpoint) > 1000:
+        if push_endpoint(body.endpoint, notifier().push_hosts) is None:
             return error(NOT_A_PUSH_SERVICE, 400)
         if not p256dh or not auth or len(p256dh) > 200 or len(auth) > 100:
             return error("a subscription needs its keys p256dh and auth", 400)
-        notifier().people.subscribe(account["id"], body.endpoint, p256dh, auth, body.lang if body.lang in TEXTS else "en")
+        if not notifier().people.subscribe(account["id"], body.endpoint, p256dh, auth,
+                                           body.lang if body.lang in TEXTS else "en"):
+            return error(ANOTHER_ACCOUNTS, 409)
         return Response(status_code=204)
 
     async def unsubscribe(request: Request):

@@ -2,8 +2,11 @@
 something (any method but GET, HEAD and OPTIONS) and every websocket handshake whose ``Origin``
 is not this site's. A browser always sends ``Origin`` with those; a script sends none, and
 holds no cookie of a player's (SameSite=Lax keeps it out of other sites' requests besides), so
-it is let through as before. This site is the ``Host`` the request came to (the proxy passes
-it on, docs/operations.md)."""
+it is let through as before. This site's origin is the scheme the request came over (http or
+https: as uvicorn reports it, which is the trusted proxy's ``X-Forwarded-Proto`` behind one;
+a websocket's ws and wss are http and https) with the ``Host`` it came to (the proxy passes it
+on, docs/operations.md): scheme, host and port must all be the same (issue 55: an https page
+is not an http site's, nor an http page an https site's)."""
 
 from __future__ import annotations
 
@@ -13,24 +16,33 @@ import urllib.parse
 OTHER_SITE = "this request comes from another site's page"
 CLOSE_OTHER_SITE = 4403
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+PAGE_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+DEFAULT_PORT = {"http": 80, "https": 443}
 
 
-def same_site(headers: dict[bytes, bytes]) -> bool:
+def same_site(scope) -> bool:
+    """Whether the request's ``Origin``, if it has one, is the site's own origin (above)."""
+    headers = dict(scope["headers"])
     origin = headers.get(b"origin")
     if origin is None:
         return True
-    host = headers.get(b"host", b"").decode("latin-1").lower()
+    ours = site_origin(PAGE_SCHEME.get(scope.get("scheme", ""), ""), headers.get(b"host", b"").decode("latin-1"))
+    theirs = site_origin(*origin.decode("latin-1").split("://", 1)) if b"://" in origin else None
+    return ours is not None and ours == theirs  # ("null": a sandboxed frame, a file: never ours)
+
+
+def site_origin(scheme: str, authority: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin written as its scheme and ``host[:port]``, the port
+    filled in from the scheme; None if it is not an http or https origin."""
+    scheme = scheme.lower()
+    if scheme not in DEFAULT_PORT or not authority or any(c in authority for c in "/?#@\\"):
+        return None
     try:
-        parts = urllib.parse.urlsplit(origin.decode("latin-1"))
+        parts = urllib.parse.urlsplit(f"{scheme}://{authority}")
+        port = DEFAULT_PORT[scheme] if parts.port is None else parts.port
     except ValueError:
-        return False
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return False  # ("null": a sandboxed frame, a file)
-    default = 443 if parts.scheme == "https" else 80
-    netloc = parts.netloc.lower()
-    theirs = netloc if parts.port else f"{netloc}:{default}"
-    ours = host if ":" in host.rpartition("]")[2] else f"{host}:{default}"
-    return theirs == ours
+        return None
+    return (scheme, parts.hostname, port) if parts.hostname else None
 
 
 class SameSiteOnly:
@@ -43,7 +55,7 @@ class SameSiteOnly:
 
     def __call__(self, scope, receive, send):
         if (scope["type"] == "http" and scope["method"] not in SAFE or scope["type"] == "websocket") \
-                and not same_site(dict(scope["headers"])):
+                and not same_site(scope):
             return refuse(scope, send)
         return self.app(scope, receive, send)
 

@@ -188,6 +188,40 @@ def test_another_sites_page_is_refused_its_requests_and_sockets_even_with_the_pl
         assert CLOSE_OTHER_SITE  # (the close code the handshake is refused with, as a 403)
 
 
+def test_a_page_of_the_same_host_over_another_scheme_is_another_sites():
+    """Issue 55: an origin is its scheme, host and port. An https page is refused by an http
+    site, and behind a TLS proxy (its X-Forwarded-Proto believed) an http page is refused; each
+    site's own page is served, requests and websockets alike."""
+    with running_server() as server, httpx.Client(base_url=server.url, headers=person(1)) as c:
+        link = c.post("/api/rooms", json={"seats": 3}).json()["links"][0]
+        host = f"127.0.0.1:{server.port}"
+        tls = {"X-Forwarded-Proto": "https"}
+
+        def post(origin: str, behind: dict) -> int:
+            return c.post("/api/rooms", json={"seats": 3}, headers={"origin": origin} | behind).status_code
+
+        async def handshake(origin: str, behind: dict) -> object:
+            try:
+                async with websockets.connect(server.ws_url + "/ws/" + link.removeprefix("/t/"),
+                                              additional_headers={"Origin": origin} | behind) as ws:
+                    await ws.send(json.dumps({"type": "hello", "since": 0}))
+                    return json.loads(await ws.recv())["type"]
+            except websockets.exceptions.InvalidStatus as e:
+                return e.response.status_code
+
+        for origin, behind, answer in [(f"https://{host}", {}, 403), (f"http://{host}", tls, 403),
+                                       (f"http://{host}", {}, 200), (f"https://{host}", tls, 200),
+                                       ("https://127.0.0.1", tls, 403)]:
+            assert post(origin, behind) == answer, (origin, behind)
+            assert asyncio.run(handshake(origin, behind)) == (403 if answer == 403 else "state"), (origin, behind)
+        # An untrusted client's X-Forwarded-Proto changes nothing (running_server trusts 127.0.0.1 only).
+        with running_server(proxy="10.9.9.9") as direct:
+            assert httpx.post(direct.url + "/api/rooms", json={"seats": 3},
+                              headers={"origin": f"https://127.0.0.1:{direct.port}"} | tls).status_code == 403
+            assert httpx.post(direct.url + "/api/rooms", json={"seats": 3},
+                              headers={"origin": direct.url} | tls).status_code == 200
+
+
 def test_the_session_cookie_is_secure_over_tls_as_the_trusted_proxy_says():
     with running_server() as server, httpx.Client(base_url=server.url) as c:
         r = c.post("/api/account", json={"name": "Mario", "password": "segreto123"},

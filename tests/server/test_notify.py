@@ -7,11 +7,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
-from tarocchi.server.notify import NOT_A_PUSH_SERVICE
-from tests.push_service import PushService
+from tarocchi.server.core.store import open_store
+from tarocchi.server.core.store.people import SUBSCRIPTIONS_PER_ACCOUNT
+from tarocchi.server.notify import ANOTHER_ACCOUNTS, NOT_A_PUSH_SERVICE, PUSH_HOSTS
+from tests.push_service import Browser, PushService
 from tests.server.live import running_server
 from tests.server.seat import Seat, pick_action
 from tests.server.test_public import person
@@ -127,3 +132,142 @@ def test_a_subscription_is_an_accounts_and_names_a_push_service_only():
         assert c.get("/api/me/export").json()["push"] == []
         key = httpx.get(server.url + "/api/push/key").json()["key"]
         assert len(key) == 87  # (65 bytes: an uncompressed P-256 point, base64url)
+
+
+# --- issue 55: where the server posts, and whose a subscription is ---------------------------
+
+
+def test_an_endpoint_is_refused_unless_the_sender_would_post_it_to_a_push_service_by_name_on_443():
+    """Issue 55: the endpoint is read as the sender (requests) reads it; what it would connect to
+    must be a push service's name, over https on 443. Each of these was taken before: the check
+    read the host after the ``@``, requests connects to the one before the ``\\``."""
+    with running_server(push_hosts=PUSH_HOSTS) as server, httpx.Client(base_url=server.url, headers=person(1)) as c:
+        c.post("/api/account", json={"name": "Anna", "password": "segreto123"})
+        keys = Browser("").subscription["keys"]
+        for endpoint in ["https://someone@fcm.googleapis.com/fcm/send/x",  # userinfo
+                         "https://user:pass@web.push.apple.com/x",
+                         "https://127.0.0.1:8080\\@fcm.googleapis.com/fcm/send/x",  # requests: 127.0.0.1:8080
+                         "https://169.254.169.254\\@fcm.googleapis.com/x",  # an IP literal as the sender reads it
+                         "https://fcm.googleapis.com:8443/fcm/send/x",  # a port other than 443
+                         "https://updates.push.services.mozilla.com:80/wpush/v2/x",
+                         "https://evilfcm.googleapis.com/fcm/send/x",  # a name merely ending with a service's
+                         "https://xpush.apple.com/x", "https://[::1]/x", "https://10.0.0.1/x",
+                         "https://fcm.googleapis.com/fcm/send/x#y", "https://fcm.googleapis.com/a b"]:
+            r = c.post("/api/push", json={"endpoint": endpoint, "keys": keys})
+            assert (r.status_code, r.json()) == (400, {"error": NOT_A_PUSH_SERVICE}), endpoint
+        assert c.get("/api/me/export").json()["push"] == []
+        taken = ["https://fcm.googleapis.com/fcm/send/dGVzdA:APA91bE-x_y", "https://web.push.apple.com/QGFz",
+                 "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABl", "https://wns2-db5p.notify.windows.com/w/?token=AwY",
+                 "https://fcm.googleapis.com:443/fcm/send/z"]
+        for endpoint in taken:
+            assert c.post("/api/push", json={"endpoint": endpoint, "keys": keys}).status_code == 204, endpoint
+        assert sorted(c.get("/api/me/export").json()["push"]) == sorted(taken)
+
+
+class Recorder:
+    """A loopback HTTP server that notes every request made to it (an internal address a push
+    service's redirect points to)."""
+
+    def __init__(self):
+        self.hits: list[str] = []
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_any(self):
+                recorder.hits.append(f"{self.command} {self.path}")
+                self.send_response(404)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            do_GET = do_POST = do_PUT = do_any
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_push_services_redirect_is_not_followed():
+    """Issue 55: a push service (or whoever answers for one) answering 307 to an internal address
+    gets no request sent there, and the subscription is not dropped on what that address says."""
+    async def body(server, service, recorder):
+        browser = service.browser()
+        browser.status, browser.location = 307, recorder.url + "/latest/meta-data"
+        links = httpx.post(server.url + "/api/rooms", headers=person(1), json={"seats": 3, "game": "calabresella"}).json()["links"]
+        tokens = [link.removeprefix("/t/") for link in links]
+        with contextlib.closing(account(server, 1, "Anna", links[0], browser)) as anna:
+            seats = [await Seat.open(server.ws_url, tokens[0])]
+            await seats[0].send({"type": "visible", "visible": False})  # (Anna is told: her tab is behind)
+            await seats[0].quiet(0.2)
+            seats += [await Seat.open(server.ws_url, t) for t in tokens[1:]]
+            service.wait(lambda m: m["what"] == "started")
+            await asyncio.sleep(1.0)  # (time for the server to follow it, if it would)
+            assert recorder.hits == []
+            assert anna.get("/api/me/export").json()["push"] == [browser.endpoint]
+            for s in seats:
+                await s.close()
+
+    recorder = Recorder()
+    try:
+        with PushService() as service, running_server(push_hosts=(service.origin,)) as server:
+            asyncio.run(body(server, service, recorder))
+    finally:
+        recorder.close()
+
+
+def test_an_account_keeps_its_newest_subscriptions_and_never_takes_another_accounts(store_db):
+    """Issue 55, on both stores: at most SUBSCRIPTIONS_PER_ACCOUNT an account, the oldest dropped
+    for a new one (subscribing again makes one the newest); another account posting an endpoint
+    changes nothing of it."""
+    store = open_store(store_db)
+    try:
+        people = store.people
+        anna, bruno = people.create_account("Anna", "h", []), people.create_account("Bruno", "h", [])
+        endpoints = [f"https://fcm.googleapis.com/fcm/send/anna{n:02}" for n in range(SUBSCRIPTIONS_PER_ACCOUNT + 2)]
+        for endpoint in endpoints:
+            assert people.subscribe(anna, endpoint, "p", "a", "en")
+            time.sleep(0.002)
+        assert [s["endpoint"] for s in people.subscriptions(anna)] == endpoints[2:]
+        assert people.subscribe(anna, endpoints[2], "p", "a", "it")  # (again: now her newest)
+        time.sleep(0.002)
+        assert people.subscribe(anna, "https://fcm.googleapis.com/fcm/send/anna-new", "p", "a", "en")
+        assert [s["endpoint"] for s in people.subscriptions(anna)][0] == endpoints[4]  # (3 went, not 2)
+        assert not people.subscribe(bruno, endpoints[5], "bruno's", "bruno's", "it")
+        assert people.subscriptions(bruno) == []
+        anna_subs = {s["endpoint"]: s for s in people.subscriptions(anna)}
+        assert anna_subs[endpoints[5]] == {"endpoint": endpoints[5], "keys": {"p256dh": "p", "auth": "a"}, "lang": "en"}
+        people.unsubscribe(endpoints[5], bruno)  # (nor may he drop it)
+        assert endpoints[5] in {s["endpoint"] for s in people.subscriptions(anna)}
+        assert len(people.subscriptions(anna)) == SUBSCRIPTIONS_PER_ACCOUNT
+    finally:
+        store.close()
+
+
+def test_another_account_posting_a_subscription_gets_409_and_the_subscription_stays():
+    """Issue 55: one account's subscription is never made another's (who posts another
+    browser's endpoint would get its owner's notifications)."""
+    with PushService() as service, running_server(push_hosts=(service.origin,)) as server, \
+            httpx.Client(base_url=server.url, headers=person(1)) as anna, \
+            httpx.Client(base_url=server.url, headers=person(2)) as bruno:
+        anna.post("/api/account", json={"name": "Anna", "password": "segreto123"})
+        bruno.post("/api/account", json={"name": "Bruno", "password": "segreto123"})
+        sub = service.browser().subscription
+        assert anna.post("/api/push", json=sub).status_code == 204
+        r = bruno.post("/api/push", json=sub)
+        assert (r.status_code, r.json()) == (409, {"error": ANOTHER_ACCOUNTS})
+        assert bruno.get("/api/me/export").json()["push"] == []
+        assert anna.get("/api/me/export").json()["push"] == [sub["endpoint"]]
+        # An account's own browsers: up to the cap, the oldest dropped for a new one.
+        subs = [service.browser().subscription for _ in range(SUBSCRIPTIONS_PER_ACCOUNT)]
+        for s in subs:
+            assert bruno.post("/api/push", json=s).status_code == 204
+        assert sorted(bruno.get("/api/me/export").json()["push"]) == sorted(s["endpoint"] for s in subs)
+        newest = service.browser().subscription
+        assert bruno.post("/api/push", json=newest).status_code == 204
+        assert sorted(bruno.get("/api/me/export").json()["push"]) == sorted(s["endpoint"] for s in subs[1:] + [newest])

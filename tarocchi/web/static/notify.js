@@ -44,11 +44,21 @@ export async function enableNotifications(lang) {
   const res = await fetch("/api/push/key");
   await answer(res);
   const { key } = await res.json();
-  const sub = (await reg.pushManager.getSubscription())
-    || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
-  const { endpoint, keys } = sub.toJSON();
-  await answer(await fetch("/api/push", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth }, lang }) }));
+  const fresh = () => reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  const send = (sub) => {
+    const { endpoint, keys } = sub.toJSON();
+    return fetch("/api/push", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth }, lang }) });
+  };
+  const sub = (await reg.pushManager.getSubscription()) || await fresh();
+  let sent = await send(sub);
+  if (sent.status === 409) {
+    // This browser's subscription is another account's (signed in here before; issue 55): it is
+    // never handed over, so this browser gets a new one (the old endpoint stops working).
+    await sub.unsubscribe();
+    sent = await send(await fresh());
+  }
+  await answer(sent);
 }
 
 export async function disableNotifications() {

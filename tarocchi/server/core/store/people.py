@@ -147,11 +147,15 @@ COLUMNS = [
     ("passkeys", "used_at", "double precision"),
 ]
 
-NEUTRAL_NAME = "a former player"
+NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
 # A session ends unused this long, and this long after it began whatever its use (issue 55): a
 # cookie stolen from a browser dies with its disuse, and none lives past a year.
 SESSION_IDLE = 30 * 24 * 3600
-SESSION_LONGEST = 365 * 24 * 3600  # a deleted account's name in the matches it played
+SESSION_LONGEST = 365 * 24 * 3600
+# Push subscriptions an account keeps (issue 55): one a browser, so a player's phone, laptops and
+# tablets; a new one beyond them drops the oldest (a browser long unused, most likely), so a
+# player never has to find and remove old ones, and one message goes to at most this many.
+SUBSCRIPTIONS_PER_ACCOUNT = 10
 
 
 class Tx(Protocol):
@@ -520,14 +524,25 @@ class People:
             tx.run("INSERT INTO site_keys (name, value) VALUES (%s, %s) ON CONFLICT DO NOTHING", (name, make()))
             return tx.run("SELECT value FROM site_keys WHERE name = %s", (name,))[0][0]
 
-    def subscribe(self, account: str, endpoint: str, p256dh: str, auth: str, lang: str) -> None:
-        """A browser's push subscription, for the account, in the page's language (one
-        endpoint is one browser's: signed in to another account since, it notifies that one)."""
+    def subscribe(self, account: str, endpoint: str, p256dh: str, auth: str, lang: str) -> bool:
+        """A browser's push subscription, for the account, in the page's language; False (and
+        nothing changed) if that endpoint is another account's: never taken over (issue 55; that
+        browser's page subscribes afresh, with a new endpoint). An account keeps its newest
+        ``SUBSCRIPTIONS_PER_ACCOUNT``: the oldest beyond them are dropped."""
         with self.write() as tx:
             tx.run("INSERT INTO push_subscriptions (endpoint, account_id, p256dh, auth, lang, created_at) "
                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (endpoint) DO UPDATE SET "
-                   "account_id = excluded.account_id, p256dh = excluded.p256dh, auth = excluded.auth, "
-                   "lang = excluded.lang", (endpoint, account, p256dh, auth, lang, time.time()))
+                   "p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, "
+                   "created_at = excluded.created_at WHERE push_subscriptions.account_id = excluded.account_id",
+                   (endpoint, account, p256dh, auth, lang, time.time()))
+            if tx.run("SELECT account_id FROM push_subscriptions WHERE endpoint = %s", (endpoint,))[0][0] != account:
+                return False
+            # (this one kept whatever the clocks of a site's processes say: it is the newest)
+            tx.run("DELETE FROM push_subscriptions WHERE account_id = %s AND endpoint <> %s AND endpoint NOT IN "
+                   "(SELECT endpoint FROM push_subscriptions WHERE account_id = %s AND endpoint <> %s "
+                   "ORDER BY created_at DESC, endpoint LIMIT %s)",
+                   (account, endpoint, account, endpoint, SUBSCRIPTIONS_PER_ACCOUNT - 1))
+        return True
 
     def unsubscribe(self, endpoint: str, account: str | None = None) -> None:
         """Drop a subscription (``account``: only if it is that account's)."""
