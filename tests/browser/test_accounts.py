@@ -251,6 +251,39 @@ def test_sessions_password_sign_out_everywhere_and_delete(live_server, new_page)
     assert phone.errors == [] and desk.errors == []
 
 
+def test_the_page_asks_for_the_password_again_before_the_accounts_keys_then_goes_on(live_server, new_page):
+    """Issue 55: a session not confirmed lately is asked for the password before new recovery
+    codes (or the data, a passkey, the account's deletion); the page asks, and goes on."""
+    import sqlite3
+    base = live_server.url
+    page = new_page(PHONE, locale="it-IT")
+    first = sign_up(page, base, "Ugo")
+    with sqlite3.connect(live_server.db) as db:  # (as a session signed in more than ten minutes ago)
+        db.execute("UPDATE sessions SET confirmed_at = 0")
+    page.click("#new-codes-submit")
+    page.locator("#confirm").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "confirm-h"
+    assert page.locator("#confirm-h").inner_text() == "Conferma che sei tu"
+    check_axe(page, "asked again, 390x844 it")
+    fits(page, "asked again, 390x844 it")
+    page.fill("#confirm-password", "not it at all")
+    page.click("#confirm-submit")
+    page.locator("#confirm-error .error").wait_for()
+    assert page.locator("#confirm-error").inner_text().startswith("Quel nome e quella password")
+    page.fill("#confirm-password", PASSWORD)
+    page.click("#confirm-submit")
+    page.locator("#recovery-codes").wait_for()  # (what waited went on: the new codes, shown once)
+    fresh = page.locator(".codes code").all_inner_texts()
+    assert len(fresh) == 8 and not set(fresh) & set(first)
+    page.click("#codes-done")
+    # Confirmed now: the data comes at once, with no question.
+    with page.expect_download() as download:
+        page.click("#export")
+    assert json.loads(open(download.value.path()).read())["account"]["name"] == "Ugo"
+    assert page.locator("#confirm").count() == 0
+    assert page.errors == []
+
+
 def test_your_tables_follow_the_account_to_another_browser(live_server, new_page):
     base = live_server.url
     first = new_page(DESKTOP)
