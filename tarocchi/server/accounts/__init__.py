@@ -20,7 +20,6 @@ import asyncio
 import functools
 import re
 import secrets
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 from typing import Annotated
@@ -32,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..core.names import canonical_name, mixed_scripts, shown_name
 from ..core.sessions import COOKIE, signed_in
 from ..core.store import Store
 from ..core.store.people import People
@@ -45,6 +45,8 @@ LESSONS_KEPT = 200  # lessons done an account keeps (every game's lessons, with 
 
 NAME_RULE = "a name is 3 to 24 letters or digits (a . - or _ inside), no spaces"
 NAME_TAKEN = "that name is taken"
+NAME_LOOKS_LIKE = "that name looks like another player's: choose another"
+NAME_MIXED = "a name's letters are of one alphabet: Latin with Cyrillic or Greek, say, cannot mix"
 PASSWORD_RULE = f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters"
 WRONG = "that name and password do not match an account"
 SIGNED_OUT = "you are not signed in"
@@ -88,7 +90,16 @@ class Delete(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def check_name(name: str) -> str | None:
-    return None if NAME.fullmatch(unicodedata.normalize("NFC", name)) else NAME_RULE
+    """Why a new account cannot have ``name`` as shown (``shown_name``), or None (issue 55:
+    not two alphabets in one name)."""
+    if not NAME.fullmatch(name):
+        return NAME_RULE
+    return NAME_MIXED if mixed_scripts(name) else None
+
+
+def name_clash(people: People, name: str) -> str | None:
+    """Why ``name`` is not free (taken, or too like one taken: issue 55), or None."""
+    return {"taken": NAME_TAKEN, "lookalike": NAME_LOOKS_LIKE, None: None}[people.name_clash(name)]
 
 
 def check_password(password: str) -> str | None:
@@ -159,7 +170,7 @@ class Accounts:
     async def may_try(self, address: str, name: str) -> bool:
         """A sign-in (or sign-up) try from ``address`` for ``name``: both budgets spent."""
         by_address = await self.spend("sign-in", address)
-        by_name = await self.spend("sign-in-name", name.casefold())
+        by_name = await self.spend("sign-in-name", canonical_name(name[:100]))
         return by_address and by_name
 
     def session_response(self, request: Request, account: dict, body: dict, status: int = 200) -> Response:
@@ -217,15 +228,18 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         body = await read_body(request, SignUp)
         if isinstance(body, Response):
             return body
-        name = unicodedata.normalize("NFC", body.name)
+        name = shown_name(body.name)
         if (why := check_name(name) or check_password(body.password)) is not None:
             return error(why, 400)
         if not await accounts().may_try(client_address(request) or "?", name):
             return error(TOO_MANY_SIGN_INS, 429)
+        people = accounts().people
+        if (why := name_clash(people, name)) is not None:
+            return error(why, 409)
         codes = recovery_codes()
-        account = accounts().people.create_account(name, await accounts().passwords.hash(body.password), codes)
-        if account is None:
-            return error(NAME_TAKEN, 409)
+        account = people.create_account(name, await accounts().passwords.hash(body.password), codes)
+        if account is None:  # (taken meanwhile: two sign-ups at once, one wins)
+            return error(name_clash(people, name) or NAME_TAKEN, 409)
         return accounts().session_response(request, {"id": account}, {"name": name, "recovery_codes": codes}, 201)
 
     async def sign_in(request: Request):
@@ -329,7 +343,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         if isinstance(body, Response):
             return body
         stored = accounts().people.account(account["id"])
-        if stored is None or body.confirm.casefold() != stored["name"].casefold():
+        if stored is None or canonical_name(body.confirm) != canonical_name(stored["name"]):
             return error(CONFIRM, 400)
         if stored["password"] is not None:
             if not await accounts().may_try(client_address(request) or "?", account["name"]):

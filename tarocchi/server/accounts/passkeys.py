@@ -18,7 +18,6 @@ in it); a passkey's public key and sign count are kept, and a sign count that di
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 import msgspec
@@ -41,8 +40,9 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from ..core.names import shown_name
 from ..core.store.people import new_account_id
-from . import NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, WRONG, Accounts, check_name, recovery_codes
+from . import NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, WRONG, Accounts, check_name, name_clash, recovery_codes
 
 CHALLENGE_SECONDS = 120
 COOKIE = "tarocchi_passkey"
@@ -134,13 +134,13 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         body = await read_body(request, Name)
         if isinstance(body, Response):
             return body
-        name = unicodedata.normalize("NFC", body.name)
+        name = shown_name(body.name)
         if (why := check_name(name)) is not None:
             return error(why, 400)
         if not await accounts().may_try(address(request), name):
             return error(TOO_MANY_SIGN_INS, 429)
-        if accounts().people.account_named(name) is not None:
-            return error(NAME_TAKEN, 409)
+        if (why := name_clash(accounts().people, name)) is not None:
+            return error(why, 409)
         account = new_account_id()  # (the account's id to be, and its passkey's user handle)
         return ceremony(request, "signup", registration(request, name, account), {"name": name, "account": account})
 
@@ -159,7 +159,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         codes = recovery_codes()
         # The account and its passkey in one transaction; the name may have been taken since.
         if people.create_account(data["name"], None, codes, account=data["account"], passkey=passkey) is None:
-            return done(error(NAME_TAKEN, 409))
+            return done(error(name_clash(people, data["name"]) or NAME_TAKEN, 409))
         return done(accounts().session_response(request, {"id": data["account"]},
                                                 {"name": data["name"], "recovery_codes": codes}, 201))
 
