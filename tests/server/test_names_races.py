@@ -145,3 +145,85 @@ def test_one_seat_link_held_at_once_by_many_accounts_is_one_accounts(store_db):
         # One account, two seats of one table at once: still one seat a person.
         both = race(store_db, 2, lambda people, i: people.hold_seat(solos[r], f"t{r}s{i + 1}"))
         assert both.count("table") == 1 and ((f"t{r}", 1) in both or (f"t{r}", 2) in both), both
+
+
+# --- the routes: every door a name comes in by -------------------------------------------------
+
+
+def sign_up(client: httpx.Client, name: str, password: str = "segreto123") -> httpx.Response:
+    return client.post("/api/account", json={"name": name, "password": password})
+
+
+def test_every_door_takes_a_name_however_typed_and_refuses_one_that_passes_for_anothers(tmp_path, capsys):
+    db = str(tmp_path / "t.sqlite3")
+    with running_server(db=db) as server, httpx.Client(base_url=server.url, headers=person(1)) as c, \
+            httpx.Client(base_url=server.url, headers=person(2)) as stranger:
+        assert sign_up(c, "Bice").status_code == 201
+        # Sign-up, with a password or a passkey: look-alikes refused, each with its reason.
+        for door in ("/api/account", "/api/passkeys/signup/options"):
+            body = {"password": "segreto123"} if door == "/api/account" else {}
+            answers = {name: stranger.post(door, json={"name": name, **body}) for name in
+                       ("Вісе", "BİCE", "Ｂｉｃｅ", "Bіce", "Βice")}
+            assert {name: (r.status_code, r.json()["error"]) for name, r in answers.items()} == {
+                "Вісе": (409, NAME_LOOKS_LIKE), "BİCE": (409, NAME_LOOKS_LIKE), "Ｂｉｃｅ": (409, NAME_TAKEN),
+                "Bіce": (400, NAME_MIXED), "Βice": (400, NAME_MIXED)}, door
+        # Full width is shown as plain letters; typed decomposed, a name signs in to the composed one.
+        made = sign_up(stranger, "Ｒｅｎéｅ")
+        assert made.status_code == 201 and made.json()["name"] == "Renée"
+        stranger.delete("/api/session")
+        assert stranger.post("/api/session", json={"name": NFD, "password": "segreto123"}).json() == {"name": "Renée"}
+        assert stranger.post("/api/session", json={"name": "ＲＥＮÉＥ", "password": "segreto123"}).status_code == 200
+        # A profile by any spelling of the name; the operator's hand too.
+        assert c.get("/api/players/" + "ＢＩＣＥ").json()["name"] == "Bice"
+        assert c.get("/api/players/" + NFD).json()["name"] == "Renée"
+        assert cli(["account", "reset", "ｂｉｃｅ", "--db", db]) == 0
+        assert capsys.readouterr().out.startswith("Bice: new password ")
+        # Deleting the account: its name confirmed, as typed decomposed.
+        assert stranger.request("DELETE", "/api/account", json={"confirm": NFD, "password": "segreto123"}).status_code == 204
+
+
+@pytest.fixture(scope="module")
+def redis():
+    from tests.redis_server import RedisServer
+    with RedisServer() as server:
+        yield server
+
+
+def test_on_a_site_of_two_on_postgresql_each_race_has_one_winner_and_never_a_500(redis, postgres):
+    """Two processes of one site, one database: the same requests sent to both at once."""
+    db = postgres.new_database()
+    with running_server(db, bus=redis.url, process="A") as a, running_server(db, bus=redis.url, process="B") as b:
+        urls = [a.url, b.url]
+
+        def both(send, cookies: list[str] | None = None) -> list[httpx.Response]:
+            start = threading.Barrier(2)
+
+            def one(i):
+                with httpx.Client(base_url=urls[i], headers=person(10 + i),
+                                  cookies={COOKIE: cookies[i]} if cookies else None) as c:
+                    start.wait()
+                    return send(c, i)
+            with ThreadPoolExecutor(2) as pool:
+                return list(pool.map(one, range(2)))
+
+        for r in range(4):
+            made = both(lambda c, i: sign_up(c, f"Zoe{r}" if i else f"ZOE{r}"))
+            assert sorted(m.status_code for m in made) == [201, 409], [m.text for m in made]
+            codes = next(m for m in made if m.status_code == 201).json()["recovery_codes"]
+            spent = both(lambda c, i: c.post("/api/session", json={"name": f"zoe{r}", "recovery_code": codes[0],
+                                                                    "password": f"nuovo-segreto-{i}"}))
+            assert sorted(s.status_code for s in spent) == [200, 401], [s.text for s in spent]
+        # Two accounts (one on each process) hold one seat link at once: one holds it, the
+        # other is told so (200, the link refused as another's), never a 500.
+        for r in range(4):
+            with httpx.Client(base_url=a.url, headers=person(20)) as owner:
+                link = owner.post("/api/rooms", json={"seats": 3, "game": "calabresella"}).json()["links"][0]
+            cookies = []
+            for i, url in enumerate(urls):
+                with httpx.Client(base_url=url, headers=person(30 + i)) as c:
+                    sign_up(c, f"Seat{r}x{i}")
+                    cookies.append(c.cookies[COOKIE])
+            held = both(lambda c, i: c.post("/api/me/seats", json={"links": [link]}), cookies)
+            assert [h.status_code for h in held] == [200, 200], [h.text for h in held]
+            answers = sorted((len(h.json()["held"]), [x["why"] for x in h.json()["refused"]]) for h in held)
+            assert answers == [(0, ["other"]), (1, [])], answers
