@@ -38,7 +38,6 @@ import hmac
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Awaitable, Callable
 
 from typing import Annotated
@@ -50,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..core.names import canonical_name, mixed_scripts, shown_name
 from ..core.sessions import COOKIE, signed_in
 from ..core.store import Store
 from ..core.store.people import SESSION_LONGEST, People, name_key
@@ -66,6 +66,8 @@ LESSONS_KEPT = 200  # lessons done an account keeps (every game's lessons, with 
 
 NAME_RULE = "a name is 3 to 24 letters or digits (a . - or _ inside), no spaces"
 NAME_TAKEN = "that name is taken"
+NAME_LOOKS_LIKE = "that name looks like another player's: choose another"
+NAME_MIXED = "a name's letters are of one alphabet: Latin with Cyrillic or Greek, say, cannot mix"
 PASSWORD_RULE = f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters"
 WRONG = "that name and password do not match an account"
 SIGNED_OUT = "you are not signed in"
@@ -116,7 +118,16 @@ class Password(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def check_name(name: str) -> str | None:
-    return None if NAME.fullmatch(unicodedata.normalize("NFC", name)) else NAME_RULE
+    """Why a new account cannot have ``name`` as shown (``shown_name``), or None (issue 55:
+    not two alphabets in one name)."""
+    if not NAME.fullmatch(name):
+        return NAME_RULE
+    return NAME_MIXED if mixed_scripts(name) else None
+
+
+def name_clash(people: People, name: str) -> str | None:
+    """Why ``name`` is not free (taken, or too like one taken: issue 55), or None."""
+    return {"taken": NAME_TAKEN, "lookalike": NAME_LOOKS_LIKE, None: None}[people.name_clash(name)]
 
 
 def check_password(password: str) -> str | None:
@@ -188,7 +199,7 @@ class Accounts:
         """A try of a password for ``name`` from ``address``: from a browser the account signed
         in from before, its device's budget alone; from any other, the address's, the address
         and name's, and the name's (every one spent: a refusal by one still costs the others)."""
-        key = name_key(name)
+        key = name_key(name[:100])
         if (device := self.trusted_device(request, key)) is not None:
             return await self.spend("sign-in-device", device)
         by_address = await self.spend("sign-in-address", address, 3)
@@ -316,15 +327,18 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         body = await read_body(request, SignUp)
         if isinstance(body, Response):
             return body
-        name = unicodedata.normalize("NFC", body.name)
+        name = shown_name(body.name)
         if (why := check_name(name) or check_password(body.password)) is not None:
             return error(why, 400)
         if not await accounts().may_create(client_address(request) or "?"):
             return error(TOO_MANY_SIGN_INS, 429)
+        people = accounts().people
+        if (why := name_clash(people, name)) is not None:
+            return error(why, 409)
         codes = recovery_codes()
-        account = accounts().people.create_account(name, await accounts().passwords.hash(body.password), codes)
-        if account is None:
-            return error(NAME_TAKEN, 409)
+        account = people.create_account(name, await accounts().passwords.hash(body.password), codes)
+        if account is None:  # (taken meanwhile: two sign-ups at once, one wins)
+            return error(name_clash(people, name) or NAME_TAKEN, 409)
         return accounts().session_response(request, {"id": account}, {"name": name, "recovery_codes": codes}, 201)
 
     async def sign_in(request: Request):
@@ -457,7 +471,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         if isinstance(body, Response):
             return body
         stored = accounts().people.account(account["id"])
-        if stored is None or body.confirm.casefold() != stored["name"].casefold():
+        if stored is None or canonical_name(body.confirm) != canonical_name(stored["name"]):
             return error(CONFIRM, 400)
         # Its password, or a session confirmed lately (a passkey-only account: by a passkey).
         if (refused := await accounts().proven(request, account, body.password)) is not None:

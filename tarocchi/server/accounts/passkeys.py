@@ -23,7 +23,6 @@ one passkey) is never removed. ``GET /api/me`` lists them: when added, when last
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 
 import msgspec
@@ -46,9 +45,11 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from ..core.names import shown_name
 from ..core.store.people import new_account_id
 from . import (
-    LAST_WAY_IN, NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, UNKNOWN_PASSKEY, WRONG, Accounts, check_name, recovery_codes,
+    LAST_WAY_IN, NAME_TAKEN, SIGNED_OUT, TOO_MANY_SIGN_INS, UNKNOWN_PASSKEY, WRONG, Accounts, check_name, name_clash,
+    recovery_codes,
 )
 
 CHALLENGE_SECONDS = 120
@@ -141,15 +142,15 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         body = await read_body(request, Name)
         if isinstance(body, Response):
             return body
-        name = unicodedata.normalize("NFC", body.name)
+        name = shown_name(body.name)
         if (why := check_name(name)) is not None:
             return error(why, 400)
         # (no password is checked: the address's budget alone, never the name's, which a flood
         # of these would otherwise spend for its owner)
         if not await accounts().may_create(address(request)):
             return error(TOO_MANY_SIGN_INS, 429)
-        if accounts().people.account_named(name) is not None:
-            return error(NAME_TAKEN, 409)
+        if (why := name_clash(accounts().people, name)) is not None:
+            return error(why, 409)
         account = new_account_id()  # (the account's id to be, and its passkey's user handle)
         return ceremony(request, "signup", registration(request, name, account), {"name": name, "account": account})
 
@@ -168,7 +169,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         codes = recovery_codes()
         # The account and its passkey in one transaction; the name may have been taken since.
         if people.create_account(data["name"], None, codes, account=data["account"], passkey=passkey) is None:
-            return done(error(NAME_TAKEN, 409))
+            return done(error(name_clash(people, data["name"]) or NAME_TAKEN, 409))
         return done(accounts().session_response(request, {"id": data["account"]},
                                                 {"name": data["name"], "recovery_codes": codes}, 201))
 

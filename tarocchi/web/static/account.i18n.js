@@ -303,6 +303,8 @@ export default {
     it: {
       "a name is 3 to 24 letters or digits (a . - or _ inside), no spaces": "un nome ha da 3 a 24 lettere o cifre (con . - o _ all'interno), senza spazi",
       "that name is taken": "quel nome è già preso",
+      "that name looks like another player's: choose another": "quel nome somiglia a quello di un altro giocatore: scegline un altro",
+      "a name's letters are of one alphabet: Latin with Cyrillic or Greek, say, cannot mix": "le lettere di un nome sono di un solo alfabeto: latino e cirillico o greco, per esempio, non si mescolano",
       "a password is 8 to 256 characters": "una password ha da 8 a 256 caratteri",
       "that name and password do not match an account": "quel nome e quella password non corrispondono a nessun account",
       "you are not signed in": "non hai fatto l'accesso",

@@ -39,7 +39,8 @@ _encode = msgspec.json.Encoder().encode
 # on opening, and refuses a newer one (written by a later Tarocchi).
 SCHEMA_VERSION = 6  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
 # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py);
-# 6: accounts that cannot be stolen or locked out (issue 55: people.COLUMNS, the sign-in budgets)
+# 6: accounts that cannot be stolen, locked out or faked (issue 55: people.COLUMNS, the sign-in budgets,
+# account names folded anew and their look-alike keys, people.LOOKALIKES)
 
 
 class VersionConflict(RuntimeError):

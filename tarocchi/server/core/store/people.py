@@ -25,8 +25,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-# Version 5 (issue 40), 6 (issue 55: ``COLUMNS`` below, and the budgets). Types every backend reads
-# alike; ids are random text.
+from ..names import canonical_name, lookalike_keys
+
+# Version 5 (issue 40), 6 (issue 55: ``COLUMNS`` and ``LOOKALIKES`` below, the budgets). Types
+# every backend reads alike; ids are random text.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id text PRIMARY KEY,
@@ -146,6 +148,15 @@ COLUMNS = [
     ("sessions", "confirmed_at", "double precision NOT NULL DEFAULT 0"),  # the password or a passkey last proved
     ("passkeys", "used_at", "double precision"),
 ]
+# Version 6 (issue 55): each account's look-alike keys (names.lookalike_keys), one account a
+# key: of two names that look alike, the second is refused by the database itself.
+LOOKALIKES = """
+CREATE TABLE IF NOT EXISTS name_lookalikes (
+    lookalike text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE
+);
+CREATE INDEX IF NOT EXISTS name_lookalikes_by_account ON name_lookalikes (account_id);
+"""
 
 NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
 # A session ends unused this long, and this long after it began whatever its use (issue 55): a
@@ -173,8 +184,23 @@ def new_account_id() -> str:
 
 
 def name_key(name: str) -> str:
-    """An account name as it is compared: case and width folded (``Mario`` is ``mario``)."""
-    return name.casefold()
+    """An account name as it is compared: NFKC, case and width folded (``Mario`` is ``mario``,
+    ``ｍａｒｉｏ`` too: names.canonical_name, issue 55)."""
+    return canonical_name(name)
+
+
+def fold_names(tx: Tx) -> None:
+    """Version 6 (issue 55): the accounts made before it, their names compared as
+    ``canonical_name`` does and their look-alike keys kept. Where two of them now fold alike,
+    the older keeps the key and the newer its old one (still signed in to as before, by its
+    name as it was compared): an upgrade never fails on the names it finds."""
+    for account, name, key in tx.run("SELECT id, name, name_key FROM accounts ORDER BY created_at, id"):
+        folded = name_key(name)
+        if folded != key and not tx.run("SELECT 1 FROM accounts WHERE name_key = %s", (folded,)):
+            tx.run("UPDATE accounts SET name_key = %s WHERE id = %s", (folded, account))
+        for lookalike in sorted(lookalike_keys(name)):
+            tx.run("INSERT INTO name_lookalikes (lookalike, account_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                   (lookalike, account))
 
 
 @dataclass
@@ -232,6 +258,10 @@ def places(players: list[Player]) -> None:
         p.place = 1 + ranked.index(strength(p))
 
 
+class _NameLooksLike(Exception):
+    """(Raised inside ``create_account``'s transaction: the account is undone with it.)"""
+
+
 class People:
     """The people's tables, on a backend's transactions (``write``, ``read``)."""
 
@@ -245,23 +275,45 @@ class People:
     def create_account(self, name: str, password: str | None, codes: list[str], *, account: str | None = None,
                        passkey: tuple[str, str, int] | None = None) -> str | None:
         """A new account (``password``: its Argon2id hash, or None) with its recovery codes
-        (kept hashed); its id, or None if the name (case folded) is taken. ``account``: its id,
-        chosen before (a passkey's user handle, ``new_account_id``); ``passkey``: (credential,
-        public key, sign count), stored with it in the same transaction: an account made with
-        a passkey never exists without it."""
+        (kept hashed); its id, or None if the name (case folded) is taken or looks like one
+        taken (``name_clash`` tells which). ``account``: its id, chosen before (a passkey's user
+        handle, ``new_account_id``); ``passkey``: (credential, public key, sign count), stored
+        with it in the same transaction: an account made with a passkey never exists without it.
+
+        One transaction whose inserts the database's UNIQUE constraints decide (issue 55): of
+        two sign-ups of one name at once, on any process of a site, one wins and the other gets
+        None, never an error."""
         account = account or new_account_id()
-        with self.write() as tx:
-            if tx.run("SELECT 1 FROM accounts WHERE name_key = %s", (name_key(name),)):
-                return None
-            tx.run("INSERT INTO accounts (id, name, name_key, password, created_at) VALUES (%s, %s, %s, %s, %s)",
-                   (account, name, name_key(name), password, time.time()))
-            for code in codes:
-                tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
-            if passkey is not None:
-                credential, public_key, sign_count = passkey
-                tx.run("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at) "
-                       "VALUES (%s, %s, %s, %s, %s)", (credential, account, public_key, sign_count, time.time()))
+        try:
+            with self.write() as tx:
+                if not tx.run("INSERT INTO accounts (id, name, name_key, password, created_at) "
+                              "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
+                              (account, name, name_key(name), password, time.time())):
+                    return None
+                for lookalike in sorted(lookalike_keys(name)):
+                    if not tx.run("INSERT INTO name_lookalikes (lookalike, account_id) VALUES (%s, %s) "
+                                  "ON CONFLICT DO NOTHING RETURNING account_id", (lookalike, account)):
+                        raise _NameLooksLike
+                for code in codes:
+                    tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
+                if passkey is not None:
+                    credential, public_key, sign_count = passkey
+                    tx.run("INSERT INTO passkeys (id, account_id, public_key, sign_count, created_at) "
+                           "VALUES (%s, %s, %s, %s, %s)", (credential, account, public_key, sign_count, time.time()))
+        except _NameLooksLike:
+            return None
         return account
+
+    def name_clash(self, name: str) -> str | None:
+        """Why ``name`` cannot be a new account's: ``taken`` (an account has it, in any case or
+        width), ``lookalike`` (it looks like an account's: names.lookalike_keys), or None."""
+        keys = sorted(lookalike_keys(name))
+        with self.read() as tx:
+            if tx.run("SELECT 1 FROM accounts WHERE name_key = %s", (name_key(name),)):
+                return "taken"
+            if tx.run("SELECT 1 FROM name_lookalikes WHERE lookalike IN (%s)" % ", ".join(["%s"] * len(keys)), keys):
+                return "lookalike"
+        return None
 
     def account(self, account: str) -> dict | None:
         with self.read() as tx:
@@ -289,11 +341,11 @@ class People:
                 tx.run("INSERT INTO recovery_codes (account_id, code) VALUES (%s, %s)", (account, digest(code)))
 
     def spend_recovery_code(self, account: str, code: str) -> bool:
-        """Whether ``code`` is one of the account's unused recovery codes (it is used up now)."""
+        """Whether ``code`` is one of the account's unused recovery codes (it is used up now).
+        One statement: of two spends of one code at once, only one finds it (issue 55)."""
         with self.write() as tx:
-            found = tx.run("SELECT 1 FROM recovery_codes WHERE account_id = %s AND code = %s", (account, digest(code)))
-            if found:
-                tx.run("DELETE FROM recovery_codes WHERE account_id = %s AND code = %s", (account, digest(code)))
+            found = tx.run("DELETE FROM recovery_codes WHERE account_id = %s AND code = %s RETURNING code",
+                           (account, digest(code)))
         return bool(found)
 
     def delete_account(self, account: str) -> None:
@@ -468,8 +520,15 @@ class People:
                    "AND token NOT IN (SELECT token FROM seats WHERE table_id = %s)", (table_id, account, table_id))
             if tx.run("SELECT 1 FROM seat_accounts WHERE table_id = %s AND account_id = %s", (table_id, account)):
                 return "table"
-            tx.run("INSERT INTO seat_accounts (token, account_id, table_id, seat, at) VALUES (%s, %s, %s, %s, %s)",
-                   (token, account, table_id, seat, time.time()))
+            # Two holds at once (issue 55): the database's constraints pick one; the other finds
+            # what won (each statement of a PostgreSQL transaction sees what committed before it).
+            if not tx.run("INSERT INTO seat_accounts (token, account_id, table_id, seat, at) "
+                          "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING token",
+                          (token, account, table_id, seat, time.time())):
+                held = tx.run("SELECT account_id FROM seat_accounts WHERE token = %s", (token,))
+                if not held:
+                    return "table"  # (its other seat at this table, held at the same moment)
+                return (table_id, seat) if held[0][0] == account else "other"
         return table_id, seat
 
     def held_seats(self, account: str, limit: int) -> list[str]:

@@ -41,8 +41,17 @@ from .base import (
 
 _encode = msgspec.json.Encoder().encode
 
-# MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database).
-MIGRATIONS = [
+
+def _version_6(conn: psycopg.Connection) -> None:
+    conn.execute(people.SCHEMA + "".join(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
+                                         for table, column, kind in people.COLUMNS))
+    conn.execute(people.LOOKALIKES)
+    people.fold_names(_Tx(conn))
+
+
+# MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database); a
+# function, for a step that SQL alone cannot do.
+MIGRATIONS: list = [
     """
     CREATE TABLE tables (
         id text PRIMARY KEY,
@@ -103,9 +112,9 @@ MIGRATIONS = [
     """,
     # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40).
     people.SCHEMA + sleepers.SCHEMA,
-    # 6: what issue 55 added to the people (a new database has it from 5's SCHEMA already).
-    people.SCHEMA + "".join(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
-                            for table, column, kind in people.COLUMNS),
+    # 6: what issue 55 added to the people (a new database has some from 5's SCHEMA already):
+    # SQL, then Python (account names folded anew).
+    _version_6,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -175,7 +184,8 @@ class PostgresStore:
             found = row[0] if row else 0
             check_schema(found, redacted(self.url))
             for version in range(found, SCHEMA_VERSION):
-                conn.execute(MIGRATIONS[version])
+                step = MIGRATIONS[version]
+                step(conn) if callable(step) else conn.execute(step)
             if row is None:
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
             elif found < SCHEMA_VERSION:

@@ -142,11 +142,13 @@ class SqliteStore:
                 self.db.execute(statement)
             if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
-            for statement in filter(str.strip, (VISITS + people.SCHEMA + sleepers.SCHEMA).split(";")):
+            steps = VISITS + people.SCHEMA + sleepers.SCHEMA + people.LOOKALIKES
+            for statement in filter(str.strip, steps.split(";")):
                 self.db.execute(statement)
             for table, column, kind in people.COLUMNS:  # (version 5's tables lack them)
                 if column not in [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")]:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            people.fold_names(_Tx(self.db))  # version 6 (issue 55): names as compared now
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
