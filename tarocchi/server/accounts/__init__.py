@@ -146,9 +146,11 @@ class Accounts:
     holds (the hub's)."""
 
     def __init__(self, store: Store, spend: Callable[[str, str], Awaitable[bool]],
-                 rename: Callable[[str, int, str], bool], passwords: Passwords | None = None):
+                 rename: Callable[[str, int, str], bool], passwords: Passwords | None = None,
+                 forget: Callable[[str, list[str]], Awaitable[None]] | None = None):
         self.people: People = store.people
         self.spend, self.rename = spend, rename
+        self.forget = forget  # a deleted name out of the tables this process holds (Hub.forget)
         self.passwords = passwords or Passwords()
 
     def signed_in(self, request) -> dict | None:
@@ -336,7 +338,9 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
                 return error(TOO_MANY_SIGN_INS, 429)
             if body.password is None or not await accounts().passwords.verify(stored["password"], body.password[:PASSWORD_MAX]):
                 return error(WRONG, 401)
-        accounts().people.delete_account(account["id"])
+        forgotten = accounts().people.delete_account(account["id"])
+        if forgotten is not None and accounts().forget is not None:
+            await accounts().forget(forgotten.name, forgotten.tables)  # (issue 55: its tables in play too)
         return signed_out()
 
     return [

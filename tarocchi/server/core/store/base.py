@@ -37,8 +37,9 @@ _encode = msgspec.json.Encoder().encode
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
 # user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
 # on opening, and refuses a newer one (written by a later Tarocchi).
-SCHEMA_VERSION = 5  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
-# 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py)
+SCHEMA_VERSION = 6  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
+# 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py);
+# 6: a deleted account's seats keep an anonymous identity (issue 56, people.GONE_COLUMN)
 
 
 class VersionConflict(RuntimeError):

@@ -103,6 +103,8 @@ MIGRATIONS = [
     """,
     # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40).
     people.SCHEMA + sleepers.SCHEMA,
+    # 6: a deleted account's seats keep an anonymous identity (issue 56).
+    people.GONE_COLUMN,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
