@@ -104,7 +104,8 @@ def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[s
     ratings: dict[tuple[str, str], tuple[float, float, int]] = {}
     rated = departed = 0
     for key, players in matches:
-        present = [dataclasses.replace(p, account=p.account or f"{GONE}{p.seat}") for p in players]
+        # (a seat of no identity: a newcomer each time, "#" keeps it apart from every identity)
+        present = [dataclasses.replace(p, account=p.account or f"#{p.seat}") for p in players]
         departed += any(p.account is None for p in players)
         before = {p.account: ratings[(p.account, key)][:2] for p in present if (p.account, key) in ratings}
         after = rate(present, before)
@@ -112,9 +113,9 @@ def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[s
             continue
         rated += 1
         for account, (mu, sigma) in after.items():
-            if not account.startswith(GONE):
+            if not account.startswith("#"):  # (an anonymous identity's is kept for its next match)
                 ratings[(account, key)] = (mu, sigma, ratings.get((account, key), (0.0, 0.0, 0))[2] + 1)
-    return ratings, rated, departed
+    return {k: r for k, r in ratings.items() if not k[0].startswith(GONE)}, rated, departed
 
 
 class Ratings(Feature):
