@@ -263,8 +263,8 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
           f"{len({account for account, _ in ratings})} accounts"
           + (f" ({', '.join(f'{k}: {n}' for k, n in sorted(keys.items()))})" if keys else ""))
     if departed:
-        print(f"{departed} of those matches had a seat of a deleted account: rated as a newcomer's, "
-              f"so the others' ratings may differ a little from the live ones")
+        print(f"{departed} of those matches had a seat of an account deleted before schema 6 (no anonymous "
+              f"identity kept): rated as a newcomer's, so the others' ratings may differ a little from the live ones")
     return 0
 
 

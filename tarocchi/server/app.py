@@ -154,7 +154,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
                                 fill_seconds=fill_seconds, public_clock=public_clock,
                                 push_contact=push_contact, push_hosts=push_hosts, time_bank=time_bank)
-        state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename)
+        state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename, forget=state["hub"].forget)
         state["hub"].start()
         if site is not None:
             await site.start(state["hub"])

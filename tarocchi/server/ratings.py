@@ -32,7 +32,8 @@ from openskill.models import PlackettLuce
 from tarocchi.engine.game import game_names, get_game
 
 from .core.features import Feature
-from .core.store.people import Player, rating_key
+from .core.store.people import GONE, Player, rating_key
+from .core.tables import match_reference
 
 if TYPE_CHECKING:
     from .core.hub import Hub
@@ -53,7 +54,6 @@ PROVISIONAL_SIGMA = 7.0
 LEADERBOARD_SIZE = 100  # players listed per board (one board per table size of a game)
 PROFILE_MATCHES = 50  # the latest matches a profile lists
 NAME_LIMIT = 100  # a longer name in a profile's address is no account's (accounts: 24 at most)
-GONE = "gone:"  # (a rebuild) stands for a deleted account: no account id has a colon
 
 NO_SUCH_PLAYER = "no player has that name"
 NO_SUCH_GAME = "no such game"
@@ -95,13 +95,17 @@ def rate(players: list[Player], before: dict[str, tuple[float, float]]) -> dict[
 
 def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[str, str], tuple[float, float, int]], int, int]:
     """Every rating from the rated matches in the order they were rated (``People.rated_matches``):
-    ((account, key) -> (mu, sigma, matches), the matches rated, those with a deleted account's
-    seat). A deleted account's seat is rated as a newcomer's would be and its rating thrown away:
-    the others keep the match (the live rating had that account's own rating, now gone)."""
+    ((account, key) -> (mu, sigma, matches), the matches rated, those with a seat of an account
+    deleted without an anonymous identity). A deleted account's seats carry its anonymous
+    identity (``GONE``, issue 56): rated as the live server rated the account, match after
+    match, so every other rating comes out the same, bit for bit; its own is thrown away. An
+    account deleted before there were those (schema 5) left no identity: its seat is rated as
+    a newcomer's would be, so the others' may differ a little from the live values."""
     ratings: dict[tuple[str, str], tuple[float, float, int]] = {}
     rated = departed = 0
     for key, players in matches:
-        present = [dataclasses.replace(p, account=p.account or f"{GONE}{p.seat}") for p in players]
+        # (a seat of no identity: a newcomer each time, "#" keeps it apart from every identity)
+        present = [dataclasses.replace(p, account=p.account or f"#{p.seat}") for p in players]
         departed += any(p.account is None for p in players)
         before = {p.account: ratings[(p.account, key)][:2] for p in present if (p.account, key) in ratings}
         after = rate(present, before)
@@ -109,9 +113,9 @@ def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[s
             continue
         rated += 1
         for account, (mu, sigma) in after.items():
-            if not account.startswith(GONE):
+            if not account.startswith("#"):  # (an anonymous identity's is kept for its next match)
                 ratings[(account, key)] = (mu, sigma, ratings.get((account, key), (0.0, 0.0, 0))[2] + 1)
-    return ratings, rated, departed
+    return {k: r for k, r in ratings.items() if not k[0].startswith(GONE)}, rated, departed
 
 
 class Ratings(Feature):
@@ -145,14 +149,12 @@ class Ratings(Feature):
         ratings = {key: {**r, "provisional": provisional(r["sigma"])}
                    for key, r in sorted(self.people.ratings(account["id"]).items())}
         matches = self.people.matches_of(account["id"], PROFILE_MATCHES)
-        # A rated match's table is open to be looked back at, as its result is public: its watch
-        # link, which opens no seat. An unrated match (a private room's, by default) gets none:
-        # the watch link opens the table's chat too, for its players alone to hand out.
-        watch = self.people.watch_tokens(sorted({m["table"] for m in matches if m["rated"]}))
+        # A rated match is open to be looked back at, as its result is public: the replay of its
+        # own deals (issue 55: never the table's watch link, which opens the rematch in play and
+        # its chat). An unrated match (a private room's, by default) gets none.
         for m in matches:
             m["key"] = rating_key(m["game"], m["seats"])
-            token = watch.get(m["table"]) if m["rated"] else None
-            m["watch"] = f"/w/{token}" if token else None
+            m["replay"] = f"/r/{match_reference(m['table'], m['match'])}/1" if m["rated"] else None
         return {"name": account["name"], "ratings": ratings, "matches": matches}
 
     def leaderboard(self, game: str, with_provisional: bool = True) -> dict | None:

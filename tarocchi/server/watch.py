@@ -23,6 +23,12 @@ reached its end. A replay steps through one such deal with the engine's replay o
 (``engine.records``); the records to download are those deals and each finished match, as
 ``docs/records.md`` writes them. A deal not finished yet has no replay and is in no download:
 its record holds the deck order, every hand.
+
+**A rated match's link** (issue 55) names ``<table id>.<match>`` (``match_reference``) where the
+routes take a token: the deals of that one match, under its players' names as recorded (a
+deleted account's neutral), and never the table as it is now (no socket opens with it: no
+rematch in play, no chat). A rated match's result is public, its deals with it; an unrated
+match opens nothing so.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from .core.messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_
                        Hello, History)
 from .core.features import Spectators
 from .core.hub import Connection, StoredTable, stored_table
-from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, spectator_view
+from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, match_reference, spectator_view
 from .core.tables import encode_json as _encode
 
 if TYPE_CHECKING:
@@ -210,10 +216,22 @@ class Watchers(Spectators):
 
 @dataclass
 class Past:
-    """A table's finished deals, in the order they were dealt, and its matches."""
+    """A table's finished deals, in the order they were dealt, and its matches; or (``only``)
+    one finished match's alone, under its players' names as recorded."""
     table: Table
     deals: list  # (match index, deal index in the match, the engine's deal), finished only
     matches: list  # every Match of the table, in order
+    only: int | None = None  # the index of the one match looked back at (a match's link)
+    recorded_names: list[str] | None = None  # that match's players, as its record has them
+
+    @property
+    def names(self) -> list[str]:
+        return self.recorded_names if self.recorded_names is not None else self.table.names
+
+
+def one_match(past: Past, match: int, names: list[str]) -> Past:
+    """``past`` cut to match ``match`` (from 1): its finished deals, numbered from 1."""
+    return Past(past.table, [d for d in past.deals if d[0] == match - 1], past.matches, match - 1, names)
 
 
 def past_from(stored: StoredTable) -> Past:
@@ -244,12 +262,22 @@ class Looking:
             return None
         return found[0]
 
+    def match_of(self, reference: str) -> tuple[str, int, list[str]] | None:
+        """(table, match, its players' names) of a rated match's reference (``match_reference``),
+        None for anything else: an unrated or unknown match opens nothing (issue 55)."""
+        table_id, dot, number = reference.rpartition(".")
+        if not dot or not table_id or not number.isdigit() or len(number) > 6:
+            return None
+        names = self.hub.store.people.rated_match_names(table_id, int(number))
+        return None if names is None else (table_id, int(number), names)
+
     async def past(self, table_id: str) -> Past:
         return past_from(await self.hub.stored(table_id))
 
     async def replay(self, past: Past, number: int) -> bytes:
         """``replay_of`` as JSON; LookupError for no such finished deal."""
-        key = (past.table.id, past.table.version, number)  # (a replay of the same stream)
+        # (a replay of the same stream, the same match and names: a deleted name is gone from it)
+        key = (past.table.id, past.table.version, number, past.only, tuple(past.names))
         body = self.replays.get(key)
         if body is None:
             body = self.replays[key] = await asyncio.to_thread(lambda: _encode(replay_of(past, number)))
@@ -262,8 +290,9 @@ def deal_list(past: Past) -> dict:
     """The finished deals as the table page lists them for replay."""
     table = past.table
     return {
-        "table": table.id, "game": table.game.name, "names": table.names,
-        "watch": watch_link(table.watch_token) if table.watch_token else None,
+        "table": table.id, "game": table.game.name, "names": past.names,
+        # (a finished match's link leads to nothing live: issue 55)
+        "watch": watch_link(table.watch_token) if table.watch_token and past.only is None else None,
         "deals": [{"number": n + 1, "match": m + 1, "deal": k + 1, "dealer": d.dealer, "payments": d.returns()}
                   for n, (m, k, d) in enumerate(past.deals)],
     }
@@ -305,7 +334,7 @@ def replay_of(past: Past, number: int) -> dict:
         steps.append(step(item["seat"], item["action"], before))
     final = deal.public_view()
     return {
-        "table": past.table.id, "game": past.table.game.name, "seats": deal.seats, "names": past.table.names,
+        "table": past.table.id, "game": past.table.game.name, "seats": deal.seats, "names": past.names,
         "number": number, "of": len(past.deals), "match": m + 1, "deal": k + 1, "dealer": record["dealer"],
         "steps": steps, "count": final.get("count"), "payments": deal.returns(),
     }
@@ -319,12 +348,12 @@ def records_of(past: Past) -> str:
     lines = []
     for n, (m, k, deal) in enumerate(past.deals):
         record = deal.record()
-        record["meta"] = {"table": table.id, "deal": n + 1, "match": m + 1, "names": table.names}
+        record["meta"] = {"table": table.id, "deal": n + 1, "match": m + 1, "names": past.names}
         lines.append(dumps(record))
     for m, match in enumerate(past.matches):
-        if match.over:
+        if match.over and past.only in (None, m):
             record = match_record(match)
-            record["meta"] = {"table": table.id, "match": m + 1, "names": table.names}
+            record["meta"] = {"table": table.id, "match": m + 1, "names": past.names}
             lines.append(dumps(record))
     return "".join(line + "\n" for line in lines)
 
@@ -344,15 +373,18 @@ def routes(watchers_of, page, may_look) -> list:
             return JSONResponse({"error": TOO_MANY_LOOKS}, status_code=429)
         watchers = watchers_of()
         hub = watchers.hub
-        table_id = watchers.looking.table_of(request.path_params["token"])
+        token = request.path_params["token"]
+        match = watchers.looking.match_of(token) if "." in token else None
+        table_id = match[0] if match else watchers.looking.table_of(token)
         if table_id is None:
             return JSONResponse({"error": UNKNOWN_TABLE}, status_code=404)
         if table_id in hub.broken:
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
         try:
-            return await watchers.looking.past(table_id)
+            past = await watchers.looking.past(table_id)
         except ValueError:  # a stream that does not replay (tarocchi check-db says why)
             return JSONResponse({"error": BROKEN_PAST}, status_code=410)
+        return one_match(past, match[1], match[2]) if match else past
 
     async def deals(request):
         past = await past_for(request)
@@ -365,7 +397,8 @@ def routes(watchers_of, page, may_look) -> list:
         number = request.path_params["number"]
         if number > len(past.deals):
             table = past.table
-            unfinished = table.deal is not None and not table.deal.done and number == len(past.deals) + 1
+            unfinished = (past.only is None and table.deal is not None and not table.deal.done
+                          and number == len(past.deals) + 1)
             return JSONResponse({"error": NOT_FINISHED if unfinished else NO_SUCH_DEAL}, status_code=404)
         try:
             return Response(await watchers_of().looking.replay(past, number), media_type="application/json")

@@ -463,7 +463,9 @@ def test_the_profile_and_the_leaderboards_answer_as_documented_with_no_seat_link
         by_table = {m["table"]: m for m in matches}
         for what, (table_id, _) in tables.items():
             m = by_table[table_id]
-            assert m["watch"] == (None if what == "private" else f"/w/{watch[table_id]}")
+            # A rated match's own deals (issue 55), never the table's watch link.
+            assert m["replay"] == (None if what == "private" else f"/r/{table_id}.1/1") and "watch" not in m
+            assert watch[table_id] not in answer.text
             assert m["key"] == f"{m['game']}/{m['seats']}" and m["seat"] == 0
             assert [p["you"] for p in m["players"]][:1] == [True]
             assert (m["after"] is None) is (what == "private")

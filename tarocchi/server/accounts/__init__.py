@@ -185,9 +185,11 @@ class Accounts:
     holds (the hub's)."""
 
     def __init__(self, store: Store, spend: Callable[[str, str], Awaitable[bool]],
-                 rename: Callable[[str, int, str], bool], passwords: Passwords | None = None):
+                 rename: Callable[[str, int, str], bool], passwords: Passwords | None = None,
+                 forget: Callable[[str, list[str]], Awaitable[None]] | None = None):
         self.people: People = store.people
         self.spend, self.rename = spend, rename
+        self.forget = forget  # a deleted name out of the tables this process holds (Hub.forget)
         self.passwords = passwords or Passwords()
 
     def signed_in(self, request) -> dict | None:
@@ -476,7 +478,9 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         # Its password, or a session confirmed lately (a passkey-only account: by a passkey).
         if (refused := await accounts().proven(request, account, body.password)) is not None:
             return refused
-        accounts().people.delete_account(account["id"])
+        forgotten = accounts().people.delete_account(account["id"])
+        if forgotten is not None and accounts().forget is not None:
+            await accounts().forget(forgotten.name, forgotten.tables)  # (issue 55: its tables in play too)
         return signed_out()
 
     return [

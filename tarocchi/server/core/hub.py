@@ -39,7 +39,7 @@ from .messages import (
     Hello, History, Message, Name, Next, Rematch, Start, Takeover, Visible,
 )
 from .store import Store
-from .store.people import Ended, Player
+from .store.people import NEUTRAL_NAME, Ended, Player, name_key, neutral
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, QUICK_NAMES, ROOM_NAMES, WAITING,
     WATCH_SEAT, Table, chat_line, new_watch_token, plain_name, replay, shuffled_deck,
@@ -318,7 +318,7 @@ class Hub:
         self.handlers: dict[type, Feature] = {}
         self.spectators: Spectators | None = None
         self.leases: Leases | None = None
-        self.stored_tables: collections.OrderedDict[str, tuple[int, StoredTable]] = collections.OrderedDict()
+        self.stored_tables: collections.OrderedDict[str, tuple[list, StoredTable]] = collections.OrderedDict()
 
     def plug(self, feature: Feature) -> Feature:
         """Plug a feature in (the app does, in one place): its hooks are called from now on,
@@ -442,11 +442,13 @@ class Hub:
         ValueError for a stream that does not replay."""
         events = self.store.events(table_id)  # (on the loop: the store is used from it)
         kept = self.stored_tables.get(table_id)
-        if kept is not None and kept[0] == len(events):
+        # The same events, not only as many: a deleted account's name leaves stored events
+        # (issue 55), on any process of a site.
+        if kept is not None and kept[0] == events:
             self.stored_tables.move_to_end(table_id)
             return kept[1]
         found = await asyncio.to_thread(stored_table, table_id, events)
-        self.stored_tables[table_id] = (len(events), found)
+        self.stored_tables[table_id] = (events, found)
         while len(self.stored_tables) > STORED_KEPT:
             self.stored_tables.popitem(last=False)
         return found
@@ -775,6 +777,32 @@ class Hub:
         with self.atomic(table):
             self._rename(table, seat, text)
         return True
+
+    async def forget(self, name: str, table_ids: list[str]) -> None:
+        """A deleted account's name leaves the tables this process holds (issue 55; the store
+        has put the neutral name in their stored events already, ``People.delete_account``):
+        a seat so named is renamed (a ``name`` event: its match's record keeps no name), and
+        the chat lines in memory, the names before an early start and the events staged or on
+        their way lose it too. Once those are stored, the store's rewrite runs again for these
+        tables (a chat line committed meanwhile)."""
+        key, held = name_key(name), [t for t in table_ids if t in self.tables]
+        for table_id in table_ids:
+            self.stored_tables.pop(table_id, None)
+        if not held:
+            return
+        for _, _, _, data in self.committing + self.staged:  # (the staged are still to be encoded)
+            neutral(data, key)
+        for table_id in held:
+            table = self.tables[table_id]
+            table.forget_name(lambda n: name_key(n) == key, NEUTRAL_NAME)
+            renamed = [seat for seat, n in enumerate(table.names) if name_key(n) == key]
+            if renamed:
+                with self.atomic(table):
+                    for seat in renamed:
+                        self.write(table, "name", {"seat": seat, "name": NEUTRAL_NAME})
+                self.changed(table)
+        await self.committed.wait()
+        self.store.people.forget_name(name, held)
 
     def _rename(self, table: Table, seat: int, text: str) -> None:
         name = plain_name(text)

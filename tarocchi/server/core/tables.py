@@ -15,6 +15,7 @@ import collections
 import random
 import secrets
 import unicodedata
+from collections.abc import Callable
 
 import msgspec
 
@@ -363,6 +364,17 @@ class Table:
             shared = self._shared = _Shared(self.version, self._summary_at, shared.summaries if same else {})
         return shared
 
+    def forget_name(self, is_it: Callable[[str], bool], instead: str) -> None:
+        """A deleted account's name (``is_it``) out of what the table keeps in memory besides
+        its seats' names (those change by ``name`` events): the chat lines, the names before an
+        early start; and the frames made of them (issue 55)."""
+        for line in self.chat:
+            if is_it(line["name"]):
+                line["name"] = instead
+        if self.names_before_start is not self.names:  # (else the same list)
+            self.names_before_start[:] = [instead if is_it(n) else n for n in self.names_before_start]
+        self._shared = None
+
     def name_at(self, seat: int, version: int) -> str:
         """The name of the seat a stored event of ``version`` numbered ``seat`` (a four-seat
         room started with three renumbers its seats, R17)."""
@@ -649,6 +661,13 @@ def spectator_view(deal) -> dict:
 
 def new_watch_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def match_reference(table_id: str, match: int) -> str:
+    """What a rated match's look-back link names in place of a token (issue 55): ``<table
+    id>.<match>`` (no token or table id has a dot). It opens that match's finished deals alone
+    (server/watch.py): no socket, no chat, no other match of the table."""
+    return f"{table_id}.{match}"
 
 
 def plain_name(text: str) -> str:

@@ -337,8 +337,10 @@ function renderReplay() {
   patch(s.links, [
     D.number > 1 ? h("a", { href: `/r/${R.token}/${D.number - 1}`, "data-focus": "prev-deal" }, t("replay.prevdeal")) : null,
     D.number < D.of ? h("a", { href: `/r/${R.token}/${D.number + 1}`, "data-focus": "next-deal" }, t("replay.nextdeal")) : null,
-    // Back to this browser's seat at the table if it has one (seats.js), else to watch it.
-    h("a", { href: seatAt(D.table) || `/w/${R.token}`, "data-focus": "to-table" }, t("replay.table")),
+    // Back to this browser's seat at the table if it has one (seats.js), else to watch it; a
+    // finished match's link (<table>.<match>, a profile's) opens its deals alone: no table to watch.
+    seatAt(D.table) || !R.token.includes(".")
+      ? h("a", { href: seatAt(D.table) || `/w/${R.token}`, "data-focus": "to-table" }, t("replay.table")) : null,
     h("a", { href: `/api/records/${R.token}`, download: "", "data-focus": "replay-download" }, t("back.download")),
   ]);
 }

@@ -40,7 +40,8 @@ _encode = msgspec.json.Encoder().encode
 SCHEMA_VERSION = 6  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
 # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py);
 # 6: accounts that cannot be stolen, locked out or faked (issue 55: people.COLUMNS, the sign-in budgets,
-# account names folded anew and their look-alike keys, people.LOOKALIKES)
+# account names folded anew and their look-alike keys, people.LOOKALIKES); a deleted account's seats
+# keep an anonymous identity (issue 56, match_players.gone)
 
 
 class VersionConflict(RuntimeError):

@@ -143,10 +143,14 @@ CREATE INDEX IF NOT EXISTS budgets_by_full ON budgets (full_at);
 """
 
 # Columns added since version 5 (issue 55), which a database of that version lacks: each backend
-# adds those missing when it opens one (the tables above already have them). (table, column, type)
+# adds those missing when it opens one, a new one too. (table, column, type)
 COLUMNS = [
     ("sessions", "confirmed_at", "double precision NOT NULL DEFAULT 0"),  # the password or a passkey last proved
     ("passkeys", "used_at", "double precision"),
+    # (issue 56) a deleted account's seats keep an anonymous identity of their own (``GONE`` and
+    # random hex, no account's id: no login reaches it), so that a rebuild rates them as the live
+    # server did; ``account_id`` is NULL there (the account is gone: its key with it)
+    ("match_players", "gone", "text"),
 ]
 # Version 6 (issue 55): each account's look-alike keys (names.lookalike_keys), one account a
 # key: of two names that look alike, the second is refused by the database itself.
@@ -157,6 +161,8 @@ CREATE TABLE IF NOT EXISTS name_lookalikes (
 );
 CREATE INDEX IF NOT EXISTS name_lookalikes_by_account ON name_lookalikes (account_id);
 """
+
+GONE = "gone:"  # an anonymous identity's prefix (match_players.gone): no account id has a colon
 
 NEUTRAL_NAME = "a former player"  # a deleted account's name in the matches it played
 # A session ends unused this long, and this long after it began whatever its use (issue 55): a
@@ -268,6 +274,10 @@ class People:
     def __init__(self, write: Callable[[], contextlib.AbstractContextManager[Tx]],
                  read: Callable[[], contextlib.AbstractContextManager[Tx]], *, lock: Callable[[Tx], None] = lambda tx: None):
         self.write, self.read = write, read
+        # After a deletion: what the backend still holds of the deleted rows goes (SQLite: its
+        # WAL checkpointed and cut to nothing; its pages are zeroed as they are freed,
+        # secure_delete). PostgreSQL: see docs/operations.md.
+        self.wipe: Callable[[], None] = lambda: None
         self.lock_matches = lock  # PostgreSQL: one match's end at a time, site-wide (SQLite: one writer)
 
     # --- accounts ---------------------------------------------------------------------------
@@ -348,12 +358,36 @@ class People:
                            (account, digest(code)))
         return bool(found)
 
-    def delete_account(self, account: str) -> None:
+    def delete_account(self, account: str) -> Forgotten | None:
         """The account and everything kept of it go: sessions, passkeys, codes, ratings, its
-        seats' links; the matches it played stay, under a neutral name."""
+        seats' links, push subscriptions, lessons; the matches it played stay, under a neutral
+        name and an anonymous identity of their own (issue 56: a rebuild rates them as the live
+        server did). Its name goes from the stored events of every table it had a seat at (issue
+        55): the seats' ``name`` events, its chat lines' names, the lobby's listings, the match
+        records. What the backend keeps of the deleted rows is wiped after (``wipe``). What was
+        forgotten (for the tables in play: ``Hub.forget``), None for no such account."""
         with self.write() as tx:
-            tx.run("UPDATE match_players SET name = NULL, account_id = NULL WHERE account_id = %s", (account,))
+            found = tx.run("SELECT name FROM accounts WHERE id = %s", (account,))
+            if not found:
+                return None
+            name = found[0][0]
+            tables = sorted({r[0] for r in tx.run(
+                "SELECT table_id FROM seat_accounts WHERE account_id = %s UNION "
+                "SELECT table_id FROM match_players WHERE account_id = %s", (account, account))})
+            gone = GONE + secrets.token_hex(8)
+            tx.run("UPDATE match_players SET name = NULL, account_id = NULL, gone = %s WHERE account_id = %s",
+                   (gone, account))
+            forget_name(tx, name, tables)
             tx.run("DELETE FROM accounts WHERE id = %s", (account,))
+        self.wipe()
+        return Forgotten(name, tables)
+
+    def forget_name(self, name: str, tables: list[str]) -> None:
+        """``forget_name`` again, in a transaction of its own (the events of a table in play
+        committed meanwhile: ``Hub.forget``)."""
+        with self.write() as tx:
+            forget_name(tx, name, tables)
+        self.wipe()
 
     # --- budgets (issue 55) --------------------------------------------------------------------
 
@@ -664,10 +698,13 @@ class People:
 
     def rated_matches(self) -> Iterator[tuple[str, list[Player]]]:
         """Every rated match in the order it was rated: its rating key and players (for a
-        rebuild of the ratings from the matches alone)."""
+        rebuild of the ratings from the matches alone). A deleted account's seat has its
+        anonymous identity (``GONE``) for account; an account deleted before there were
+        those (schema 5), None."""
         with self.read() as tx:
             matches = tx.run("SELECT table_id, match, game, seats FROM matches WHERE rated = 1 ORDER BY seq")
-            players = tx.run("SELECT p.table_id, p.match, p.seat, p.account_id, p.name, p.team, p.total, p.absent, "
+            players = tx.run("SELECT p.table_id, p.match, p.seat, COALESCE(p.account_id, p.gone), p.name, p.team, "
+                             "p.total, p.absent, "
                              "p.place FROM match_players p JOIN matches m ON m.table_id = p.table_id "
                              "AND m.match = p.match WHERE m.rated = 1 ORDER BY m.seq, p.seat")
         by_match: dict[tuple[str, int], list[Player]] = {}
@@ -725,6 +762,17 @@ class People:
                                          "account": bool(a), "you": s == seat} for s, n, t, pl, a in players]})
         return out
 
+    def rated_match_names(self, table_id: str, match: int) -> list[str] | None:
+        """The names of a rated match's players as recorded, by seat (a deleted account's:
+        the neutral name); None for no such rated match. Its result is public, and so are
+        its deals (issue 55: a profile's link opens them, and nothing else of the table)."""
+        with self.read() as tx:
+            if not tx.run("SELECT 1 FROM matches WHERE table_id = %s AND match = %s AND rated = 1", (table_id, match)):
+                return None
+            rows = tx.run("SELECT name FROM match_players WHERE table_id = %s AND match = %s ORDER BY seat",
+                          (table_id, match))
+        return [n or NEUTRAL_NAME for (n,) in rows]
+
     def watch_tokens(self, table_ids: list[str]) -> dict[str, str]:
         """Each table's watch token (its ``seats`` row at seat 255, core/tables.py WATCH_SEAT),
         by table: the one link of a table that opens no seat (a profile links its matches'
@@ -749,6 +797,53 @@ class People:
                 "push": [s["endpoint"] for s in self.subscriptions(account)],
                 "lessons": self.lessons_done(account),
                 "matches": self.matches_of(account, 100_000)}
+
+
+@dataclass
+class Forgotten:
+    """A deleted account's name, and the tables it had a seat at (``People.delete_account``)."""
+
+    name: str
+    tables: list[str]
+
+
+def neutral(data: dict, key: str) -> bool:
+    """Put the neutral name for every name in an event's (or a listing's) ``data`` that is
+    ``key`` case folded (``name``, ``names``); whether it changed."""
+    changed = False
+    if isinstance(data.get("name"), str) and name_key(data["name"]) == key:
+        data["name"], changed = NEUTRAL_NAME, True
+    names = data.get("names")
+    if isinstance(names, list):
+        for i, n in enumerate(names):
+            if isinstance(n, str) and name_key(n) == key:
+                names[i], changed = NEUTRAL_NAME, True
+    return changed
+
+
+def forget_name(tx: Tx, name: str, tables: list[str]) -> None:
+    """The name, wherever the store keeps it for ``tables`` (issue 55): their events (a seat's
+    ``name``, a chat line's, ``created``), their listings, their match records. A seat named
+    so (case folded) at those tables is the deleted account's (its own name, given when it
+    held the seat), and another who took the same name there loses nothing by it."""
+    key = name_key(name)
+    encode = lambda data: json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
+    for table_id in tables:
+        for version, data in tx.run("SELECT version, data FROM events WHERE table_id = %s "
+                                    "AND kind IN ('created', 'name', 'chat')", (table_id,)):
+            event = json.loads(data)
+            if isinstance(event, dict) and neutral(event, key):
+                tx.run("UPDATE events SET data = %s WHERE table_id = %s AND version = %s",
+                       (encode(event), table_id, version))
+        for (data,) in tx.run("SELECT data FROM listings WHERE table_id = %s", (table_id,)):
+            listing = json.loads(data)
+            if isinstance(listing, dict) and neutral(listing, key):
+                tx.run("UPDATE listings SET data = %s WHERE table_id = %s", (encode(listing), table_id))
+        for match, seat, was in tx.run("SELECT match, seat, name FROM match_players WHERE table_id = %s "
+                                       "AND name IS NOT NULL", (table_id,)):
+            if name_key(was) == key:
+                tx.run("UPDATE match_players SET name = NULL WHERE table_id = %s AND match = %s AND seat = %s",
+                       (table_id, match, seat))
 
 
 def _account(rows: list[tuple]) -> dict | None:

@@ -102,8 +102,12 @@ class SqliteStore:
         # may lose the last commits), and it costs no fsync: only checkpoints sync.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        # A deleted row's bytes are overwritten with zeros, not left in a free page (issue 55:
+        # a deleted account leaves nothing in the file; ``wipe`` then empties the WAL).
+        self.db.execute("PRAGMA secure_delete=ON")
         self._migrate()
         self.people = people.People(self._write, self._read)
+        self.people.wipe = self.wipe
         self.sleepers = sleepers.Sleepers(self._write, self._read)
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
@@ -297,6 +301,19 @@ class SqliteStore:
     def finish(self, table_id: str) -> None:
         with self._transaction():
             self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def wipe(self, tries: int = 50) -> None:
+        """Copy the WAL into the file and cut it to nothing (TRUNCATE), so that no older page
+        (a deleted account's rows as they were) stays in it; the deleted content in the file
+        itself was zeroed (secure_delete). A checkpoint of the thread's own under way, or a
+        reader, may hold it up: it is tried again for a while, then left to the next one
+        (logged)."""
+        for _ in range(tries):
+            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if not busy:
+                return
+            time.sleep(0.01)
+        log.warning("the WAL of %s could not be emptied after a deletion: the next checkpoints copy it in", self.path)
 
     def close(self) -> None:
         if self.checkpoints is not None:
