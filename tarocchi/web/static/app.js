@@ -67,6 +67,7 @@ import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons,
 let hint = null;
 let replay = null;
 let players = null;
+let gamesLoaded = Promise.resolve();  // GET /api/games, at a table: its socket's messages wait for it
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -514,7 +515,7 @@ function connect() {
   ws.onmessage = (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
-    onMessage(msg);
+    gamesLoaded.then(() => onMessage(msg));  // (in order, once the decks are here)
   };
   ws.onclose = (e) => {
     if (socket !== ws) return;
@@ -1461,13 +1462,14 @@ if (accountMatch) {
   window.matchMedia("(max-width: 1099px)").addEventListener("change", (e) => {
     if (e.matches && shell) { state.panel = null; render(); }
   });
-  // (the table's own modules first: its first render draws the hint button and the replay link;
-  // preloaded with the page, they come beside app.js)
+  // The games' decks, the table's own modules and the socket at once, not one after another
+  // (issue 60): the modules are preloaded with the page; a message waits for the decks.
+  gamesLoaded = loadGames();
   Promise.all([import("./hint.js"), import("./replay.js")]).then(([hintModule, replayModule]) => {
     hint = hintModule;
     replay = replayModule;
     render();
-    loadGames().then(connect);
+    connect();
     onNetwork((off) => { if (!off) reconnectNow(); render(); });
   });
 } else {
