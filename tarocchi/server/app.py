@@ -13,10 +13,10 @@ from pathlib import Path
 import msgspec
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from tarocchi.bots import DEFAULT_LEVEL, levels_for
@@ -24,6 +24,7 @@ from tarocchi.bots.advice import ADVICE_SECONDS
 from tarocchi.engine.game import DEFAULT, get_game
 
 from . import accounts as accounts_feature
+from . import assets as client_files
 from . import collector, installable
 from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
 from .accounts import passkeys
@@ -174,10 +175,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                 await asyncio.to_thread(advice_executor.shutdown, wait=True, cancel_futures=True)
             store.close()
 
-    async def index(request: Request):
-        if not INDEX.exists():
-            return PlainTextResponse("the web client is not built yet", status_code=503)
-        return FileResponse(INDEX, headers={"Cache-Control": "no-cache"})
+    files = client_files.Assets(STATIC)  # hashed, gzipped once, the page's import map (issue 60)
+    index = client_files.index_page(files)
 
     async def new_computer(request: Request):
         if not await may_create(request):
@@ -255,9 +254,12 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         *installable.routes(STATIC),  # the manifest and the service worker, from the site's root
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/static/{path:path}", client_files.static_file(files), methods=["GET", "HEAD"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SameSiteOnly)])
+    # (the JSON answers over 1 KiB gzipped: replays, records, standings; the static files come
+    # gzipped already, and the sockets are not HTTP)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(SameSiteOnly), Middleware(GZipMiddleware, minimum_size=1024)])
 
 
 def assemble(store: Store, executor, *, site: Site | None = None, advice_executor=None,

@@ -7,7 +7,9 @@ The worker is ``static/sw.js`` with one line written above it, ``self.BUILD = {v
 the files a page may need (the shell ``/``, the manifest, every file under ``/static/``) and a
 version that is a hash of their contents. A deploy that changes any of them changes the script's
 bytes, and a browser that opens a page finds a new worker (``/sw.js`` is never cached): it keeps the
-new files under a new cache name and drops the old. The hash is computed again only when a file's
+new files under a new cache name and drops the old. The files are named as the page names them,
+by their content's hash (``/static/app.js?v=<hash>``, tarocchi/server/assets.py, issue 60): a
+new version is new names. The hash is computed again only when a file's
 size or time changes (a few ``stat`` calls a request), so a file edited under a running server is
 seen too.
 """
@@ -21,6 +23,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
+
+from .assets import content_hash
 
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
@@ -54,9 +58,12 @@ class Build:
         seen = tuple((str(p), s.st_size, s.st_mtime_ns) for p in paths for s in [p.stat()])
         if seen != self.seen:
             digest = hashlib.sha256()
+            urls = ["/", f"/{MANIFEST}"]
             for path in paths:
-                digest.update(self.relative(path).encode() + b"\0" + path.read_bytes() + b"\0")
-            urls = ["/", f"/{MANIFEST}"] + [f"/static/{rel}" for rel in map(self.relative, paths) if opens_a_page(rel)]
+                body, rel = path.read_bytes(), self.relative(path)
+                digest.update(rel.encode() + b"\0" + body + b"\0")
+                if opens_a_page(rel):
+                    urls.append(f"/static/{rel}?v={content_hash(body)}")
             self.value = {"version": digest.hexdigest()[:16], "files": urls}
             self.seen = seen
         return self.value

@@ -345,7 +345,7 @@ export async function addPasskey() { window.passkeyAdded = true; }
 def test_the_passkey_buttons_call_the_passkeys_module_where_it_offers_them(live_server, new_page):
     base = live_server.url
     page = new_page(PHONE)
-    page.route(f"{base}/static/passkeys.js", lambda route: route.fulfill(
+    page.route(f"{base}/static/passkeys.js*", lambda route: route.fulfill(
         status=200, content_type="text/javascript", body=PASSKEYS % "true"))
     page.goto(base + "/account")
     page.locator("#passkey-signup").wait_for()
@@ -371,7 +371,7 @@ def test_the_passkey_buttons_call_the_passkeys_module_where_it_offers_them(live_
         check_axe(page, f"passkeys offered, {code}")
     # A module that offers none: no passkey button.
     other = new_page(PHONE)
-    other.route(f"{base}/static/passkeys.js", lambda route: route.fulfill(
+    other.route(f"{base}/static/passkeys.js*", lambda route: route.fulfill(
         status=200, content_type="text/javascript", body=PASSKEYS % "false"))
     other.goto(base + "/account")
     other.locator("#sign-up").wait_for()

@@ -5,6 +5,7 @@ The browser's side: tests/browser/test_installable.py."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ with warnings.catch_warnings():  # Starlette asks for httpx2, which the project 
 
 from starlette.applications import Starlette
 
-from tarocchi.server import installable
+from tarocchi.server import assets, installable
 from tarocchi.server.app import STATIC, create_app
 from tarocchi.server.installable import Build
 
@@ -48,9 +49,17 @@ def test_the_worker_and_the_manifest_from_the_root(tmp_path):
             assert client.get(url).status_code == 200, url
 
 
+def plain(url: str) -> str:
+    return url.split("?", 1)[0]
+
+
 def test_the_files_kept_at_once_are_the_pages_scripts_and_styles():
-    files = Build(STATIC).current()["files"]
-    assert files[:2] == ["/", "/manifest.webmanifest"]
+    hashed = Build(STATIC).current()["files"]
+    assert hashed[:2] == ["/", "/manifest.webmanifest"]
+    # Named as the page names them (issue 60): /static/<file>?v=<its content's hash>.
+    for url in hashed[2:]:
+        assert url == f"{plain(url)}?v={hashlib.sha256((STATIC / plain(url).removeprefix('/static/')).read_bytes()).hexdigest()[:12]}"
+    files = [plain(u) for u in hashed]
     on_disk = {f"/static/{p.relative_to(STATIC).as_posix()}" for p in STATIC.rglob("*.js")} - {"/static/sw.js"}
     assert on_disk <= set(files)
     assert "/static/style.css" in files
@@ -74,7 +83,7 @@ def test_the_version_follows_the_files_contents(tmp_path):
     assert build.current()["version"] == second
     (static / "games" / "new.js").write_text("export default {name: 'new'};\n", encoding="utf-8")
     third = build.current()
-    assert third["version"] != second and "/static/games/new.js" in third["files"]
+    assert third["version"] != second and "/static/games/new.js?v=" + assets.content_hash(b"export default {name: 'new'};\n") in third["files"]
 
 
 def test_a_folder_without_the_client_answers_404(tmp_path):

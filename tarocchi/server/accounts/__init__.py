@@ -58,6 +58,10 @@ COOKIE_SECONDS = SESSION_LONGEST  # (the session's longest life; the store ends 
 DEVICE_COOKIE = "tarocchi_device"  # a browser the account signed in from before (issue 55)
 DEVICE_SECONDS = 365 * 24 * 3600
 CONFIRM_SECONDS = 10 * 60  # the password or a passkey proved this recently opens the account's keys
+# Beside the session, a cookie the page can read, "1": a session may be here, so GET /api/me is
+# worth asking; without it (and without a kept name) the page asks nothing, and a signed-out
+# visitor's pages show no 401 (issue 60). A hint only: /api/me (the HttpOnly session) decides.
+SIGNED_IN_HINT = "tarocchi_signed_in"
 NAME = re.compile(r"[^\W_][\w.\-]{1,22}[^\W_]|[^\W_]{3}")  # 3 to 24 letters, digits, . - _; a letter or digit at each end
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 RECOVERY_CODES = 8
@@ -311,6 +315,8 @@ def set_session_cookie(request: Request, response: Response, cookie: str) -> Non
     # Secure over TLS (directly, or as a trusted proxy says: X-Forwarded-Proto through uvicorn).
     response.set_cookie(COOKIE, cookie, max_age=COOKIE_SECONDS, path="/", httponly=True, samesite="lax",
                         secure=request.url.scheme in ("https", "wss"))
+    response.set_cookie(SIGNED_IN_HINT, "1", max_age=COOKIE_SECONDS, path="/", httponly=False, samesite="lax",
+                        secure=request.url.scheme in ("https", "wss"))
 
 
 def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[Route]:
@@ -323,6 +329,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
         """204, and this browser's session cookie gone."""
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(SIGNED_IN_HINT, path="/")
         return response
 
     async def sign_up(request: Request):

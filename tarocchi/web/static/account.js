@@ -19,16 +19,17 @@
 // missing, or says passkeys are not offered, no passkey button shows.
 
 import { t, tn, lang, setLang, reason, addMessages, REASONS } from "./i18n.js";
-import { h } from "./dom.js";
+import { h, asset } from "./dom.js";
 import { keptSeats, mergeSeats, forgetAccountSeats, askTables } from "./seats.js";
 import messages from "./account.i18n.js";
 import { notificationsOffered, currentSubscription, enableNotifications, disableNotifications } from "./notify.js";
 
 addMessages(messages);
 Object.assign(REASONS.it, messages.reasons?.it || {});  // the server's words, in Italian
-document.head.append(h("link", { rel: "stylesheet", href: "/static/account.css" }));
+document.head.append(h("link", { rel: "stylesheet", href: asset("/static/account.css") }));
 
 const KEY = "tarocchi.account";
+const SIGNED_IN_HINT = "tarocchi_signed_in";  // (tarocchi/server/accounts SIGNED_IN_HINT)
 const NAME_MAX = 24;
 const SIGNED_OUT = "you are not signed in";  // the server's words (accounts/__init__.py)
 const SEATS_ASKED = 20;  // seat links the lobby asks about at once (POST /api/my-tables)
@@ -47,6 +48,7 @@ function setAccountName(name) {
 function signedOutHere() {
   if (accountName()) forgetAccountSeats();
   setAccountName(null);
+  document.cookie = `${SIGNED_IN_HINT}=; max-age=0; path=/`;  // (its session is gone: ask no more)
 }
 
 // A JSON request; the answer's JSON ({} for 204), or an Error with the server's words and the
@@ -75,8 +77,16 @@ async function call(method, path, body) {
   return data;
 }
 
+// A session may be here: a kept name, or the server's readable hint beside its HttpOnly session
+// cookie (tarocchi_signed_in, issue 60). Neither: signed out, and nothing is asked (a 401 on
+// every page a stranger opens is a console error on every page).
+function maySignedIn() {
+  return !!accountName() || document.cookie.split(";").some((c) => c.trim() === `${SIGNED_IN_HINT}=1`);
+}
+
 // GET /api/me: the account, null when signed out, undefined when the server could not say.
 export async function fetchMe() {
+  if (!maySignedIn()) return null;
   try {
     const me = await call("GET", "/api/me");
     setAccountName(me.name);

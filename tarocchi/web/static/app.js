@@ -55,15 +55,19 @@
 import { t, tn, has, lang, setLang, reason, seatName, addMessages } from "./i18n.js";
 import { cardSvg, cardLabel, cardName, cardInfo, miniCard, setDecks, useDeck, hasDeck, deck, suitName } from "./cards.js";
 import { h, patch, attr, text, signed } from "./dom.js";
-import { watchRow, lookBack, replayLast, lastReplayHref, replayPage } from "./replay.js";
 import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
-import { onAdvice, hintButton, hintBox, hintKey, hintsNote, reviewSection, roomHintsOption } from "./hint.js";
 import { rememberSeat, askTables } from "./seats.js";
 import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
-import { boardsNav, profilePage, leaderboardPage } from "./players.js";
 import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // the service worker, the offline banner
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
+// Modules loaded where their page shows them (issue 60; the server preloads them with that page,
+// tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
+// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js).
+let hint = null;
+let replay = null;
+let players = null;
+let gamesLoaded = Promise.resolve();  // GET /api/games, at a table: its socket's messages wait for it
 
 const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
@@ -227,6 +231,8 @@ async function loadGames() {
 const modules = {};
 async function loadModule(name) {
   if (!modules[name]) {
+    // (its catalogue asked for beside it, not after it is read: one round trip, not two; issue 60)
+    import(`./games/${name}.i18n.js`).catch(() => {});
     modules[name] = import(`./games/${name}.js`).then((m) => {
       const mod = m.default || {};
       if (mod.messages) addMessages(mod.messages);
@@ -445,7 +451,7 @@ function lobbyPage() {
     gamePicker("room-game", L.roomGame, (name) => { pickGame("room", name); L.room = null; renderLobby(); }),
     seatsPicker("room-seats", L.roomSeats, (n) => { L.roomSeats = n; renderLobby(); }, rg ? rg.seats : [3, 4]),
     lobbyUi.roomOptions(L, renderLobby),
-    roomHintsOption(!!L.roomHints, (on) => { L.roomHints = on; }),
+    lobbyUi.roomHintsOption(!!L.roomHints, (on) => { L.roomHints = on; }),
     h("button", { type: "button", class: "primary", id: "create-room", "data-focus": "create", disabled: L.busy,
       onclick: async () => {
         const data = await post("/api/rooms", { game: L.roomGame, seats: L.roomSeats, ...lobbyUi.roomSettings(L), hints: !!L.roomHints });
@@ -463,7 +469,7 @@ function lobbyPage() {
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
     h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
-    L.games.length ? boardsNav(L.games, gameTitle) : null);
+    L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
 }
 
 function renderLobby() {
@@ -509,7 +515,7 @@ function connect() {
   ws.onmessage = (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
-    onMessage(msg);
+    gamesLoaded.then(() => onMessage(msg));  // (in order, once the decks are here)
   };
   ws.onclose = (e) => {
     if (socket !== ws) return;
@@ -550,7 +556,7 @@ function act(action) {
 }
 
 function onMessage(msg) {
-  if (onAdvice(msg, render)) return;  // a hint or a review (hint.js)
+  if (hint.onAdvice(msg, render)) return;  // a hint or a review (hint.js)
   if (msg.type === "state") {
     if (typeof msg.now === "number") lobbyUi.serverTime(msg.now);  // the turn clock's reference
     const before = state.view;
@@ -1019,7 +1025,7 @@ function sheetPanel() {
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }), columns.map((col, j) => h("td", { class: "num" }, h("b", { text: signed(T.totals?.[col.seat] ?? run[j]) }))))))
       : h("p", { class: "quiet", text: t("sheet.empty") }),
     T.target ? h("p", { class: "note", text: t("sheet.target", { n: T.target }) }) : null,
-    lookBack(T, token, render),
+    replay.lookBack(T, token, render),
   ];
 }
 
@@ -1027,7 +1033,7 @@ function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
   return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
-    watching ? null : hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : watchRow(state.table, copyButton)];
+    watching ? null : hint.hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : replay.watchRow(state.table, copyButton)];
 }
 
 function logPanelContent() {
@@ -1064,8 +1070,8 @@ function countPanel() {
     h("span", { text: label }), h("b", { text: p > 0 ? `+${p}` : String(p) })))));
   const detail = game().count ? game().count(ctxFor()) : [];
   if (detail.length) parts.push(h("section", { class: "count-detail", "aria-label": t("count.detail") }, detail));
-  parts.push(replayLast(T, token));  // (replay.js: once the finished deal is listed)
-  if (!watching) parts.push(reviewSection(ctxFor(), lastReplayHref(T, token)));  // (each decision opens its step)
+  parts.push(replay.replayLast(T, token));  // (replay.js: once the finished deal is listed)
+  if (!watching) parts.push(hint.reviewSection(ctxFor(), replay.lastReplayHref(T, token)));  // (each decision opens its step)
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
 }
 
@@ -1106,7 +1112,7 @@ function waitingRoom() {
         h("span", { text: whoLabel(s) }), h("small", { text: t({ in: "table.joined", away: "table.away", out: "table.notjoined" }[where]) }));
     })),
     T.you === 0 && links ? h("div", { class: "links-to-send" }, h("h3", { text: t("table.links") }), h("ul", {}, links.slice(1).map((l, i) => liveLinkRow(l, i + 1, T)))) : null,
-    T.kind === "room" ? hintsNote({ table: T }) : null,
+    T.kind === "room" ? hint.hintsNote({ table: T }) : null,
     // The server says whether this room may start with three (R17; not a game played by four only, B5).
     // (Not at a Play now table: computers take its empty seats, as its countdown says.)
     T.early_start === false && T.seats === 4 && !T.quick ? h("p", { id: "wait-four", text: t("table.waitfour", { game: tableGameTitle() }) }) : null);
@@ -1231,6 +1237,7 @@ function openPanel(name) {
 
 function render() {
   if (!token) return renderLobby();
+  if (!hint || !replay) return;  // (the table's modules not here yet: drawn when they come, issue 60)
   document.documentElement.lang = lang();
   if (!shell) shell = buildShell();
   const s = shell;
@@ -1262,7 +1269,7 @@ function render() {
   }
   const playing = ready && T.status !== "waiting" && v;
   // (the hint lies over the other seats while it shows: it never moves the hand or the buttons)
-  patch(s.others, T ? [otherSeats().map(seatPanel), playing ? hintBox(ctxFor()) : null] : []);
+  patch(s.others, T ? [otherSeats().map(seatPanel), playing ? hint.hintBox(ctxFor()) : null] : []);
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.clock, playing ? lobbyUi.turnClock(T, whoLabel) : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
@@ -1273,7 +1280,7 @@ function render() {
   patch(s.actions, playing ? actionsArea() : T && T.status === "waiting" && !watching ? h("div", { class: "waiting-name" }, nameForm(sendName)) : []);
   patch(s.tools, [playing && v.phase === "play" && v.last_trick ? h("button", { type: "button", class: "last-trick", id: "last-trick", "data-focus": "last-trick",
     "aria-pressed": String(state.showLast), "aria-keyshortcuts": "L", onclick: () => { state.showLast = !state.showLast; render(); } }, t("tools.last")) : null,
-  playing && !watching ? hintButton(ctxFor()) : null]);
+  playing && !watching ? hint.hintButton(ctxFor()) : null]);
   const handChanged = patch(s.hand, playing ? handCards() : []);
   attr(s.hand, "aria-label", t("hand.title"));
   s.hand.className = "hand" + (myTurn() && (v?.phase === "discard" || game().picks?.(v?.phase)) ? " discarding" : "");
@@ -1300,7 +1307,7 @@ function render() {
     attr(el, "aria-label", gt(`tab.${name}`));
   }
   patch(s.panels.info, playing ? infoPanelContent() : [h("h2", { text: t("info.title") }), T ? h("p", { class: "quiet", text: tableGameTitle() }) : null,
-    T && !watching ? watchRow(T, copyButton) : null]);
+    T && !watching ? replay.watchRow(T, copyButton) : null]);
   const logBody = playing ? logPanelContent() : null;
   s.panels.log.classList.toggle("log", !!logBody);
   patch(s.panels.log, logBody || []);
@@ -1417,7 +1424,7 @@ function onKey(e) {
     }
     return;
   }
-  if (hintKey(ctxFor(), e.key)) return;
+  if (hint?.hintKey(ctxFor(), e.key)) return;
   // C and N: the button of the actions that carries the key (a C before the cards are all
   // picked does nothing: the count beside it says how many).
   const upper = e.key.toUpperCase();
@@ -1442,11 +1449,11 @@ if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
 } else if (profileMatch) {
-  profilePage(root, decodeURIComponent(profileMatch[1]));
+  import("./players.js").then((m) => m.profilePage(root, decodeURIComponent(profileMatch[1])));
 } else if (boardMatch) {
-  leaderboardPage(root, decodeURIComponent(boardMatch[1]));
+  import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
 } else if (replayMatch) {
-  replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames);
+  import("./replay.js").then((m) => m.replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames));
 } else if (token) {
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => { if (shell) { fitHand(); render(); } });
@@ -1455,11 +1462,19 @@ if (accountMatch) {
   window.matchMedia("(max-width: 1099px)").addEventListener("change", (e) => {
     if (e.matches && shell) { state.panel = null; render(); }
   });
-  render();
-  loadGames().then(connect);
-  onNetwork((off) => { if (!off) reconnectNow(); render(); });
+  // The games' decks, the table's own modules and the socket at once, not one after another
+  // (issue 60): the modules are preloaded with the page; a message waits for the decks.
+  gamesLoaded = loadGames();
+  Promise.all([import("./hint.js"), import("./replay.js")]).then(([hintModule, replayModule]) => {
+    hint = hintModule;
+    replay = replayModule;
+    render();
+    connect();
+    onNetwork((off) => { if (!off) reconnectNow(); render(); });
+  });
 } else {
   renderLobby();
   loadLobby();
+  import("./players.js").then((m) => { players = m; renderLobby(); });
 }
 startNetwork();

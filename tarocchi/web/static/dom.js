@@ -50,3 +50,7 @@ export function text(el, value) {
 }
 
 export function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+// A static file's URL as the page names it: the hashed one of the page's import map (issue 60:
+// kept a year by the browser), the plain one where the page has no map.
+export function asset(url) { return import.meta.resolve(url); }

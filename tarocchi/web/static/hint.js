@@ -25,7 +25,6 @@ const MESSAGES = {
     "advice.hints.on": "Hints are allowed at this table.",
     "advice.hints.off": "The host did not allow hints at this table.",
     "advice.hints.off.here": "Hints are not given at this table.",
-    "advice.room.hints": "Allow hints (every seat can ask the computer for its choice)",
     "advice.review": "Review my decisions",
     "advice.review.title": "Your decisions against the computer's",
     "advice.review.working": "The computer is looking at your decisions: {n} of {m}…",
@@ -73,7 +72,6 @@ const MESSAGES = {
     "advice.hints.on": "A questo tavolo i suggerimenti sono ammessi.",
     "advice.hints.off": "L'ospite non ha ammesso suggerimenti a questo tavolo.",
     "advice.hints.off.here": "A questo tavolo non si danno suggerimenti.",
-    "advice.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
     "advice.review": "Rivedi le mie scelte",
     "advice.review.title": "Le tue scelte e quelle del computer",
     "advice.review.working": "Il computer sta esaminando le tue scelte: {n} di {m}…",
@@ -261,12 +259,6 @@ export function hintsNote(c) {
 }
 
 // The room card's choice (the lobby): whether the seats may ask for hints.
-export function roomHintsOption(checked, onchange) {
-  return h("label", { class: "room-hints" },
-    h("input", { type: "checkbox", id: "room-hints", "data-focus": "room-hints", checked, onchange: (e) => onchange(e.target.checked) }),
-    h("span", { text: t("advice.room.hints") }));
-}
-
 function when(item) {
   const key = `advice.when.${item.phase}`;
   if (item.phase === "play") return t(key, { n: item.trick ?? "?" });

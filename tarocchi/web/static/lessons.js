@@ -15,13 +15,13 @@
 
 import { t, lang, addMessages } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { h, patch } from "./dom.js";
+import { h, patch, asset } from "./dom.js";
 import { keptSeats } from "./seats.js";
 import { accountName } from "./account.js";
 import messages from "./lessons.i18n.js";
 
 addMessages(messages);
-document.head.append(h("link", { rel: "stylesheet", href: "/static/lessons.css" }));
+document.head.append(h("link", { rel: "stylesheet", href: asset("/static/lessons.css") }));
 
 const PERSON = 0;
 const param = new URLSearchParams(location.search).get("lesson");
@@ -97,7 +97,7 @@ export function setup(rerender) {
 function loadGame(game) {
   if (!L.data[game]) {
     L.data[game] = null;
-    fetch(`/static/lessons/${game}.json`).then((r) => r.json()).then((d) => { L.data[game] = d; L.rerender(); })
+    fetch(asset(`/static/lessons/${game}.json`)).then((r) => r.json()).then((d) => { L.data[game] = d; L.rerender(); })
       .catch(() => { delete L.data[game]; });
   }
 }

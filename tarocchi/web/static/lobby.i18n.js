@@ -3,6 +3,7 @@
 
 export default {
   en: {
+    "pub.room.hints": "Allow hints (every seat can ask the computer for its choice)",
     "pub.now.title": "Play now",
     "pub.now.help": "A seat at a public table of the game. Nobody there yet? You open one, and after {n} seconds computers take the empty seats; a computer gives its seat to the next person who comes, between deals.",
     "pub.now.button": "Play {game} now",
@@ -70,6 +71,7 @@ export default {
     "pub.arrived.title": "A computer plays this seat until the deal ends; then it is yours.",
   },
   it: {
+    "pub.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
     "pub.now.title": "Gioca subito",
     "pub.now.help": "Un posto a un tavolo pubblico del gioco. Non c'è ancora nessuno? Ne apri uno, e dopo {n} secondi il computer prende i posti vuoti; un computer lascia il posto a chi arriva, tra una smazzata e l'altra.",
     "pub.now.button": "Gioca subito a {game}",

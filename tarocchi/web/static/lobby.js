@@ -8,13 +8,13 @@
 // ticker counts every [data-deadline] element down, without a render.
 
 import { t, tn, addMessages, reason, seatName } from "./i18n.js";
-import { h, patch } from "./dom.js";
+import { h, patch, asset } from "./dom.js";
 import { keptSeats, forgetSeats, askTables } from "./seats.js";
 import { accountName } from "./account.js";
 import messages from "./lobby.i18n.js";
 
 addMessages(messages);
-document.head.append(h("link", { rel: "stylesheet", href: "/static/lobby.css" }));
+document.head.append(h("link", { rel: "stylesheet", href: asset("/static/lobby.css") }));
 
 const ROOM_NAMES = ["host", "guest 1", "guest 2", "guest 3"];
 const QUICK_NAMES = ["player 1", "player 2", "player 3", "player 4"];  // a Play now table has no host
@@ -226,6 +226,13 @@ export function roomOptions(L, rerender) {
 }
 
 function roomRated(L) { return L.roomRated ?? !!L.roomPublic; }
+
+// A room's "Allow hints" box (issue 21; here, not in hint.js, which only a table loads: issue 60).
+export function roomHintsOption(checked, onchange) {
+  return h("label", { class: "room-hints" },
+    h("input", { type: "checkbox", id: "room-hints", "data-focus": "room-hints", checked, onchange: (e) => onchange(e.target.checked) }),
+    h("span", { text: t("pub.room.hints") }));
+}
 
 export function roomSettings(L) {
   const out = { rated: roomRated(L) };

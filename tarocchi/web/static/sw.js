@@ -6,9 +6,10 @@
 //
 // self.BUILD = {version, files} is written above this file by the server: the version is a hash
 // of the static files' contents, the files what a page may need (the shell "/", the manifest,
-// every /static/ file). A deploy that changes a file changes this script's bytes, so the browser
-// installs the new worker (it checks /sw.js, never cached, on every page it opens), which keeps
-// the new files under a new cache name, takes over at once and drops the old cache: the page
+// every /static/ script and style, by the hashed name the page gives it: issue 60). A deploy
+// that changes a file changes this script's bytes, so the browser installs the new worker (it
+// checks /sw.js, never cached, on every page it opens), which keeps the new files under a new
+// cache name, takes over at once and drops the old cache: the page
 // after the one that found the new worker runs the new files, never the old ones for ever.
 //
 // Sections: the build, install and activate, requests (fetch), notifications (push,
@@ -28,9 +29,11 @@ const GATEWAY = new Set([502, 503, 504]);  // a proxy's answer for a server that
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // (revalidated with the server, not taken from the browser's HTTP cache: that copy may be the
+    // (a file named by its content's hash, /static/x.js?v=<hash>, may come from the browser's
+    // HTTP cache: that name is those bytes, and the page has just fetched most of them (issue 60);
+    // the shell and the manifest are revalidated with the server: the cache's copy may be the
     // last deploy's; one file missing fails the install, and the old worker stays)
-    await cache.addAll(BUILD.files.map((url) => new Request(url, { cache: "no-cache" })));
+    await cache.addAll(BUILD.files.map((url) => new Request(url, { cache: url.includes("?v=") ? "default" : "no-cache" })));
     // At once, not when every tab of the old version is closed: a player who keeps one tab and
     // reloads it would otherwise run the old files for ever.
     await self.skipWaiting();

@@ -1,0 +1,60 @@
+"""Each page loads what it shows (issue 60): the lobby asks for no module only a table uses, a
+table for none only the lobby uses; a repeat visit asks the network for no unchanged static file;
+and a signed-out visitor's page asks nothing that fails (no GET /api/me, no console error)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.conftest import PHONE
+from tests.server.seat import new_computer
+
+pytestmark = pytest.mark.browser
+
+TABLE_ONLY = ("/static/hint.js", "/static/replay.js", "/static/games/")
+LOBBY_ONLY = ("/static/players.js",)
+# The /static/ files the page took from the network (a 200 or a 304), not from the browser's cache.
+FROM_NETWORK = """() => performance.getEntriesByType('resource')
+  .filter((e) => new URL(e.name).pathname.startsWith('/static/') && e.transferSize > 0)
+  .map((e) => new URL(e.name).pathname)"""
+
+
+def watched(page) -> tuple[list[str], list[str]]:
+    """The paths the page asks for, and its console's errors, from now on."""
+    asked, errors = [], []
+    page.on("request", lambda r: asked.append(urlsplit(r.url).path))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return asked, errors
+
+
+def test_the_lobby_loads_no_table_module_and_a_repeat_visit_asks_for_no_unchanged_file(live_server, new_page):
+    page = new_page(PHONE)
+    asked, errors = watched(page)
+    page.goto(live_server.url + "/")
+    page.locator("#play-now-sicilian").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert "/static/lobby.js" in asked and "/static/players.js" in asked
+    assert not [u for u in asked if u.startswith(TABLE_ONLY)], asked
+    assert "/api/me" not in asked and errors == []  # (signed out: nothing asked that fails)
+    page.reload()
+    page.locator("#play-now-sicilian").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(FROM_NETWORK) == []
+    assert page.errors == []
+
+
+def test_a_table_loads_no_lobby_module(live_server, new_page):
+    token = new_computer(live_server.url, 3)
+    page = new_page(PHONE)
+    asked, errors = watched(page)
+    page.goto(f"{live_server.url}/t/{token}")
+    page.locator(".hand .card").first.wait_for()
+    assert {"/static/hint.js", "/static/replay.js", "/static/games/sicilian.js"} <= set(asked)
+    assert not [u for u in asked if u.startswith(LOBBY_ONLY)], asked
+    assert "/api/me" not in asked and errors == []
+    page.reload()
+    page.locator(".hand .card").first.wait_for()
+    assert page.evaluate(FROM_NETWORK) == []
+    assert page.errors == []
