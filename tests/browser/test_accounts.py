@@ -701,7 +701,8 @@ def test_a_rated_match_shows_on_the_profiles_and_the_leaderboard(new_page):
             assert "Calabresella" in text and all(other in text for other in names if other != name), text
             assert page.locator(".rating-card[data-key='calabresella/3']").count() == 1
             assert page.locator(".rating-card[data-key='calabresella/3'] .tag-provisional").count() == 1
-            replay = re.fullmatch(r"/r/([A-Za-z0-9_-]+)/(\d+)", match.first.locator("a.replay-link").get_attribute("href"))
+            # (the match's own replay, "<table id>.<match>", never the table's live watch link: issue 55)
+            replay = re.fullmatch(r"/r/([A-Za-z0-9_-]+\.\d+)/(\d+)", match.first.locator("a.replay-link").get_attribute("href"))
             assert replay and httpx.get(f"{base}/api/replay/{replay[1]}/{replay[2]}").status_code == 200
             check_axe(page, f"the profile of {name} after a rated match")
             fits(page, f"the profile of {name} after a rated match")
