@@ -32,7 +32,7 @@ from openskill.models import PlackettLuce
 from tarocchi.engine.game import game_names, get_game
 
 from .core.features import Feature
-from .core.store.people import Player, rating_key
+from .core.store.people import GONE, Player, rating_key
 
 if TYPE_CHECKING:
     from .core.hub import Hub
@@ -53,7 +53,6 @@ PROVISIONAL_SIGMA = 7.0
 LEADERBOARD_SIZE = 100  # players listed per board (one board per table size of a game)
 PROFILE_MATCHES = 50  # the latest matches a profile lists
 NAME_LIMIT = 100  # a longer name in a profile's address is no account's (accounts: 24 at most)
-GONE = "gone:"  # (a rebuild) stands for a deleted account: no account id has a colon
 
 NO_SUCH_PLAYER = "no player has that name"
 NO_SUCH_GAME = "no such game"
@@ -91,6 +90,25 @@ def rate(players: list[Player], before: dict[str, tuple[float, float]]) -> dict[
     after = MODEL.rate(ratings, ranks=ranks)
     return {p.account: (float(r.mu), float(r.sigma))
             for side, rated in zip(sides, after) for p, r in zip(side, rated)}
+
+
+def casual_because(table: Table) -> str | None:
+    """Why a rated room's match that just ended is not rated after all (issue 56), or None.
+    ``played``: fewer than half its deals were played out (thrown in: everybody passed),
+    so a match passed through in seconds rates nobody; ``shared``: two seats' accounts sat
+    down from one client address (one person's accounts, or people at one address: they
+    are not rated against each other, so the match is casual for everyone at it);
+    ``computer``: a computer played a seat for nobody (Play now filled it) before a person
+    took it, so that seat's result is not one person's."""
+    deals = len(table.match.deals) if table.match else 0
+    if deals == 0 or 2 * table.played_out() < deals:
+        return "played"
+    addresses = [s["address"] for s in table.sitters if s is not None and s.get("address")]
+    if len(set(addresses)) != len(addresses):
+        return "shared"
+    if any(table.computer_played):
+        return "computer"
+    return None
 
 
 def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[str, str], tuple[float, float, int]], int, int]:
@@ -133,7 +151,7 @@ class Ratings(Feature):
         return work(*args)
 
     def ended(self, table: Table, ended: Ended) -> None:
-        if table.kind == "room" and table.rated:
+        if table.kind == "room" and table.rated and casual_because(table) is None:
             ended.rater, ended.ordinal = rate, ordinal
 
     def profile(self, name: str) -> dict | None:
