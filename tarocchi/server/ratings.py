@@ -2,8 +2,10 @@
 (``sicilian/3`` and ``sicilian/4`` differ), the player's profile and the leaderboards.
 
 **What is rated.** A match of a room whose matches are rated (``Table.rated``: as the host chose
-at creation, else as public tables are), every seat a person's with an account of its own
-(``rate`` says None otherwise). A computer table never is. The match is rated inside the commit
+at creation, else as public tables are), every seat a person's with an account of its own: the
+account that opened the seat signed in (``Table.sitters``, issue 56; ``rate`` says None
+otherwise), unless the match is casual (``casual_because``: nothing played out, two accounts
+from one address, a computer's seat taken over). A computer table never is. The match is rated inside the commit
 of the event that ends it (``Feature.ended`` sets the rater; ``People.record_ended`` calls it in
 the store's transaction), so it is rated exactly once, or not at all if that commit fails.
 

@@ -19,6 +19,7 @@ from starlette.datastructures import Address
 from tarocchi.bots import make_player
 from tarocchi.engine.game import game_names, get_game
 from tarocchi.server.core.messages import Budget
+from tarocchi.server.core.sessions import COOKIE
 from tarocchi.server.core.sockets import serve_socket
 from tarocchi.server.core.store import open_store
 from tarocchi.server.core.tables import NAMED_BY_ACCOUNT
@@ -27,7 +28,10 @@ from tests.server.test_ratings import (
     RATED, accounts, all_ratings, leave, new_hub, over, players_of, recorded, seat_all, signed_in,
 )
 from tests.server.fake import Socket, until
-from tests.server.seat import pick_action
+from tests.server.live import running_server
+from tests.server.seat import Seat, new_room, pick_action
+from tests.server.test_public import person
+from tests.server.test_site import redis  # noqa: F401  (the fixture: a Redis for the bus)
 
 # The games a four-seat room of which may start with three (R17: played at three too).
 EARLY = [g for g in game_names() if {3, 4} <= set(get_game(g).seats)]
@@ -298,3 +302,71 @@ def test_a_person_who_takes_a_computers_seat_is_not_a_leaver_and_the_match_is_no
         store.close()
 
     asyncio.run(body())
+
+
+# --- over HTTP and websockets, on one server and on a site of two ---------------------------------
+
+def sign_up(client: httpx.Client, name: str) -> dict:
+    """A new account signed in on ``client``: its socket's handshake headers (the cookie)."""
+    assert client.post("/api/account", json={"name": name, "password": "segreto123"}).status_code == 201
+    return {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
+
+
+def test_over_the_wire_a_seat_is_the_account_that_opened_it_not_the_one_posted_its_link():
+    """The host's second account is posted guest 1's link before she comes; she opens it signed
+    in: the seat is hers (its name hers, and no rename at a rated table), and the host's
+    account opening it afterwards changes nothing."""
+    async def body(server, host, alt, gina):
+        tokens = [link.removeprefix("/t/") for link in
+                  host.post("/api/rooms", json={"seats": 3, "game": "calabresella", "rated": True}).json()["links"]]
+        alt_cookie = sign_up(alt, "Alto")
+        assert alt.post("/api/me/seats", json={"links": [f"/t/{tokens[1]}"]}).json()["held"] == [f"/t/{tokens[1]}"]
+        seat = await Seat.open(server.ws_url, tokens[1], headers=sign_up(gina, "Gina") | person(12))
+        await seat.wait_state(lambda st: st["table"]["names"][1] == "Gina")
+        await seat.send({"type": "name", "name": "Honest"})
+        refused = await seat.until(lambda m: m["type"] == "refused")
+        assert refused["reason"] == NAMED_BY_ACCOUNT
+        again = await Seat.open(server.ws_url, tokens[1], headers=alt_cookie | person(13))
+        assert again.state["table"]["names"][1] == "Gina"
+        for s in (seat, again):
+            await s.close()
+        return tokens
+
+    with running_server() as server, httpx.Client(base_url=server.url, headers=person(11)) as host, \
+            httpx.Client(base_url=server.url, headers=person(11)) as alt, \
+            httpx.Client(base_url=server.url, headers=person(12)) as gina:
+        sign_up(host, "Oste")
+        tokens = asyncio.run(body(server, host, alt, gina))
+        store = open_store(server.db)
+        try:
+            table_id = store.seat_of(tokens[1])[0]
+            gina_id = store.people.account_named("Gina")["id"]
+            assert [(d["seat"], d["account"]) for d in sits(store, table_id)] == [(1, gina_id)]
+        finally:
+            store.close()
+
+
+def test_on_a_site_of_two_a_relayed_seat_is_the_account_that_opened_it(redis, tmp_path):
+    """A seat opened signed in on the process that relays it (the table driven by the other):
+    its account is bound all the same (the relay sends it; the cookie never crosses)."""
+    db = str(tmp_path / "site.sqlite3")
+
+    async def body(a, b, gina_headers):
+        tokens = new_room(a.url, 3)  # made on A: A drives it
+        seat = await Seat.open(b.ws_url, tokens[2], headers=gina_headers)
+        await seat.wait_state(lambda st: st["table"]["names"][2] == "Gina")
+        await seat.close()
+        return tokens
+
+    with running_server(db, bus=redis.url, process="A", lease=2.0) as a, \
+            running_server(db, bus=redis.url, process="B", lease=2.0) as b, \
+            httpx.Client(base_url=b.url, headers=person(21)) as gina:
+        tokens = asyncio.run(body(a, b, sign_up(gina, "Gina") | person(21)))
+        store = open_store(db)
+        try:
+            table_id = store.seat_of(tokens[2])[0]
+            assert store.lease_owner(table_id) == "A"
+            gina_id = store.people.account_named("Gina")["id"]
+            assert [(d["seat"], d["account"], d["name"]) for d in sits(store, table_id)] == [(2, gina_id, "Gina")]
+        finally:
+            store.close()

@@ -161,7 +161,7 @@ class Table:
         self.deal_acts_for = [0] * self.seats
         self.absent = [False] * self.seats
         # By seat: the account that first opened it signed in ({account, name, address}: its id,
-        # its name then, a keyed hash of the client's address), from ``sit`` events; the one its
+        # its name then, a hash of the client's address), from ``sit`` events; the one its
         # match is rated for (issue 56: not whoever posted the link to /api/me/seats). Never
         # replaced by a later account.
         self.sitters: list[dict | None] = [None] * self.seats
