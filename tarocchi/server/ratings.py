@@ -2,8 +2,10 @@
 (``sicilian/3`` and ``sicilian/4`` differ), the player's profile and the leaderboards.
 
 **What is rated.** A match of a room whose matches are rated (``Table.rated``: as the host chose
-at creation, else as public tables are), every seat a person's with an account of its own
-(``rate`` says None otherwise). A computer table never is. The match is rated inside the commit
+at creation, else as public tables are), every seat a person's with an account of its own: the
+account that opened the seat signed in (``Table.sitters``, issue 56; ``rate`` says None
+otherwise), unless the match is casual (``casual_because``: nothing played out, two accounts
+from one address, a computer's seat taken over). A computer table never is. The match is rated inside the commit
 of the event that ends it (``Feature.ended`` sets the rater; ``People.record_ended`` calls it in
 the store's transaction), so it is rated exactly once, or not at all if that commit fails.
 
@@ -55,6 +57,8 @@ LEADERBOARD_SIZE = 100  # players listed per board (one board per table size of 
 PROFILE_MATCHES = 50  # the latest matches a profile lists
 NAME_LIMIT = 100  # a longer name in a profile's address is no account's (accounts: 24 at most)
 
+MIN_PLAYED_OUT = 1  # deals of a match played out (not thrown in) for it to be rated (issue 56)
+
 NO_SUCH_PLAYER = "no player has that name"
 NO_SUCH_GAME = "no such game"
 
@@ -91,6 +95,26 @@ def rate(players: list[Player], before: dict[str, tuple[float, float]]) -> dict[
     after = MODEL.rate(ratings, ranks=ranks)
     return {p.account: (float(r.mu), float(r.sigma))
             for side, rated in zip(sides, after) for p, r in zip(side, rated)}
+
+
+def casual_because(table: Table) -> str | None:
+    """Why a rated room's match that just ended is not rated after all (issue 56), or None.
+    ``played``: none of its deals was played out (each thrown in: everybody passed), so a
+    match passed through in seconds rates nobody (not "half of them": the rule bot throws in
+    about one three-seat Sicilian deal in four, 34 of 150 measured, so an honest three-deal
+    match would go unrated one time in eight; with one deal played out, one in 80); ``shared``: two seats' accounts sat
+    down from one client address (one person's accounts, or people at one address: they
+    are not rated against each other, so the match is casual for everyone at it);
+    ``computer``: a computer played a seat for nobody (Play now filled it) before a person
+    took it, so that seat's result is not one person's."""
+    if table.played_out() < MIN_PLAYED_OUT:
+        return "played"
+    addresses = [s["address"] for s in table.sitters if s is not None and s.get("address")]
+    if len(set(addresses)) != len(addresses):
+        return "shared"
+    if any(table.computer_played):
+        return "computer"
+    return None
 
 
 def recompute(matches: Iterable[tuple[str, list[Player]]]) -> tuple[dict[tuple[str, str], tuple[float, float, int]], int, int]:
@@ -137,7 +161,7 @@ class Ratings(Feature):
         return work(*args)
 
     def ended(self, table: Table, ended: Ended) -> None:
-        if table.kind == "room" and table.rated:
+        if table.kind == "room" and table.rated and casual_because(table) is None:
             ended.rater, ended.ordinal = rate, ordinal
 
     def profile(self, name: str) -> dict | None:

@@ -58,8 +58,9 @@ class Seat:
         self.chats: list[dict] = []
 
     @classmethod
-    async def open(cls, ws_url: str, token: str, since: int = 0) -> Seat:
-        seat = cls(await websockets.connect(f"{ws_url}/ws/{token}"), token)
+    async def open(cls, ws_url: str, token: str, since: int = 0, headers: dict | None = None) -> Seat:
+        """``headers``: the handshake's own (a session's ``Cookie``, say)."""
+        seat = cls(await websockets.connect(f"{ws_url}/ws/{token}", additional_headers=headers), token)
         await seat.send({"type": "hello", "since": since})
         await seat.wait_state(lambda s: True)
         await seat.until(lambda m: m["type"] == "history")  # a hello's answer ends with the chat it missed

@@ -81,8 +81,9 @@ def test_a_deleted_account_leaves_its_matches_under_a_neutral_name(store_db):
         store.create_table("t1", "room", ["a", "b", "c"], {"kind": "room"})
         people.hold_seat(anna, "a")
         store.append_many([("t1", 2, "join", {"seat": 0})], finished=["t1"], ended=[Ended(
-            "t1", 1, "calabresella", 3, 100.0, [Player(s, n, s, t, False) for s, (n, t) in
-                                                enumerate([("Anna", 21), ("guest 1", 3), ("guest 2", 0)])])])
+            "t1", 1, "calabresella", 3, 100.0, [Player(s, n, s, t, False, a) for s, (n, t, a) in
+                                                enumerate([("Anna", 21, anna), ("guest 1", 3, None),
+                                                           ("guest 2", 0, None)])])])
         assert [p["name"] for p in people.matches_of(anna)[0]["players"]] == ["Anna", "guest 1", "guest 2"]
         people.new_session(anna, "x")
         people.delete_account(anna)
@@ -382,8 +383,9 @@ def test_a_match_recorded_twice_is_recorded_and_rated_once(store_db):
             return {p.account: (25.0 + 3 - p.place, 8.0) for p in players}
 
         def ended():
-            return Ended("t1", 1, "calabresella", 3, 100.0, [Player(s, n, s, t, False) for s, (n, t) in
-                                                             enumerate([("Anna", 21), ("Bruno", 3), ("Carla", 0)])],
+            return Ended("t1", 1, "calabresella", 3, 100.0, [Player(s, n, s, t, False, a) for s, (n, t), a in
+                                                             zip(range(3), [("Anna", 21), ("Bruno", 3), ("Carla", 0)],
+                                                                 accounts)],
                          rater=rater)
         store.append_many([("t1", 2, "join", {"seat": 0})], ended=[ended()])
         store.append_many([("t1", 3, "join", {"seat": 1})], ended=[ended()])

@@ -146,8 +146,10 @@ def test_a_renaissance_match_by_correspondence_is_played_to_its_end_each_move_pr
         for client, link in zip(clients[1:], made["links"][1:]):
             assert client.post("/api/me/seats", json={"links": [link]}).json()["held"] == [link]
         players = [make_player("rule", n, "renaissance") for n in range(3)]
-        for link in made["links"]:  # everyone sits down once (the last one's hello starts the match)
-            seat = await Seat.open(server.ws_url, link.removeprefix("/t/"))
+        for client, link in zip(clients, made["links"]):  # everyone sits down once, signed in (issue 56: the
+            # seat's account is the one that opened it); the last one's hello starts the match
+            cookie = {"Cookie": f"tarocchi_session={client.cookies['tarocchi_session']}"}
+            seat = await Seat.open(server.ws_url, link.removeprefix("/t/"), headers=cookie)
             await seat.close()
         handled, moves, looked = 0, 0, False
         while True:

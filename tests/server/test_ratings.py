@@ -27,9 +27,11 @@ from tarocchi.cli import main as tarocchi
 from tarocchi.server.app import assemble
 from tarocchi.server.core.hub import CLOSE_NOT_STORED, Chance
 from tarocchi.server.core.messages import Budget
+from tarocchi.server.core.sessions import COOKIE
 from tarocchi.server.core.sockets import serve_socket
 from tarocchi.server.core.store import open_store
 from tarocchi.server.core.store.people import Ended, Player, places
+from tarocchi.server.core.tables import Table
 from tarocchi.server.ratings import (
     LEADERBOARD_SIZE, PROVISIONAL_SIGMA, Ratings, ordinal, provisional, rate, recompute,
 )
@@ -69,15 +71,19 @@ def accounts(store, *names: str) -> list[str]:
     return [store.people.create_account(name, None, []) for name in names]
 
 
-def hold(store, holders, tokens) -> None:
-    for account, token in zip(holders, tokens):
-        if account is not None:
-            assert isinstance(store.people.hold_seat(account, token), tuple)
+def signed_in(store, socket: Socket, account: str | None) -> Socket:
+    """The socket is opened signed in to ``account`` (its session cookie), None: signed out."""
+    if account is not None:
+        socket.cookies = {COOKIE: store.people.new_session(account, "test")}
+    return socket
 
 
-def seat_all(hub, store, tokens, game: str, seed: int, playing: bool = True):
+def seat_all(hub, store, tokens, game: str, seed: int, playing: bool = True, sitters=()):
+    """A socket at each seat of ``tokens``, each opened signed in to the account of
+    ``sitters`` at its place (None, or none given: signed out), playing at random."""
     rng = random.Random(seed)
-    sockets = [Socket(store, rng) for _ in tokens]
+    sitters = list(sitters) + [None] * (len(tokens) - len(sitters))
+    sockets = [signed_in(store, Socket(store, rng), account) for account in sitters]
     tasks = []
     for s, token in zip(sockets, tokens):
         s.playing = playing
@@ -101,8 +107,7 @@ async def play_room(hub, store, game: str, seats: int, holders, settings=RATED, 
     """A room of ``game`` played to the end of its match, its seats held by ``holders``
     (account ids, None: nobody's); (table id, seat tokens)."""
     table_id, tokens = hub.new_room(seats, game, settings=settings)
-    hold(store, holders, tokens)
-    sockets, tasks = seat_all(hub, store, tokens, game, seed)
+    sockets, tasks = seat_all(hub, store, tokens, game, seed, sitters=holders)
     await until(lambda: over(sockets[0]), seconds=30)
     await leave(sockets, tasks)
     return table_id, tokens
@@ -146,9 +151,12 @@ def test_the_rater_wants_every_seat_an_account_and_each_its_own():
 
 def test_a_computer_table_is_never_rated_and_a_room_only_when_it_is_to_be():
     ratings = Ratings(SimpleNamespace())
+    played = SimpleNamespace(deals=[SimpleNamespace(done=True, count=SimpleNamespace(abandoned=False))])
     for kind, rated, expected in (("computer", True, False), ("room", False, False), ("room", True, True)):
         ended = Ended("t", 1, "sicilian", 3, 0.0, [])
-        ratings.ended(SimpleNamespace(kind=kind, rated=rated), ended)
+        table = Table("t", {"kind": kind, "seats": 3, "names": ["a", "b", "c"], "bots": [None] * 3, "rated": rated})
+        table.match = played
+        ratings.ended(table, ended)
         assert (ended.rater is rate and ended.ordinal is ordinal) is expected
         assert (ended.rater is None) is not expected
 
@@ -189,8 +197,7 @@ def test_a_rated_match_of_each_kind_is_rated_exactly_once_with_its_last_event(st
         hub.start()
         people = accounts(store, *[f"player{s}" for s in range(seats)])
         table_id, tokens = hub.new_room(seats, game, settings=RATED)
-        hold(store, people, tokens)
-        sockets, tasks = seat_all(hub, store, tokens, game, seed=7)
+        sockets, tasks = seat_all(hub, store, tokens, game, seed=7, sitters=people)
         await until(lambda: over(sockets[0]), seconds=30)
         last = hub.tables[table_id].version
         # The commit that stored the match's last event is the one that recorded it, once.
@@ -226,16 +233,15 @@ def test_a_failed_commit_leaves_neither_the_record_nor_the_rating_and_the_table_
         hub.start()
         people = accounts(store, "anna", "bruno", "carla")
         table_id, tokens = hub.new_room(3, "sicilian", settings=RATED)
-        hold(store, people, tokens)
         store.fail_ends = 1  # the commit of the event that ends the match fails
-        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=5)
+        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=5, sitters=people)
         await until(lambda: all(s.closed for s in sockets), seconds=30)
         assert {s.closed[0] for s in sockets} == {CLOSE_NOT_STORED}
         await asyncio.gather(*tasks)
         assert recorded(store, table_id) == [] and all(store.people.ratings(a) == {} for a in people)
         assert table_id in store.unfinished() and table_id not in hub.tables
         # The pages open the table again: it is as the store left it, and plays on to its end.
-        again, tasks = seat_all(hub, store, tokens, "sicilian", seed=6)
+        again, tasks = seat_all(hub, store, tokens, "sicilian", seed=6, sitters=people)
         await until(lambda: over(again[0]), seconds=30)
         assert recorded(store, table_id) == [(1, 1)]
         assert all(store.people.ratings(a)["sicilian/3"]["matches"] == 1 for a in people)
@@ -256,8 +262,7 @@ def test_a_room_is_rated_as_its_host_chose_else_as_public_rooms_are(tmp_path, pu
         people = accounts(store, "anna", "bruno", "carla")
         table_id, tokens = hub.lobby.new_room(3, "sicilian", public=public, clock=None, rated=chosen)
         assert hub.tables[table_id].rated is bool(rated)
-        hold(store, people, tokens)
-        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=2)
+        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=2, sitters=people)
         await until(lambda: over(sockets[0]), seconds=30)
         assert recorded(store, table_id) == [(1, rated)]
         assert [p[1] for p in players_of(store, table_id)] == people
@@ -290,8 +295,7 @@ def test_a_computer_table_is_recorded_and_never_rated(tmp_path):
         hub.start()
         [anna] = accounts(store, "anna")
         table_id, token = hub.new_computer(3, "random", "sicilian")
-        hold(store, [anna], [token])
-        sockets, tasks = seat_all(hub, store, [token], "sicilian", seed=4)
+        sockets, tasks = seat_all(hub, store, [token], "sicilian", seed=4, sitters=[anna])
         await until(lambda: over(sockets[0]), seconds=30)
         assert recorded(store, table_id) == [(1, 0)] and store.people.ratings(anna) == {}
         await leave(sockets, tasks)
@@ -310,8 +314,7 @@ def test_a_person_the_computer_played_for_most_of_a_deal_finishes_last(tmp_path)
         hub.start()
         people = accounts(store, "anna", "bruno", "carla")
         table_id, tokens = hub.new_room(3, "sicilian", settings=RATED)
-        hold(store, people, tokens)
-        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=8)
+        sockets, tasks = seat_all(hub, store, tokens, "sicilian", seed=8, sitters=people)
         sockets[2].playing = False
         await until(lambda: sockets[2].frames and sockets[2].state["table"]["status"] == "playing")
         sockets[2].leave()
@@ -409,11 +412,8 @@ def test_a_rebuild_of_any_history_gives_the_live_values(history):
             for n, (game, seats, who, totals, absent, nobody) in enumerate(history):
                 table_id, tokens = f"t{n}", [f"seat{n}-{s}" for s in range(seats)]
                 store.create_table(table_id, "room", tokens, {"kind": "room", "seats": seats})
-                for s, (i, token) in enumerate(zip(who, tokens)):
-                    if s != nobody:
-                        store.people.hold_seat(people[i], token)
-                players = [Player(s, f"p{s}", s % 2 if game == "ottocento" else s, totals[s], absent[s])
-                           for s in range(seats)]
+                players = [Player(s, f"p{s}", s % 2 if game == "ottocento" else s, totals[s], absent[s],
+                                  None if s == nobody else people[who[s]]) for s in range(seats)]
                 store.append_many([(table_id, 2, "chat", {"text": "."})],
                                   ended=[Ended(table_id, 1, game, seats, float(n), players, rate, ordinal)])
             live = {k: (mu, s, n) for k, (mu, s, _, n) in all_ratings(store).items()}

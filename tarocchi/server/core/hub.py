@@ -38,7 +38,7 @@ from .messages import (
     HELLOS_PER_SECOND, REPLACED, SOCKETS_PER_SEAT, TOO_MANY_CHATS, TOO_MANY_HELLOS, TOO_SLOW, Act, Budget, Chat,
     Hello, History, Message, Name, Next, Rematch, Start, Takeover, Visible,
 )
-from .store import Store
+from .store import Store, address_key
 from .store.people import NEUTRAL_NAME, Ended, Player, name_key, neutral
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, QUICK_NAMES, ROOM_NAMES, WAITING,
@@ -94,7 +94,7 @@ class Connection:
     watching = False  # a spectator's socket (watch.py): no seat, the spectator's projection
 
     def __init__(self, websocket, table: Table, room_seat: int, token: str | None = None,
-                 address: str | None = None):
+                 address: str | None = None, account: dict | None = None):
         self.websocket = websocket
         self.table = table
         self.room_seat = room_seat
@@ -102,6 +102,9 @@ class Connection:
         # The client's address (the peer's, or the one a trusted proxy forwards, or the one a
         # relay sent with the socket); None where it is not known. Advice is budgeted by it.
         self.address = address
+        # The account the socket was opened signed in to ({id, name}), or None: its seat is
+        # that account's for rating, if no account sat there before (issue 56, ``sit``).
+        self.account = account
         self.greeted = False
         self.sent_version = 0
         # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
@@ -688,7 +691,7 @@ class Hub:
         if isinstance(message, History):
             return self._history(conn, message.before)
         if isinstance(message, Name):
-            reason = table.check_name(message.name)
+            reason = table.check_rename(seat) or table.check_name(message.name)
             if reason:
                 return self.refuse(conn, None, reason)
             return self._rename(table, seat, message.name)
@@ -747,7 +750,12 @@ class Hub:
             self.write(table, "join", {"seat": seat})
         if table.standin[seat] and not any(f.keeps_for_the_deal(table, seat) for f in self.hooked["keeps_for_the_deal"]):
             self.write(table, "return", {"seat": seat})  # back: the human plays again
-        if hello.name is not None and table.check_name(hello.name) is None:
+        if conn.account is not None and table.kind == "room" and table.sitters[seat] is None and table.status != OVER:
+            # The first account to open the seat signed in sits there: its match is rated for
+            # that account, under its name (issue 56).
+            self.write(table, "sit", {"seat": seat, "account": conn.account["id"], "name": conn.account["name"],
+                                      "address": address_key(conn.address) if conn.address else None})
+        if hello.name is not None and table.check_name(hello.name) is None and table.check_rename(seat) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
         self._ensure_watch(table)
         for feature in self.hooked["hello"]:
@@ -772,7 +780,7 @@ class Hub:
         it), as its player's own ``name`` message would: whether it was held here and named."""
         table = self.tables.get(table_id)
         seat = table.seat_map[room_seat] if table is not None and room_seat < len(table.seat_map) else None
-        if seat is None or table.check_name(text):
+        if seat is None or table.check_name(text) or table.check_rename(seat):
             return False
         with self.atomic(table):
             self._rename(table, seat, text)
@@ -870,7 +878,10 @@ class Hub:
         """The record of a match that just ended, for every feature to add to (the ratings
         set its ``rater``)."""
         totals, sides = table.match.totals, table.game.sides
-        players = [Player(seat, table.names[seat], sides(seat) if sides else seat, totals[seat], table.absent[seat])
+        # Each seat's account is the one that sat there (``Table.sitters``, by playing seat: a
+        # room started with three has renumbered them with its seats, R17; issue 56).
+        players = [Player(seat, table.names[seat], sides(seat) if sides else seat, totals[seat], table.absent[seat],
+                          (table.sitters[seat] or {}).get("account"))
                    for seat in range(table.seats)]
         ended = Ended(table.id, table.matches, table.game.name, table.seats, at or time.time(), players)
         for feature in self.hooked["ended"]:

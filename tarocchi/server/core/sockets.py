@@ -14,6 +14,7 @@ from .hub import (
     BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, UNKNOWN_LINK, BrokenTable, Connection, Hub,
 )
 from .messages import CLOSE_NO_HELLO, CLOSE_TOO_MANY, NO_HELLO, TOO_MANY, BadMessage, Budget, decode
+from .sessions import signed_in
 from .tables import WATCH_SEAT
 
 log = logging.getLogger("tarocchi.server")
@@ -25,6 +26,20 @@ def client_address(connection) -> str | None:
     relayed socket (site.RemoteSocket); None where none is known (a test's fake socket)."""
     client = getattr(connection, "client", None)
     return client.host if client else None
+
+
+def socket_account(hub: Hub, websocket) -> dict | None:
+    """The account a seat's socket was opened signed in to ({id, name}), or None: by its
+    session cookie, or (a socket relayed from another process of a site) by the account the
+    relay found so (``RemoteSocket.account``, looked up here again: gone, it is None)."""
+    relayed = getattr(websocket, "account", None)
+    if relayed is not None:
+        found = hub.store.people.account(relayed)
+        return {"id": found["id"], "name": found["name"]} if found else None
+    if getattr(websocket, "cookies", None) is None:
+        return None
+    found = signed_in(hub.store.people, websocket)
+    return {"id": found["id"], "name": found["name"]} if found else None
 
 
 async def serve_socket(hub: Hub, websocket, token: str, budget: Budget | None = None) -> None:
@@ -55,7 +70,8 @@ async def serve_socket(hub: Hub, websocket, token: str, budget: Budget | None = 
         note_opened(hub, found[0].id, websocket)
     side = hub.spectators if watching else hub
     conn = (side.connection(websocket, found[0]) if watching
-            else Connection(websocket, *found, token=token, address=client_address(websocket)))
+            else Connection(websocket, *found, token=token, address=client_address(websocket),
+                            account=socket_account(hub, websocket) if found[0].kind == "room" else None))
     side.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
     hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long

@@ -57,6 +57,7 @@ TAKEOVER_OWN = "you cannot hand your own seat to the computer"
 TAKEOVER_NOT_NOW = "a seat is handed to the computer only during a match"
 TAKEOVER_AWAY = "that seat is not away, or not for long enough yet"
 COMPUTER_PLAYS = "a computer plays this seat now"
+NAMED_BY_ACCOUNT = "at a rated table a seat is named by the account that sat there"  # issue 56
 NEXT_DEAL = "a computer plays this seat until the deal ends: it is yours from the next deal, and until then you watch"
 # An act that answers a turn already over (docs/protocol.md, "A move at the deadline"); with ids,
 # so that the page says in the player's language why the card they clicked was not played.
@@ -160,6 +161,14 @@ class Table:
         self.deal_acts = [0] * self.seats
         self.deal_acts_for = [0] * self.seats
         self.absent = [False] * self.seats
+        # By seat: the account that first opened it signed in ({account, name, address}: its id,
+        # its name then, a hash of the client's address), from ``sit`` events; the one its
+        # match is rated for (issue 56: not whoever posted the link to /api/me/seats). Never
+        # replaced by a later account.
+        self.sitters: list[dict | None] = [None] * self.seats
+        # By seat: a computer played it in this match for nobody (a Play now seat it filled),
+        # before a person took it: such a match is not rated (issue 56).
+        self.computer_played = [False] * self.seats
         self.joined = [b is not None for b in self.bots]  # bots sit down at once
         self.ready = [False] * self.seats
         self.rematch = [False] * self.seats  # who said yes to another match, once one is over
@@ -454,6 +463,17 @@ class Table:
     def all_rematch(self) -> bool:
         return all(self.rematch[s] or self.bots[s] for s in range(self.seats))
 
+    def check_rename(self, seat: int) -> str | None:
+        """Why seat ``seat`` may not be renamed: at a rated table, a seat an account sat at
+        is named by that account (issue 56: a result recorded under a name of the player's
+        choosing, "Honest", read as an account's)."""
+        return NAMED_BY_ACCOUNT if self.rated and self.sitters[seat] is not None else None
+
+    def played_out(self) -> int:
+        """The match's deals played out: finished, and not thrown in (everybody passed, R4)."""
+        deals = self.match.deals if self.match else []
+        return sum(1 for d in deals if d.done and not getattr(getattr(d, "count", None), "abandoned", False))
+
     @staticmethod
     def check_name(text: str) -> str | None:
         name = plain_name(text)
@@ -528,6 +548,8 @@ class Table:
         self.absent = [self.absent[s] for s in keep]
         self.bank_left = [self.bank_left[s] for s in keep]
         self.played_for = [self.played_for[s] for s in keep]
+        self.sitters = [self.sitters[s] for s in keep]
+        self.computer_played = [self.computer_played[s] for s in keep]
         self.joined = [True] * len(keep)
         self.seats = len(keep)
         self.ready = [False] * self.seats
@@ -540,6 +562,7 @@ class Table:
         self.rematch = [False] * self.seats
         self.matches += 1
         self.absent = [False] * self.seats
+        self.computer_played = list(self.filled)  # (a seat a computer still holds: the computer's again)
         self.bank_left = [self.bank or 0.0] * self.seats  # (a bank for each match)
 
     def _on_rematch(self, data: dict) -> None:
@@ -547,6 +570,14 @@ class Table:
 
     def _on_name(self, data: dict) -> None:
         self.names[data["seat"]] = data["name"]
+
+    def _on_sit(self, data: dict) -> None:
+        """The seat was opened signed in to an account (issue 56): the first such account is
+        the seat's for rating, and names it."""
+        seat = data["seat"]
+        if self.sitters[seat] is None:
+            self.sitters[seat] = {"account": data["account"], "name": data["name"], "address": data.get("address")}
+            self.names[seat] = data["name"]
 
     def _on_deal(self, data: dict) -> None:
         self.match.start_deal(deck=self.game.deck.parse_order(data["deck"]))
@@ -564,7 +595,10 @@ class Table:
         seat = data["seat"]
         self.acted[seat] += 1
         self.deal_acts[seat] += 1
-        if data.get("clock") or self.standin[seat]:  # the computer, for the seat's person
+        # The computer, for the seat's person: out of time, or standing in while they are away.
+        # A computer that filled a seat nobody had plays for nobody (issue 56: the person who
+        # takes the seat later was never away).
+        if data.get("clock") or self.standin[seat] and not self.filled[seat]:
             self.played_for[seat] = self.version + 1
             self.deal_acts_for[seat] += 1
         if self.deal.done:
@@ -614,6 +648,7 @@ class Table:
         """A computer takes a seat of a Play now table that nobody took in time."""
         seat = data["seat"]
         self.bots[seat], self.standin[seat], self.filled[seat], self.joined[seat] = data["level"], True, True, True
+        self.computer_played[seat] = True
         if self.names[seat] in (ROOM_NAMES[seat], QUICK_NAMES[seat]):  # (nobody named it: nobody came)
             self.names[seat] = computer_name(seat)
 

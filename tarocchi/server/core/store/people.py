@@ -17,6 +17,7 @@ feature hashes it; the store never sees the password)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -214,11 +215,11 @@ class Player:
     """One seat of a finished match, as recorded and rated."""
 
     seat: int
-    name: str
+    name: str | None  # None: a deleted account's (``NEUTRAL_NAME`` is shown)
     team: int  # the side (Ottocento's partnerships, B1); else the seat itself
     total: int  # the match total, by seat
     absent: bool  # the computer played for this seat most of a deal or more: finishes last
-    account: str | None = None  # filled from the seat's link by ``record_ended``
+    account: str | None = None  # the account that sat there (``Table.sitters``, issue 56)
     place: int = 0  # 1: first; equal places share (worked out by ``places``)
 
 
@@ -655,23 +656,39 @@ class People:
 
     def record_ended(self, tx: Tx, ended: Ended) -> None:
         """Inside the commit of the event that ended the match: its record, its players with
-        their accounts, and (a ``rater`` set, every seat a person) their new ratings."""
-        accounts = _table_accounts(tx, ended.table_id)
-        for p in ended.players:
-            p.account = accounts.get(p.seat)
-        places(ended.players)
-        before: dict[str, tuple[float, float]] = {}
-        after = None
+        their accounts (each the account that sat at its seat, ``Player.account``), and (a
+        ``rater`` set, every seat an account's) their new ratings.
+
+        Issue 56: a seat's name is its account's; an account deleted before the end leaves
+        its seat as a leaver (absent, no account, no name) and the others are rated, its seat
+        as a newcomer's (``GONE``), as ``tarocchi ratings rebuild`` rates it."""
         self.lock_matches(tx)
         if tx.run("SELECT 1 FROM matches WHERE table_id = %s AND match = %s", (ended.table_id, ended.match)):
             return  # recorded (and rated) already: never twice
-        if ended.rater is not None and all(p.account for p in ended.players):
-            wanted = [p.account for p in ended.players]
+        wanted = sorted({p.account for p in ended.players if p.account})
+        names = dict(tx.run("SELECT id, name FROM accounts WHERE id IN (%s)" % ", ".join(["%s"] * len(wanted)),
+                            wanted)) if wanted else {}
+        departed = set()
+        for p in ended.players:
+            if p.account and p.account not in names:  # deleted since it sat there
+                p.account, p.name, p.absent = None, None, True
+                departed.add(p.seat)
+            elif p.account:
+                p.name = names[p.account]
+        places(ended.players)
+        before: dict[str, tuple[float, float]] = {}
+        after = None
+        if ended.rater is not None and all(p.account or p.seat in departed for p in ended.players) and \
+                len(departed) < len(ended.players) - 1:
+            present = [p.account for p in ended.players if p.account]
             for account, mu, sigma in tx.run(
                     "SELECT account_id, mu, sigma FROM ratings WHERE key = %s AND account_id IN (%s)"
-                    % ("%s", ", ".join(["%s"] * len(wanted))), (ended.key, *wanted)):
+                    % ("%s", ", ".join(["%s"] * len(present))), (ended.key, *present)):
                 before[account] = (mu, sigma)
-            after = ended.rater(ended.players, before)
+            rated = [dataclasses.replace(p, account=p.account or f"{GONE}{p.seat}") for p in ended.players]
+            after = ended.rater(rated, before)
+            if after is not None:
+                after = {account: r for account, r in after.items() if not account.startswith(GONE)}
         seq = tx.run("SELECT COALESCE(MAX(seq), 0) + 1 FROM matches")[0][0]
         tx.run("INSERT INTO matches (seq, table_id, match, game, seats, ended_at, rated) "
                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
@@ -853,7 +870,7 @@ def _account(rows: list[tuple]) -> dict | None:
     return {"id": account, "name": name, "password": password, "created": created}
 
 
-def _table_accounts(tx: Tx, table_id: str) -> dict[int, str]:
+def _table_accounts(tx: Tx, table_id: str) -> dict[int, str]:  # (the links held: "Your tables", not ratings)
     rows = tx.run("SELECT s.seat, h.account_id FROM seats s JOIN seat_accounts h ON h.token = s.token "
                   "WHERE s.table_id = %s AND s.seat < 255", (table_id,))
     return {seat: account for seat, account in rows}
