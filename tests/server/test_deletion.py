@@ -20,7 +20,7 @@ from tarocchi.server.core.store.people import GONE, NEUTRAL_NAME, Ended, Player,
 from tarocchi.server.ratings import ordinal, rate, recompute
 from tests.server.fake import until
 from tests.server.live import running_server
-from tests.server.test_ratings import RATED, accounts, all_ratings, hold, leave, new_hub, over, seat_all
+from tests.server.test_ratings import RATED, accounts, all_ratings, leave, new_hub, over, seat_all
 
 NAME = "Zelinda"  # (a name no other text of a table holds, even in part)
 
@@ -84,9 +84,8 @@ def test_a_rebuild_after_a_deletion_gives_the_live_ratings_bit_for_bit(store_db,
                 who[0] = people[0]
             table_id, tokens = f"t{n}", [f"seat{n}-{s}" for s in range(3)]
             store.create_table(table_id, "room", tokens, {"kind": "room", "seats": 3})
-            for account, token in zip(who, tokens):
-                store.people.hold_seat(account, token)
-            players = [Player(s, f"p{s}", s, rng.randrange(-3, 4), False) for s in range(3)]
+            # (each seat's account the one that sat there, as the table says: issue 56)
+            players = [Player(s, f"p{s}", s, rng.randrange(-3, 4), False, who[s]) for s in range(3)]
             store.append_many([(table_id, 2, "chat", {"seat": 0, "text": "."})],
                               ended=[Ended(table_id, 1, "sicilian", 3, float(n), players, rate, ordinal)])
         live = {k: (mu, s, n) for k, (mu, s, _, n) in all_ratings(store).items()}
@@ -144,11 +143,10 @@ async def rated_match_then_rematch(db: str, delete_midway: bool = False):
     hub.start()
     people = accounts(store, NAME, "Bruno", "Carla")
     table_id, tokens = hub.new_room(3, "sicilian", settings=RATED)
-    hold(store, people, tokens)
-    sockets, tasks = seat_all(hub, store, tokens, "sicilian", 4, playing=False)
+    sockets, tasks = seat_all(hub, store, tokens, "sicilian", 4, playing=False, sitters=people)
     await until(lambda: all(s.frames for s in sockets))
-    for seat, name in enumerate([NAME, "Bruno", "Carla"]):
-        assert hub.rename(table_id, seat, name)
+    # (each seat named by the account that sat there: issue 56)
+    await until(lambda: hub.tables[table_id].names[:3] == [NAME, "Bruno", "Carla"])
     sockets[0].say({"type": "chat", "text": "first match line"})
     await until(lambda: len(hub.tables[table_id].chat) == 1)
     for s in sockets:
@@ -157,7 +155,7 @@ async def rated_match_then_rematch(db: str, delete_midway: bool = False):
     if delete_midway:
         await until(lambda: sockets[0].state["view"] is not None and sockets[0].state["table"]["deal_number"] >= 1)
         forgotten = store.people.delete_account(people[0])
-        await hub.forget(forgotten.name, forgotten.tables)
+        await hub.forget(forgotten.name, forgotten.tables, forgotten.account)
         assert hub.tables[table_id].names[0] == NEUTRAL_NAME
     await until(lambda: over(sockets[0]), seconds=30)
     for s in sockets:
@@ -231,9 +229,10 @@ def test_a_match_in_play_when_an_account_is_deleted_ends_without_its_name(store_
     store = open_store(store_db)
     try:
         assert NAME.casefold() not in stored_text(store, table_id).casefold()
+        assert people[0] not in stored_text(store, table_id)  # (its seat's ``sit`` keeps no id of it)
         with store.people.read() as tx:
             names = [r[0] for r in tx.run("SELECT name FROM match_players WHERE table_id = %s ORDER BY seat", (table_id,))]
-        assert names == [NEUTRAL_NAME, "Bruno", "Carla"]
+        assert names == [None, "Bruno", "Carla"]  # (no name kept there: shown as the neutral one)
         matches = store.people.matches_of(people[1])
         assert [p["name"] for p in matches[0]["players"]] == [NEUTRAL_NAME, "Bruno", "Carla"]
     finally:

@@ -190,7 +190,7 @@ class Accounts:
 
     def __init__(self, store: Store, spend: Callable[[str, str], Awaitable[bool]],
                  rename: Callable[[str, int, str], bool], passwords: Passwords | None = None,
-                 forget: Callable[[str, list[str]], Awaitable[None]] | None = None):
+                 forget: Callable[[str, list[str], str], Awaitable[None]] | None = None):
         self.people: People = store.people
         self.spend, self.rename = spend, rename
         self.forget = forget  # a deleted name out of the tables this process holds (Hub.forget)
@@ -487,7 +487,7 @@ def routes(accounts: Callable[[], Accounts], read_body, client_address) -> list[
             return refused
         forgotten = accounts().people.delete_account(account["id"])
         if forgotten is not None and accounts().forget is not None:
-            await accounts().forget(forgotten.name, forgotten.tables)  # (issue 55: its tables in play too)
+            await accounts().forget(forgotten.name, forgotten.tables, forgotten.account)  # (issue 55: its tables in play too)
         return signed_out()
 
     return [

@@ -39,7 +39,7 @@ from .messages import (
     Hello, History, Message, Name, Next, Rematch, Start, Takeover, Visible,
 )
 from .store import Store, address_key
-from .store.people import NEUTRAL_NAME, Ended, Player, name_key, neutral
+from .store.people import NEUTRAL_NAME, Ended, Player, forget_sitter, name_key, neutral
 from .tables import (
     BETWEEN, CHAT_KEPT, COMPUTER_NAMES, COMPUTER_PLAYS, NEXT_DEAL, OVER, PLAYING, QUICK_NAMES, ROOM_NAMES, WAITING,
     WATCH_SEAT, Table, chat_line, new_watch_token, plain_name, replay, shuffled_deck,
@@ -755,6 +755,10 @@ class Hub:
             # that account, under its name (issue 56).
             self.write(table, "sit", {"seat": seat, "account": conn.account["id"], "name": conn.account["name"],
                                       "address": address_key(conn.address) if conn.address else None})
+            try:  # (kept for a deletion to find this table by: issue 55)
+                self.store.people.sat_at(conn.account["id"], table.id)
+            except Exception:
+                log.exception("table %s: could not note who sat at seat %d", table.id, seat)
         if hello.name is not None and table.check_name(hello.name) is None and table.check_rename(seat) is None:
             self._rename(table, seat, hello.name)  # (a bad name in a hello is left out, not refused)
         self._ensure_watch(table)
@@ -786,7 +790,7 @@ class Hub:
             self._rename(table, seat, text)
         return True
 
-    async def forget(self, name: str, table_ids: list[str]) -> None:
+    async def forget(self, name: str, table_ids: list[str], account: str = "") -> None:
         """A deleted account's name leaves the tables this process holds (issue 55; the store
         has put the neutral name in their stored events already, ``People.delete_account``):
         a seat so named is renamed (a ``name`` event: its match's record keeps no name), and
@@ -800,9 +804,13 @@ class Hub:
             return
         for _, _, _, data in self.committing + self.staged:  # (the staged are still to be encoded)
             neutral(data, key)
+            forget_sitter(data, account)
         for table_id in held:
             table = self.tables[table_id]
             table.forget_name(lambda n: name_key(n) == key, NEUTRAL_NAME)
+            for sitter in table.sitters:
+                if sitter is not None:
+                    forget_sitter(sitter, account)
             renamed = [seat for seat, n in enumerate(table.names) if name_key(n) == key]
             if renamed:
                 with self.atomic(table):
@@ -810,7 +818,7 @@ class Hub:
                         self.write(table, "name", {"seat": seat, "name": NEUTRAL_NAME})
                 self.changed(table)
         await self.committed.wait()
-        self.store.people.forget_name(name, held)
+        self.store.people.forget_name(name, held, account)
 
     def _rename(self, table: Table, seat: int, text: str) -> None:
         name = plain_name(text)

@@ -134,6 +134,11 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     created_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_by_account ON push_subscriptions (account_id);
+CREATE TABLE IF NOT EXISTS sat_at (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    table_id text NOT NULL,
+    PRIMARY KEY (account_id, table_id)
+);
 CREATE TABLE IF NOT EXISTS budgets (
     key text PRIMARY KEY,
     tokens double precision NOT NULL,
@@ -374,21 +379,29 @@ class People:
             name = found[0][0]
             tables = sorted({r[0] for r in tx.run(
                 "SELECT table_id FROM seat_accounts WHERE account_id = %s UNION "
-                "SELECT table_id FROM match_players WHERE account_id = %s", (account, account))})
+                "SELECT table_id FROM sat_at WHERE account_id = %s UNION "
+                "SELECT table_id FROM match_players WHERE account_id = %s", (account, account, account))})
             gone = GONE + secrets.token_hex(8)
             tx.run("UPDATE match_players SET name = NULL, account_id = NULL, gone = %s WHERE account_id = %s",
                    (gone, account))
-            forget_name(tx, name, tables)
+            forget_name(tx, name, tables, account)
             tx.run("DELETE FROM accounts WHERE id = %s", (account,))
         self.wipe()
-        return Forgotten(name, tables)
+        return Forgotten(name, tables, account)
 
-    def forget_name(self, name: str, tables: list[str]) -> None:
+    def forget_name(self, name: str, tables: list[str], account: str = "") -> None:
         """``forget_name`` again, in a transaction of its own (the events of a table in play
         committed meanwhile: ``Hub.forget``)."""
         with self.write() as tx:
-            forget_name(tx, name, tables)
+            forget_name(tx, name, tables, account)
         self.wipe()
+
+    def sat_at(self, account: str, table_id: str) -> None:
+        """The account sat at a seat of the table (its ``sit`` event, issue 56): a deletion
+        finds the table by it, to take the account's name and id out of its events."""
+        with self.write() as tx:
+            tx.run("INSERT INTO sat_at (account_id, table_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                   (account, table_id))
 
     # --- budgets (issue 55) --------------------------------------------------------------------
 
@@ -822,6 +835,7 @@ class Forgotten:
 
     name: str
     tables: list[str]
+    account: str = ""  # its id, as the tables' ``sit`` events name it
 
 
 def neutral(data: dict, key: str) -> bool:
@@ -838,18 +852,29 @@ def neutral(data: dict, key: str) -> bool:
     return changed
 
 
-def forget_name(tx: Tx, name: str, tables: list[str]) -> None:
+def forget_sitter(data: dict, account: str) -> bool:
+    """A ``sit`` event's (or a table's sitter's) account, if it is ``account``, made a deleted
+    account's (``GONE``): whether it changed."""
+    if account and data.get("account") == account:
+        data["account"], data["name"] = GONE, NEUTRAL_NAME
+        return True
+    return False
+
+
+def forget_name(tx: Tx, name: str, tables: list[str], account: str = "") -> None:
     """The name, wherever the store keeps it for ``tables`` (issue 55): their events (a seat's
-    ``name``, a chat line's, ``created``), their listings, their match records. A seat named
-    so (case folded) at those tables is the deleted account's (its own name, given when it
-    held the seat), and another who took the same name there loses nothing by it."""
+    ``name``, a chat line's, ``created``, a ``sit``), their listings, their match records. A
+    seat named so (case folded) at those tables is the deleted account's (its own name, given
+    when it held the seat), and another who took the same name there loses nothing by it. A
+    ``sit`` of ``account`` keeps no id of it either: its seat is a deleted account's (``GONE``,
+    a leaver when its match ends, issue 56)."""
     key = name_key(name)
     encode = lambda data: json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
     for table_id in tables:
         for version, data in tx.run("SELECT version, data FROM events WHERE table_id = %s "
-                                    "AND kind IN ('created', 'name', 'chat')", (table_id,)):
+                                    "AND kind IN ('created', 'name', 'chat', 'sit')", (table_id,)):
             event = json.loads(data)
-            if isinstance(event, dict) and neutral(event, key):
+            if isinstance(event, dict) and (neutral(event, key) | forget_sitter(event, account)):
                 tx.run("UPDATE events SET data = %s WHERE table_id = %s AND version = %s",
                        (encode(event), table_id, version))
         for (data,) in tx.run("SELECT data FROM listings WHERE table_id = %s", (table_id,)):
