@@ -125,6 +125,12 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     async def may_browse(request: Request) -> bool:
         return await may_spend(request, "lobby", lobby, browsers)
 
+    def paused(request: Request) -> dict | None:
+        """The refusal of a rated seat to a signed-in leaver paused from rated tables (issue 56,
+        ratings.py); None for anyone else."""
+        account = signed_in(hub().store.people, request)
+        return hub().ratings.pause_refusal(account and account["id"])
+
     async def may_look(request: Request) -> bool:
         return await may_spend(request, "looking", lobby, lookers)
 
@@ -199,6 +205,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         account = signed_in(hub().store.people, request) if body.correspondence else None
         if body.correspondence and account is None:
             return JSONResponse({"error": SIGN_IN_FOR_CORRESPONDENCE}, status_code=401)
+        if (body.rated if body.rated is not None else body.public) and (refused := paused(request)):
+            return JSONResponse(refused, status_code=403)  # (a leaver's pause from rated tables: issue 56)
         try:
             table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
                                                     hints=body.hints, address=client_address(request),
@@ -245,7 +253,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
         Route("/api/games", list_games),
-        *lobby_routes(hub, may_browse, may_create, read_body),
+        *lobby_routes(hub, may_browse, may_create, read_body, paused),
         *lesson_routes(hub, may_create),  # Learn to play: a lesson's table (lessons.py)
         *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),

@@ -220,7 +220,7 @@ class Lobby(Feature):
         if not open_seats:
             return None
         return {"game": table.game.name, "status": table.status, "open": open_seats,
-                "seats": table.seats, "quick": table.quick, "clock": table.clock,
+                "seats": table.seats, "quick": table.quick, "clock": table.clock, "rated": table.rated,
                 "correspondence": table.correspondence,
                 "names": [table.names[s] if table.joined[s] and not table.filled[s] else None
                           for s in range(table.seats)],
@@ -239,6 +239,7 @@ class Lobby(Feature):
                         "names": row["names"], "present": row.get("present"),
                         "waiting": round(max(0.0, now - row["since"])),
                         "quick": row["quick"], "clock": row["clock"], "watch": row.get("watch"),
+                        "rated": row.get("rated", True),  # (a listing from before: public, so rated)
                         "correspondence": row.get("correspondence")})
         return out
 
@@ -468,10 +469,11 @@ class Lobby(Feature):
 # --- the routes (app.create_app mounts them) ---------------------------------------------------
 
 
-def lobby_routes(hub, may_browse, may_create, read_body) -> list:
+def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: None) -> list:
     """``GET /api/public``, ``POST /api/public/{table}/seat``, ``POST /api/play-now``
     (docs/protocol.md). ``hub()`` is the app's hub; ``may_browse``/``may_create`` spend the
-    client address's lobby and new-table budgets; ``read_body`` is app.read_body."""
+    client address's lobby and new-table budgets; ``read_body`` is app.read_body; ``paused``
+    answers a rated seat asked for by a leaver paused from them (issue 56), else None."""
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -508,6 +510,9 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         if isinstance(body, JSONResponse):
             return body
         account = signed_in(hub().store.people, request)
+        if (refused := paused(request)) is not None and any(
+                t["table"] == request.path_params["table"] and t["rated"] for t in hub().lobby.public_tables()):
+            return JSONResponse(refused, status_code=403)
         claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request) or "?",
                                     account and account["id"])
         if isinstance(claimed, str):
@@ -526,6 +531,8 @@ def lobby_routes(hub, may_browse, may_create, read_body) -> list:
         if isinstance(body, JSONResponse):
             return body
         lobby = hub().lobby
+        if (refused := paused(request)) is not None:  # (Play now's tables are public: rated)
+            return JSONResponse(refused, status_code=403)
         try:
             if not lobby.has_seat_for(body.game) and not await may_create(request):
                 return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)

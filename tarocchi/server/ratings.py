@@ -17,6 +17,19 @@ Ottocento's partners (B5: seats 0 and 2 against 1 and 3) win and lose together o
 so they are rated as one team (``Player.team``, ``Game.sides``). Sicilian's called partner
 (R15) is a side for one deal only: each seat is rated by its own match total.
 
+**Shown.** A rating is shown as one number on a scale players know from chess sites
+(``shown``): 1500 + 40 x the conservative value (mu - 3 sigma), never below 0. A newcomer
+shows 1500 (its conservative value is 0), and the leaderboard's order is the conservative
+value's. The result screen of a rated match shows each player's change (``GET
+/api/matches/<table>.<match>``).
+
+**Leavers** (issue 56, as Lichess's playban). A seat the computer played for most of a deal or
+more when a rated room's match ended (``Player.absent``) is a leave of its account's. Two leaves
+within ``LEAVES_WINDOW`` pause that account from rated tables for a while, a longer one with
+each leave more (``PAUSES``), counted from the latest; the pause is said to that player alone
+(``GET /api/me/pause``), and a rated seat from the lobby, Play now, or a new rated room is
+refused meanwhile (``pause_refusal``).
+
 **Rebuilding.** ``rate`` is a pure function of the players and their ratings before, floats in
 and floats out, so replaying the stored rated matches in their order (``recompute``: ``tarocchi
 ratings rebuild``) gives exactly the ratings the live server wrote.
@@ -26,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -59,14 +73,39 @@ NAME_LIMIT = 100  # a longer name in a profile's address is no account's (accoun
 
 MIN_PLAYED_OUT = 1  # deals of a match played out (not thrown in) for it to be rated (issue 56)
 
+# The number a rating is shown as (issue 56): 1500 + 40 x its conservative value, never below 0.
+SHOWN_BASE, SHOWN_SCALE = 1500, 40
+
+# Leavers (issue 56): the leaves of a week counted; the pause after the n-th (none for the first:
+# a dropped connection or a crying child happens to anyone), from the latest leave.
+LEAVES_WINDOW = 7 * 24 * 3600
+PAUSES = (0, 0, 15 * 60, 60 * 60, 4 * 3600, 24 * 3600, 3 * 24 * 3600)
+PAUSED = "you left rated matches before their end: you may sit at rated tables again once your pause is over"
+
 NO_SUCH_PLAYER = "no player has that name"
 NO_SUCH_GAME = "no such game"
+NO_SUCH_MATCH = "no such match: it is not over, or not recorded"
+SIGNED_OUT = "you are not signed in"
 
 
 def ordinal(mu: float, sigma: float) -> float:
     """The rating's conservative value, what players are ranked by: mu - 3 sigma (OpenSkill's
     ``ordinal``). A newcomer's is low (25 - 25 = 0) and grows as the rating settles."""
     return MODEL.rating(mu, sigma).ordinal()
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating as players see it: a newcomer 1500, a first loss a little under it, never
+    negative (OpenSkill's conservative value starts at 0 and may go below it)."""
+    return max(0, round(SHOWN_BASE + SHOWN_SCALE * ordinal(mu, sigma)))
+
+
+def pause_after(leaves: list[float], now: float) -> dict | None:
+    """The pause from rated tables that these leaves (their times, the earliest first, those of
+    the last ``LEAVES_WINDOW``) give at ``now``: {"until", "leaves"}, or None."""
+    recent = [at for at in leaves if at > now - LEAVES_WINDOW]
+    until = recent[-1] + PAUSES[min(len(recent), len(PAUSES) - 1)] if recent else 0.0
+    return {"until": until, "leaves": len(recent)} if until > now else None
 
 
 def provisional(sigma: float) -> bool:
@@ -161,8 +200,33 @@ class Ratings(Feature):
         return work(*args)
 
     def ended(self, table: Table, ended: Ended) -> None:
-        if table.kind == "room" and table.rated and casual_because(table) is None:
+        ended.rated_room = table.kind == "room" and table.rated
+        if ended.rated_room and casual_because(table) is None:
             ended.rater, ended.ordinal = rate, ordinal
+
+    def pause(self, account: str, now: float | None = None) -> dict | None:
+        """The account's pause from rated tables now, or None (``pause_after``)."""
+        now = time.time() if now is None else now
+        return pause_after(self.people.leaves_since(account, now - LEAVES_WINDOW), now)
+
+    def pause_refusal(self, account: str | None) -> dict | None:
+        """The answer to a rated seat asked for by ``account`` while it is paused, else None."""
+        found = self.pause(account) if account else None
+        return {"error": PAUSED, "until": found["until"]} if found else None
+
+    def result(self, reference: str) -> dict | None:
+        """A recorded match (``<table>.<match>``) as its result screen shows it: each player's
+        place and, rated, their shown rating before and after; None if not recorded."""
+        table_id, _, match = reference.rpartition(".")
+        if not table_id or not match.isdigit() or len(reference) > 80:
+            return None
+        found = self.people.match_result(table_id, int(match))
+        if found is not None:
+            for p in found["players"]:
+                before, after = p.pop("before"), p.pop("after")
+                p["rating_before"] = shown(*before) if before else (SHOWN_BASE if after else None)
+                p["rating_after"] = shown(*after) if after else None
+        return found
 
     def profile(self, name: str) -> dict | None:
         """A player's page: their ratings, and their latest matches with a link to look each
@@ -170,7 +234,7 @@ class Ratings(Feature):
         account = self.people.account_named(name) if len(name) <= NAME_LIMIT else None
         if account is None:
             return None
-        ratings = {key: {**r, "provisional": provisional(r["sigma"])}
+        ratings = {key: {**r, "provisional": provisional(r["sigma"]), "rating": shown(r["mu"], r["sigma"])}
                    for key, r in sorted(self.people.ratings(account["id"]).items())}
         matches = self.people.matches_of(account["id"], PROFILE_MATCHES)
         # A rated match is open to be looked back at, as its result is public: the replay of its
@@ -178,6 +242,9 @@ class Ratings(Feature):
         # its chat). An unrated match (a private room's, by default) gets none.
         for m in matches:
             m["key"] = rating_key(m["game"], m["seats"])
+            # (shown: a first rating changes from a newcomer's 1500)
+            m["rating_before"] = shown(*m["before"]) if m["before"] else (SHOWN_BASE if m["after"] else None)
+            m["rating_after"] = shown(*m["after"]) if m["after"] else None
             m["replay"] = f"/r/{match_reference(m['table'], m['match'])}/1" if m["rated"] else None
         return {"name": account["name"], "ratings": ratings, "matches": matches}
 
@@ -197,9 +264,10 @@ class Ratings(Feature):
                     rank = n
                 players.append({"rank": rank, "name": row["name"], "ordinal": row["ordinal"], "mu": row["mu"],
                                 "sigma": row["sigma"], "matches": row["matches"],
-                                "provisional": provisional(row["sigma"])})
+                                "provisional": provisional(row["sigma"]), "rating": shown(row["mu"], row["sigma"])})
             boards.append({"seats": seats, "key": key, "players": players})
-        return {"game": game, "boards": boards, "provisional_sigma": PROVISIONAL_SIGMA}
+        return {"game": game, "boards": boards, "provisional_sigma": PROVISIONAL_SIGMA,
+                "scale": {"base": SHOWN_BASE, "per_point": SHOWN_SCALE}}
 
 
 def routes(ratings_of: Callable[[], Ratings], may_browse) -> list:
@@ -211,6 +279,7 @@ def routes(ratings_of: Callable[[], Ratings], may_browse) -> list:
     from starlette.routing import Route
 
     from .core.messages import TOO_MANY_LOBBY
+    from .core.sessions import signed_in
 
     headers = {"Cache-Control": "no-store"}
 
@@ -233,7 +302,25 @@ def routes(ratings_of: Callable[[], Ratings], may_browse) -> list:
             return JSONResponse({"error": NO_SUCH_GAME}, status_code=404, headers=headers)
         return JSONResponse(found, headers=headers)
 
+    async def match(request: Request):
+        if not await may_browse(request):
+            return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+        ratings = ratings_of()
+        found = await ratings.answer(ratings.result, request.path_params["reference"])
+        if found is None:
+            return JSONResponse({"error": NO_SUCH_MATCH}, status_code=404, headers=headers)
+        return JSONResponse(found, headers=headers)
+
+    async def my_pause(request: Request):
+        account = signed_in(ratings_of().people, request)
+        if account is None:
+            return JSONResponse({"error": SIGNED_OUT}, status_code=401, headers=headers)
+        found = ratings_of().pause(account["id"])
+        return JSONResponse(found or {"until": None, "leaves": 0}, headers=headers)
+
     return [
         Route("/api/players/{name}", player),
         Route("/api/leaderboard/{game}", leaderboard),
+        Route("/api/matches/{reference}", match),
+        Route("/api/me/pause", my_pause),
     ]

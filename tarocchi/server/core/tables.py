@@ -286,6 +286,8 @@ class Table:
             "early_start": self.status == WAITING and self.may_start_early(),
             "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
             "public": self.public, "rated": self.rated, "quick": self.quick,
+            # The finished match's own reference (its result and ratings: GET /api/matches/<it>, issue 56).
+            "result": match_reference(self.id, self.matches) if self.status == OVER else None,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),

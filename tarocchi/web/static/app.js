@@ -1060,7 +1060,8 @@ function countPanel() {
     parts.push(h("div", { class: "result" },
       h("h2", { text: t("result.title") }),
       h("p", { class: "winners", text: winnersLine() }),
-      h("p", { class: "result-totals", text: `${gt("result.totals")}: ` + totalsLine() })));
+      h("p", { class: "result-totals", text: `${gt("result.totals")}: ` + totalsLine() }),
+      ratingChanges(T)));
   }
   parts.push(h("h3", { text: gt("count.payments") }));
   // (by seat, or as the game scores: Ottocento's two sides)
@@ -1073,6 +1074,31 @@ function countPanel() {
   parts.push(replay.replayLast(T, token));  // (replay.js: once the finished deal is listed)
   if (!watching) parts.push(hint.reviewSection(ctxFor(), replay.lastReplayHref(T, token)));  // (each decision opens its step)
   return h("section", { class: "center count", tabindex: "0", "aria-label": t("count.title") }, parts);
+}
+
+// How each player's rating moved at a rated match's end (issue 56), as the server recorded it
+// (GET /api/matches/<T.result>, asked once a match); a room's match not rated says so.
+const results = new Map();  // a finished match's reference -> its record (null: asked, not come)
+function ratingChanges(T) {
+  if (!T.result || T.kind !== "room") return null;
+  if (!results.has(T.result)) {
+    const ref = T.result;
+    results.set(ref, null);
+    fetch(`/api/matches/${encodeURIComponent(ref)}`).then((r) => (r.ok ? r.json() : null))
+      .then((data) => { if (data) { results.set(ref, data); render(); } }).catch(() => { results.delete(ref); });
+    return null;
+  }
+  const r = results.get(T.result);
+  if (!r) return null;
+  if (!r.rated) return h("p", { class: "result-rated casual", text: t("result.casual") });
+  return h("div", { class: "rating-changes" },
+    h("h3", { text: t("result.ratings") }),
+    h("ul", {}, r.players.filter((p) => p.rating_after !== null).map((p) => {
+      const delta = p.rating_after - p.rating_before;
+      return h("li", { class: delta > 0 ? "plus" : delta < 0 ? "minus" : "" },
+        h("span", { text: p.name }),
+        h("b", { text: t("result.rating", { from: p.rating_before, to: p.rating_after, delta: delta > 0 ? `+${delta}` : String(delta) }) }));
+    })));
 }
 
 // Who won the match: the game says it its own way (Ottocento: a side), else by seats.
@@ -1193,7 +1219,10 @@ function topbar() {
     h("div", { class: "title-block" },
       h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
       T ? h("span", { class: "game-name" }, h("span", { class: "long", text: tableGameTitle() }),
-        h("span", { class: "short", text: tableGameTitle(true) })) : null),
+        h("span", { class: "short", text: tableGameTitle(true) }),
+        // Rated or casual, in sight at every table (issue 56): a computer table is never rated.
+        h("span", { class: `rated-tag ${T.rated && T.kind === "room" ? "rated" : "casual"}`,
+          text: t(T.rated && T.kind === "room" ? "table.rated" : "table.casual") })) : null),
     // (the deal and a spectator's badge one block: a phone stacks them beside the title)
     dealNo || (watching && T) ? h("span", { class: "deal-block" },
       dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,

@@ -215,6 +215,11 @@ const en = {
   "jocu.scommessa": "Scommessa",
 
   "result.title": "The match is over",
+  "result.ratings": "Ratings",
+  "result.rating": "{from} → {to} ({delta})",
+  "result.casual": "A casual match: no rating changed.",
+  "table.rated": "Rated",
+  "table.casual": "Casual",
   "result.winner": "{names} wins.",
   "result.winners": "{names} share the win.",
   "result.totals": "Totals in jochi",
@@ -546,6 +551,11 @@ const it = {
   "jocu.scommessa": "Scommessa",
 
   "result.title": "La partita è finita",
+  "result.ratings": "Punteggi",
+  "result.rating": "{from} → {to} ({delta})",
+  "result.casual": "Partita amichevole: nessun punteggio è cambiato.",
+  "table.rated": "Classificata",
+  "table.casual": "Amichevole",
   "result.winner": "Vince {names}.",
   "result.winners": "Vincono a pari merito {names}.",
   "result.totals": "Totali in jochi",
@@ -668,6 +678,9 @@ const it = {
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
 // translated by that exact text (tarocchi/games/sicilian.py and tricks.py).
 const REASONS_IT = {
+  // (server/ratings.py, issue 56: a leaver's pause; the lobby says its end beside it)
+  "you left rated matches before their end: you may sit at rated tables again once your pause is over":
+    "hai lasciato partite classificate prima della fine: potrai sederti ai tavoli classificati alla fine della pausa",
   "it is not your turn": "non è il tuo turno",
   // Watching and looking back (server/watch.py)
   "a watch link only watches: a spectator cannot play, chat or speak for a seat": "il link per gli spettatori serve solo a guardare: uno spettatore non gioca, non scrive e non parla per un posto",

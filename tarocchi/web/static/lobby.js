@@ -7,7 +7,7 @@
 // shows waitingExtras() in the waiting room and turnClock() beside the player's seat; one
 // ticker counts every [data-deadline] element down, without a render.
 
-import { t, tn, addMessages, reason, seatName } from "./i18n.js";
+import { t, tn, lang, addMessages, reason, seatName } from "./i18n.js";
 import { h, patch, asset } from "./dom.js";
 import { keptSeats, forgetSeats, askTables } from "./seats.js";
 import { accountName } from "./account.js";
@@ -34,7 +34,14 @@ const pub = {
   gameTitle: (g) => g.title,
   list: null,        // the sections, built once
   now: null,
+  pause: null,       // signed in and paused from rated tables (issue 56): {until, leaves}
 };
+
+// When the time the server gives ends, as the reader's clock and language say it.
+function clockTime(seconds) {
+  return new Intl.DateTimeFormat(lang() === "it" ? "it-IT" : "en-GB", { dateStyle: "short", timeStyle: "short" })
+    .format(new Date(seconds * 1000));
+}
 
 function gameOf(name) { return pub.games.find((g) => g.name === name) || { name, title: name }; }
 
@@ -43,6 +50,11 @@ function gameOf(name) { return pub.games.find((g) => g.name === name) || { name,
 export function setup(games, gameTitle) {
   pub.games = games;
   pub.gameTitle = gameTitle;
+  // A leaver's pause from rated tables is said to that player alone, with its end (issue 56).
+  if (accountName()) {
+    fetch("/api/me/pause").then((r) => (r.ok ? r.json() : null))
+      .then((p) => { if (p?.until) { pub.pause = p; refresh(); } }).catch(() => {});
+  }
 }
 
 export function startPolling() {
@@ -69,7 +81,11 @@ export function startPolling() {
 export async function postJson(path, body) {
   const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  if (!res.ok) {
+    const e = new Error(data.error || res.statusText);
+    e.until = typeof data.until === "number" ? data.until : null;  // (a pause from rated tables: its end)
+    throw e;
+  }
   return data;
 }
 
@@ -91,6 +107,7 @@ async function post(path, body) {
     return await postJson(path, body);
   } catch (e) {
     pub.error = t("lobby.error", { reason: reason(e.message) });
+    if (e.until) { pub.pause = { until: e.until }; pub.error = ""; }  // (said once, with its end, below)
     return null;
   } finally {
     pub.busy = false; refresh();
@@ -127,7 +144,9 @@ function tableRow(row) {
     row.correspondence ? tn("pub.list.days", row.correspondence) : row.clock ? t("pub.list.clock", { n: row.clock }) : null,
   ].filter(Boolean);
   return h("li", { class: "public-table", "data-table": row.table, "data-game": row.game },
-    h("div", { class: "public-head" }, h("strong", { text: title }), h("span", { class: "quiet", text: facts.join(" · ") })),
+    h("div", { class: "public-head" }, h("strong", { text: title }),
+      h("span", { class: `rated-tag ${row.rated === false ? "casual" : "rated"}`, text: t(row.rated === false ? "pub.list.casual" : "pub.list.rated") }),
+      h("span", { class: "quiet", text: facts.join(" · ") })),
     h("div", { class: "public-seats" }, row.free.map((seat) => {
       const name = seatName((row.quick ? QUICK_NAMES : ROOM_NAMES)[seat]);
       return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
@@ -152,6 +171,8 @@ function nowBody() {
     h("h2", { text: t("pub.now.title") }),
     h("p", { text: t("pub.now.help", { n: pub.fill }) }),
     pub.error ? h("p", { class: "error", role: "alert", text: pub.error }) : null,
+    pub.pause && pub.pause.until * 1000 > Date.now()
+      ? h("p", { class: "error pause-note", id: "pause-note", role: "alert", text: t("pub.paused", { time: clockTime(pub.pause.until) }) }) : null,
     h("div", { class: "play-now" }, pub.games.map((g) => h("span", { class: "play-now-game" },
       h("button", {
         type: "button", class: "primary", id: `play-now-${g.name}`, "data-focus": `play-now-${g.name}`, disabled: pub.busy,
@@ -305,6 +326,8 @@ export function waitingExtras(T, send) {
     t(T.public ? "pub.wait.unlist" : "pub.wait.list")));
   }
   if (T.public && !T.quick) out.push(h("p", { class: "listed-note", text: t("pub.wait.listed") }));
+  // Rated or casual (issue 56), and why it matters: a rated room's match counts only if every seat is an account's.
+  if (T.kind === "room") out.push(h("p", { class: `rated-note ${T.rated ? "rated" : "casual"}`, text: t(T.rated ? "pub.wait.rated" : "pub.wait.casual") }));
   return out;
 }
 

@@ -134,6 +134,14 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     created_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_by_account ON push_subscriptions (account_id);
+CREATE TABLE IF NOT EXISTS leaves (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    table_id text NOT NULL,
+    match integer NOT NULL,
+    at double precision NOT NULL,
+    PRIMARY KEY (account_id, table_id, match)
+);
+CREATE INDEX IF NOT EXISTS leaves_by_account ON leaves (account_id, at);
 CREATE TABLE IF NOT EXISTS sat_at (
     account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     table_id text NOT NULL,
@@ -247,6 +255,7 @@ class Ended:
     players: list[Player]
     rater: Rater | None = None  # set by a feature (``Feature.ended``): the match is to be rated
     ordinal: Callable[[float, float], float] | None = None  # the rating's ranking value
+    rated_room: bool = False  # a room whose matches are rated (casual or not this time): who left it is noted
 
     @property
     def key(self) -> str:
@@ -261,13 +270,21 @@ def rating_key(game: str, seats: int) -> str:
 def places(players: list[Player]) -> None:
     """Each player's place from the totals by team (a team's total is its best seat's): 1 is
     first, equal totals share a place, and a team with an absent player comes after every team
-    whose players were all there."""
+    whose players were all there. Places are counted as in sport (issue 56: one wording of
+    places everywhere, the leaderboard's too): after two first, the next is third."""
     def strength(p: Player) -> tuple[int, int]:
         team = [q for q in players if q.team == p.team]
         return (0 if any(q.absent for q in team) else 1, max(q.total for q in team))
-    ranked = sorted({strength(p) for p in players}, reverse=True)
+    by_team = {p.team: strength(p) for p in players}
     for p in players:
-        p.place = 1 + ranked.index(strength(p))
+        p.place = 1 + sum(1 for s in by_team.values() if s > strength(p))
+
+
+def sport_places(rows: list[tuple[int, int]]) -> list[int]:
+    """(team, place) of a match's seats, as stored (before issue 56 a place after a tie was the
+    next number: 1, 1, 2), as sport counts them: 1 + the teams placed before (1, 1, 3)."""
+    teams = {team: place for team, place in rows}
+    return [1 + sum(1 for q in teams.values() if q < place) for _, place in rows]
 
 
 class _NameLooksLike(Exception):
@@ -716,6 +733,18 @@ class People:
         if after is not None:
             self._put_ratings(tx, ended.key, after, ended.ordinal or (lambda mu, sigma: mu - 3 * sigma), ended.at,
                               count=True)
+        if ended.rated_room:  # (issue 56: who leaves rated matches again and again is paused from them)
+            for p in ended.players:
+                if p.absent and p.account:
+                    tx.run("INSERT INTO leaves (account_id, table_id, match, at) VALUES (%s, %s, %s, %s) "
+                           "ON CONFLICT DO NOTHING", (p.account, ended.table_id, ended.match, ended.at))
+
+    def leaves_since(self, account: str, since: float) -> list[float]:
+        """When the account left rated matches before their end (the computer played its seat
+        most of a deal or more), since ``since``, the earliest first."""
+        with self.read() as tx:
+            rows = tx.run("SELECT at FROM leaves WHERE account_id = %s AND at >= %s ORDER BY at", (account, since))
+        return [r[0] for r in rows]
 
     def _put_ratings(self, tx: Tx, key: str, ratings: dict[str, tuple[float, float]], ordinal, at: float,
                      count: bool) -> None:
@@ -782,15 +811,24 @@ class People:
                           "WHERE p.account_id = %s ORDER BY m.seq DESC LIMIT %s", (account, limit))
             out = []
             for table_id, match, game, seats, at, rated, seat, before, after in mine:
-                players = tx.run("SELECT seat, name, total, place, account_id IS NOT NULL FROM match_players "
-                                 "WHERE table_id = %s AND match = %s ORDER BY seat", (table_id, match))
                 out.append({"table": table_id, "match": match, "game": game, "seats": seats, "ended": at,
                             "rated": bool(rated), "seat": seat,
                             "before": json.loads(before) if before else None,
                             "after": json.loads(after) if after else None,
-                            "players": [{"seat": s, "name": n or NEUTRAL_NAME, "total": t, "place": pl,
-                                         "account": bool(a), "you": s == seat} for s, n, t, pl, a in players]})
+                            "players": _match_players(tx, table_id, match, seat)})
         return out
+
+    def match_result(self, table_id: str, match: int) -> dict | None:
+        """A finished match as recorded (issue 56: its result screen): game, seats, rated, and
+        each player's name, total, place and rating before and after; None if not recorded
+        (yet). What a profile shows of it, no more."""
+        with self.read() as tx:
+            found = tx.run("SELECT game, seats, rated FROM matches WHERE table_id = %s AND match = %s", (table_id, match))
+            if not found:
+                return None
+            game, seats, rated = found[0]
+            players = _match_players(tx, table_id, match, None, ratings=True)
+        return {"game": game, "seats": seats, "rated": bool(rated), "players": players}
 
     def rated_match_names(self, table_id: str, match: int) -> list[str] | None:
         """The names of a rated match's players as recorded, by seat (a deleted account's:
@@ -886,6 +924,25 @@ def forget_name(tx: Tx, name: str, tables: list[str], account: str = "") -> None
             if name_key(was) == key:
                 tx.run("UPDATE match_players SET name = NULL WHERE table_id = %s AND match = %s AND seat = %s",
                        (table_id, match, seat))
+
+
+def _match_players(tx: Tx, table_id: str, match: int, mine: int | None, ratings: bool = False) -> list[dict]:
+    """A recorded match's players by seat: name (a deleted account's neutral), total, place (as
+    sport counts), whether an account; ``you`` (``mine``: the asker's seat); with ``ratings``,
+    each one's rating ``[mu, sigma]`` before and after (a rated match's)."""
+    rows = tx.run("SELECT seat, name, total, place, account_id IS NOT NULL, team, before, after FROM match_players "
+                  "WHERE table_id = %s AND match = %s ORDER BY seat", (table_id, match))
+    shown = sport_places([(r[5], r[3]) for r in rows])
+    out = []
+    for (s, n, t, _, a, _, before, after), place in zip(rows, shown):
+        player = {"seat": s, "name": n or NEUTRAL_NAME, "total": t, "place": place, "account": bool(a)}
+        if mine is not None:
+            player["you"] = s == mine
+        if ratings:
+            player["before"], player["after"] = (json.loads(before) if before else None,
+                                                 json.loads(after) if after else None)
+        out.append(player)
+    return out
 
 
 def _account(rows: list[tuple]) -> dict | None:
