@@ -460,7 +460,9 @@ def test_the_room_form_has_a_rated_box(live_server, new_page):
 # --- the pages at every size ---------------------------------------------------------------------
 
 def rating(mu: float, sigma: float, matches: int) -> dict:
-    return {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "matches": matches, "provisional": sigma > 4}
+    from tarocchi.server.ratings import shown
+    return {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "matches": matches, "provisional": sigma > 4,
+            "rating": shown(mu, sigma)}
 
 
 def player(seat, name, total, place, account=True, you=False):
@@ -472,15 +474,15 @@ PROFILE = {
     "ratings": {"sicilian/4": rating(29.4, 3.1, 14), "calabresella/3": rating(26.2, 6.9, 2), "sicilian/3": rating(31.0, 2.2, 40)},
     "matches": [
         {"table": "t3", "match": 1, "game": "calabresella", "seats": 3, "key": "calabresella/3", "ended": 1_780_000_000, "rated": True, "seat": 1,
-         "before": None, "after": [26.2, 6.9],
+         "before": None, "after": [26.2, 6.9], "rating_before": 1500, "rating_after": 1720,
          "players": [player(0, "Annunziata_Bellavista", 13, 2), player(1, "Bartolomeo_di_Giovanni1", 21, 1, you=True),
                      player(2, "Ciccio", -4, 3)], "watch": "/w/w3"},
         {"table": "t2", "match": 2, "game": "sicilian", "seats": 4, "key": "sicilian/4", "ended": 1_779_000_000, "rated": True, "seat": 0,
-         "before": [30.1, 3.2], "after": [29.4, 3.1],
+         "before": [30.1, 3.2], "after": [29.4, 3.1], "rating_before": 2320, "rating_after": 2304,
          "players": [player(0, "Bartolomeo_di_Giovanni1", -12, 3, you=True), player(1, "Dora", 30, 1),
                      player(2, "a former player", 2, 2, account=False), player(3, "Ezio", -20, 4)], "watch": "/w/w2"},
         {"table": "t1", "match": 1, "game": "sicilian", "seats": 3, "key": "sicilian/3", "ended": 1_778_000_000, "rated": False, "seat": 2,
-         "before": None, "after": None,
+         "before": None, "after": None, "rating_before": None, "rating_after": None,
          "players": [player(0, "host", 5, 1, account=False), player(1, "computer 1", 0, 2, account=False),
                      player(2, "Bartolomeo_di_Giovanni1", -5, 3, you=True)], "watch": None},
     ],
@@ -490,7 +492,7 @@ PROFILE = {
 def board(seats: int, n: int) -> dict:
     names = ["Bartolomeo_di_Giovanni1", "Annunziata_Bellavista", "Ciccio", "Dora", "Ezio", "Fulvia", "Gino"]
     players = [{"rank": i + 1, "name": names[i % len(names)] + ("" if i < len(names) else str(i)), "ordinal": 20.0 - i * 1.7,
-                "mu": 29.0 - i, "sigma": 3.0 + i * 0.5, "matches": 40 - i, "provisional": i >= 3} for i in range(n)]
+                "rating": round(1500 + 40 * (20.0 - i * 1.7)), "mu": 29.0 - i, "sigma": 3.0 + i * 0.5, "matches": 40 - i, "provisional": i >= 3} for i in range(n)]
     return {"seats": seats, "key": f"sicilian/{seats}", "players": players}
 
 
@@ -572,7 +574,7 @@ def test_the_profile_and_leaderboard_pages_fit_every_screen(live_server, new_pag
     cards = page.locator(".rating-card")
     assert cards.evaluate_all("els => els.map(e => e.dataset.key)") == ["sicilian/3", "sicilian/4", "calabresella/3"]
     first = page.locator(".rating-card[data-key='calabresella/3']")
-    assert first.locator(".rating-value").inner_text() == "5.5"  # (the conservative value: 26.2 - 3 x 6.9)
+    assert first.locator(".rating-value").inner_text() == "1720"  # (1500 + 40 x the conservative value, 26.2 - 3 x 6.9)
     assert first.locator(".tag-provisional").inner_text() == "provisional"
     assert page.locator(".rating-card[data-key='sicilian/3'] .tag-provisional").count() == 0
     assert "2 matches" in first.inner_text()
@@ -580,13 +582,13 @@ def test_the_profile_and_leaderboard_pages_fit_every_screen(live_server, new_pag
     assert "26.2 ± 6.9" in first.locator(".rating-detail").inner_text()
     matches = page.locator(".match")
     top = matches.nth(0).inner_text()
-    assert "Calabresella, 3 seats" in top and "Won: 1st place, 21 points" in top and "First rating: 5.5" in top
+    assert "Calabresella, 3 seats" in top and "Won: 1st place, 21 points" in top and "First rating: 1720 (+220 from 1500, where everyone starts)" in top
     assert "Annunziata_Bellavista (2nd, 13)" in top and "Ciccio (3rd, -4)" in top
     assert matches.nth(0).locator("a[href='/@/Ciccio']").count() == 1
     assert matches.nth(0).locator("a.replay-link").get_attribute("href") == "/r/w3/1"
     page.locator(".match:nth-child(2) a.replay-link[href='/r/w2/3']").wait_for()
     assert matches.nth(2).locator("a.replay-link").count() == 0  # (an unrated match: no watch link is given)
-    assert "Rating −0.4 (20.5 → 20.1)" in matches.nth(1).inner_text()
+    assert "Rating −16 (2320 → 2304)" in matches.nth(1).inner_text()
     assert matches.nth(1).locator("a[href*='former']").count() == 0  # (a deleted account: no profile)
     assert "Not rated" in matches.nth(2).inner_text()
     looks(page, "profile", size)
@@ -607,7 +609,8 @@ def test_the_profile_and_leaderboard_pages_fit_every_screen(live_server, new_pag
     assert page.locator("[role=tab][aria-selected=true]").inner_text() == "3 seats"
     assert rows.nth(0).locator("th a").get_attribute("href") == "/@/Bartolomeo_di_Giovanni1"
     assert rows.nth(0).locator(".tag-provisional").count() == 0 and rows.nth(3).locator(".tag-provisional").count() == 1
-    assert [rows.nth(0).locator("td").nth(i).inner_text() for i in (0, 1, 2)] == ["1", "20.0", "40"]
+    assert [rows.nth(0).locator("td").nth(i).inner_text() for i in (0, 1, 2)] == ["1", "2300", "40"]  # (1500 + 40 x 20.0)
+    assert "Everyone starts at 1500" in page.locator(".tagline").inner_text()  # (the scale, explained: issue 56)
     looks(page, "leaderboard", size)
     # The tabs by keyboard: the arrow goes to 4 seats, whose board is empty.
     page.locator("#board-tab-3").focus()
@@ -677,9 +680,12 @@ def test_a_rated_match_shows_on_the_profiles_and_the_leaderboard(new_page):
         host.click(".room-links .host-link a")
         host.locator(".waiting").wait_for()
         (listed,) = httpx.get(base + "/api/public").json()["tables"]
+        assert host.locator(".rated-note.rated").count() == 1  # (the waiting room says it is rated: issue 56)
         for page in pages[1:]:
             page.goto(base + "/")
-            lobby_lists(page, listed["table"]).locator(".take-seat").first.click()
+            row = lobby_lists(page, listed["table"])
+            assert row.locator(".rated-tag.rated").inner_text() in ("Rated", "Classificata")
+            row.locator(".take-seat").first.click()
             page.wait_for_url("**/t/**")
         for page, name in zip(pages, names):
             page.locator(f".seat-name:text-is('{name} ({'tu' if page is pages[1] else 'you'})')").wait_for(timeout=15_000)
@@ -687,6 +693,13 @@ def test_a_rated_match_shows_on_the_profiles_and_the_leaderboard(new_page):
         end = run_async(play_match(server.ws_url, tokens, "calabresella"))
         assert end["table"]["rated"] is True
         assert max(end["table"]["totals"]) >= 21, end["table"]["totals"]
+        # Each one's result screen says how every rating moved, from a newcomer's 1500 (issue 56).
+        for page in pages:
+            changes = page.locator(".rating-changes li")
+            changes.nth(2).wait_for(timeout=15_000)
+            assert all(re.fullmatch(r"\S+\s*1500 → \d+ \([+−-]?\d+\)", line) for line in changes.all_inner_texts()), \
+                changes.all_inner_texts()
+            assert page.locator(".game-name .rated-tag.rated").count() == 1
         for page, name in zip(pages, names):
             # The match is the account's (its seat held when the page opened it): in its data.
             (record,) = page.evaluate("async () => (await (await fetch('/api/me/export')).json()).matches")

@@ -1,8 +1,9 @@
 // A player's profile, /@/<name>, and a game's leaderboard, /leaderboard/<game> (issue 40; the
 // server's side is tarocchi/server/ratings.py: GET /api/players/<name>, GET
 // /api/leaderboard/<game>). A rating is OpenSkill's (mu, sigma) per game and table size; the
-// number shown is its conservative value (the server's "ordinal", mu - 3 sigma), the one the
-// leaderboards rank by; a rating still unsure is marked provisional.
+// number shown is the server's "rating" (issue 56): 1500 + 40 x its conservative value (mu - 3
+// sigma, the one the leaderboards rank by), a newcomer's 1500, never negative; a rating still
+// unsure is marked provisional. A match's change is told in that number too.
 //
 // The lobby's links to the leaderboards are boardsNav() (app.js lobbyPage).
 
@@ -23,13 +24,10 @@ function number(x, digits = 1) {
     .format(x);
 }
 
-function signedNumber(x) {
-  const rounded = Math.round(x * 10) / 10;
-  return rounded > 0 ? `+${number(rounded)}` : rounded < 0 ? `−${number(-rounded)}` : number(0);
-}
 
-// The conservative value of (mu, sigma), as the server ranks by it.
-function ordinal(pair) { return pair[0] - 3 * pair[1]; }
+
+// A change of the shown rating (a whole number): +24, −16, 0.
+function signedWhole(x) { return x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0"; }
 
 function place(n) {
   if (lang() === "it") return `${n}º`;
@@ -108,12 +106,12 @@ function ratingCard(key, r) {
     h("h3", {}, h("a", { href: `/leaderboard/${encodeURIComponent(game)}#${seats}`, "data-focus": `rating-${key}` },
       t("rate.key", { game: gameTitle(game), n: seats }))),
     h("p", { class: "rating-line" },
-      h("span", { class: "rating-value", "data-ordinal": r.ordinal, text: number(r.ordinal) }),
+      h("span", { class: "rating-value", "data-ordinal": r.ordinal, text: String(r.rating) }),
       r.provisional ? provisionalTag() : null,
       h("span", { class: "quiet", text: tn("rate.matches", r.matches) })),
     h("details", { class: "rating-detail" },
       h("summary", { text: t("rate.detail") }),
-      h("p", { text: t("rate.detail.text", { mu: number(r.mu), sigma: number(r.sigma), ordinal: number(r.ordinal) }) })));
+      h("p", { text: t("rate.detail.text", { mu: number(r.mu), sigma: number(r.sigma), ordinal: number(r.ordinal), rating: r.rating }) })));
 }
 
 const FORMER = "a former player";  // a deleted account's name in the matches it played (the store's)
@@ -151,9 +149,9 @@ async function findFirstDeals(P) {
 function matchItem(m, P) {
   const me = m.players.find((p) => p.you) || m.players.find((p) => p.seat === m.seat) || {};
   const others = m.players.filter((p) => p !== me).sort((a, b) => a.place - b.place || a.seat - b.seat);
-  const change = m.rated && m.after
-    ? (m.before ? t("prof.change", { delta: signedNumber(ordinal(m.after) - ordinal(m.before)), from: number(ordinal(m.before)), to: number(ordinal(m.after)) })
-      : t("prof.change.first", { to: number(ordinal(m.after)) }))
+  const change = m.rated && m.rating_after !== null && m.rating_after !== undefined
+    ? t(m.before ? "prof.change" : "prof.change.first",
+      { delta: signedWhole(m.rating_after - m.rating_before), from: String(m.rating_before), to: String(m.rating_after) })
     : t("prof.unrated");
   const won = me.place === 1;
   const back = replayOf(m, P);
@@ -163,7 +161,7 @@ function matchItem(m, P) {
       h("time", { class: "quiet", datetime: new Date(m.ended * 1000).toISOString(), text: when(m.ended) })),
     h("p", { class: "match-result" },
       h("span", { class: "match-place", text: t(won ? "prof.place.won" : "prof.place", { place: place(me.place), total: me.total }) }),
-      h("span", { class: "match-change" + (m.rated && m.after ? "" : " quiet"), text: change })),
+      h("span", { class: "match-change" + (m.rated && m.rating_after ? "" : " quiet"), text: change })),
     others.length ? h("p", { class: "match-others" }, t("prof.with"), " ",
       others.map((p, i) => [i ? ", " : "", playerName(p), ` (${t("prof.other", { place: place(p.place), total: p.total })})`])) : null,
     back ? h("p", {}, h("a", { class: "replay-link", href: back.href, "data-focus": `replay-${m.table}-${m.match}`,
@@ -181,6 +179,9 @@ function profileBody(P) {
   return [
     h("h1", { id: "page-h", class: "profile-name", text: D.name }),
     mine ? h("p", {}, t("prof.mine"), " ", h("a", { href: "/account", "data-focus": "to-account" }, t("prof.mine.account"))) : null,
+    // (a leaver's pause from rated tables: said to that player alone, issue 56)
+    mine && P.pause?.until ? h("p", { class: "error pause-note", id: "pause-note", role: "note",
+      text: t("prof.paused", { time: when(P.pause.until), n: P.pause.leaves }) }) : null,
     h("div", { class: "profile-grid" },
       h("section", { class: "panel lobby-card", id: "ratings", "aria-labelledby": "ratings-h" },
         h("h2", { id: "ratings-h", text: t("prof.ratings") }),
@@ -204,6 +205,10 @@ export async function profilePage(root, name) {
   P.body = body;
   if (status === 200 && !Array.isArray(body.matches)) body.matches = [];
   draw();
+  if (status === 200 && accountName() && accountName().toLowerCase() === String(body.name).toLowerCase()) {
+    const pause = await getJson("/api/me/pause");
+    if (pause.status === 200 && pause.body.until) { P.pause = pause.body; draw(); }
+  }
   if (status === 200 && body.matches.some((m) => !m.replay && m.watch && m.match > 1)) {
     await findFirstDeals(P);
     draw();
@@ -230,7 +235,7 @@ function boardTable(board) {
           h("td", { class: "rank", text: String(p.rank) }),
           h("th", { scope: "row", class: "who" }, h("a", { href: profileHref(p.name) }, breakable(p.name)),
             you ? h("span", { class: "quiet", text: ` (${t("name.you")})` }) : null),
-          h("td", { class: "num rating" }, h("span", { class: "rating-value", text: number(p.ordinal) }),
+          h("td", { class: "num rating" }, h("span", { class: "rating-value", text: String(p.rating) }),
             p.provisional ? [" ", provisionalTag()] : null),
           h("td", { class: "num", text: String(p.matches) }));
       }))));
