@@ -456,7 +456,7 @@ def test_the_profile_and_the_leaderboards_answer_as_documented_with_no_seat_link
         profile = answer.json()
         assert profile["name"] == "Anna" and sorted(profile["ratings"]) == ["ottocento/4", "sicilian/3"]
         for r in profile["ratings"].values():
-            assert set(r) == {"mu", "sigma", "ordinal", "matches", "provisional"}
+            assert set(r) == {"mu", "sigma", "ordinal", "matches", "provisional", "rating"}
             assert r["matches"] == 1 and r["provisional"] is True
         matches = profile["matches"]
         assert [(m["game"], m["rated"]) for m in matches] == [("sicilian", False), ("ottocento", True), ("sicilian", True)]
@@ -481,7 +481,7 @@ def test_the_profile_and_the_leaderboards_answer_as_documented_with_no_seat_link
         assert sorted(p["name"] for p in three) == ["Anna", "Bruno", "Carla"] and body["boards"][1]["players"] == []
         assert [p["ordinal"] for p in three] == sorted((p["ordinal"] for p in three), reverse=True)
         assert three[0]["rank"] == 1 and all(p["provisional"] and p["matches"] == 1 for p in three)
-        assert set(three[0]) == {"rank", "name", "ordinal", "mu", "sigma", "matches", "provisional"}
+        assert set(three[0]) == {"rank", "name", "ordinal", "mu", "sigma", "matches", "provisional", "rating"}
         team = get(server, "/api/leaderboard/ottocento").json()["boards"][0]["players"]
         # Partners rise or fall together: two ranks, each shared by a side's two players.
         assert sorted(p["rank"] for p in team) == [1, 1, 3, 3]

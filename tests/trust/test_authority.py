@@ -91,7 +91,7 @@ def test_rooms_cannot_be_listed(server):
     paths = {getattr(r, "path", None) for r in create_app(server.db).routes}
     # (Watching and looking back, issue 22: each needs a table's token, and answers for that table.)
     assert paths == {"/", "/t/{token}", "/api/computer", "/api/rooms", "/api/levels", "/api/games", "/ws/{token}",
-                     "/static", "/api/public", "/api/public/{table}/seat", "/api/play-now",
+                     "/static/{path:path}", "/api/public", "/api/public/{table}/seat", "/api/play-now",
                      "/w/{token}", "/r/{token}/{number:int}", "/api/deals/{token}",
                      "/api/replay/{token}/{number:int}", "/api/records/{token}", "/api/my-tables",
                      "/sw.js", "/manifest.webmanifest",  # (the installable app's files: no table in them)
@@ -101,7 +101,12 @@ def test_rooms_cannot_be_listed(server):
                      "/api/me", "/api/me/password", "/api/me/seats", "/api/me/export", "/api/me/lessons",
                      "/api/passkeys/signup/options", "/api/passkeys/signup", "/api/passkeys/options", "/api/passkeys",
                      "/api/passkeys/signin/options", "/api/passkeys/signin",
+                     # (issue 55: the account's own keys, asked for again; a passkey of its own removed)
+                     "/api/me/confirm", "/api/me/recovery-codes", "/api/passkeys/confirm/options",
+                     "/api/passkeys/confirm", "/api/passkeys/{credential}",
                      "/api/players/{name}", "/api/leaderboard/{game}",
+                     # (issue 56: one recorded match's result, named; the account's own pause)
+                     "/api/matches/{reference}", "/api/me/pause",
                      "/api/push/key", "/api/push",  # (notifications, issue 41: the account's own)
                      "/api/lessons", "/api/lessons/{game}/{n:int}"}  # (issue 42: a lesson's own new table)
     # "Your tables" (issue 38) answers only for the seat links it is given, never a list of its own.
