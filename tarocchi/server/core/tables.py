@@ -278,6 +278,7 @@ class Table:
             "watch": f"/w/{self.watch_token}" if self.watch_token else None,  # the spectators' link
             "public": self.public, "rated": self.rated, "quick": self.quick,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
+            "lesson": self.lesson,  # a lesson's table (issue 42): never a seat to keep (issue 57)
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
                                      "bank": self.bank_left if self.bank else None,
