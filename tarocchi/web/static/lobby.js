@@ -342,7 +342,8 @@ export function turnClock(T, whoLabel) {
   const c = T.clock;
   if (!c || !c.deadline || !c.seats?.length || (T.status !== "playing" && T.status !== "between")) return null;
   if (T.status === "between") {
-    return c.seats.includes(T.you) ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
+    // (a watcher, you null, sees it too: issue 57)
+    return c.seats.includes(T.you) || T.you === null ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
   }
   const seat = c.seats[0];
   // With a time bank: the turn's own time to ``base``, then the seat's bank to ``deadline``.
