@@ -553,6 +553,7 @@ function act(action) {
   const message = { type: "act", action, id, version: state.version };
   state.pending = { id, message, acted: state.acted, deal: state.table?.deal_number };
   send(state.pending.message);
+  render();  // (the status line: out of reach, it says the move waits: issue 57)
 }
 
 function onMessage(msg) {
