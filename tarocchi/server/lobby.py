@@ -331,13 +331,16 @@ class Lobby(Feature):
             except ValueError:
                 return gone
         seat = table.seat_map[room_seat] if room_seat < len(table.seat_map) else None
-        if seat is None or (table.kind == "computer" and room_seat != 0):
-            return gone
+        if seat is None or (table.kind == "computer" and room_seat != 0) or table.lesson:
+            return gone  # (a lesson is not a table to come back to: issue 57)
         turn = table.deal.to_act if table.status == PLAYING else None
         yours = (turn == seat and table.bots[seat] is None) or (table.status == BETWEEN and not table.ready[seat])
         return {"link": link, "table": table.id, "game": table.game.name, "kind": table.kind, "seats": table.seats,
                 "seat": seat, "status": table.status, "names": table.names, "turn": turn, "yours": yours,
-                "deal": len(table.match.deals) if table.match else 0}
+                "deal": len(table.match.deals) if table.match else 0,
+                # when the turn clock plays for the seats it runs for (every seat's the same
+                # moment: issue 57), or None (no clock, or nobody's turn on it)
+                "deadline": table.deadline()}
 
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
                  quick: bool = False, hints: bool = False, address: str | None = None,
@@ -501,7 +504,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
             return body
         lobby = hub().lobby
         tables = [await lobby.seat_summary(link) for link in body.links]
-        return JSONResponse({"tables": tables}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"tables": tables, "now": lobby.now()}, headers={"Cache-Control": "no-store"})
 
     async def take_seat(request: Request):
         if not await may_browse(request):

@@ -18,6 +18,7 @@ from tests.server.live import running_server
 from tests.server.seat import new_computer
 
 from .checks import check_axe
+from .driver import version
 
 # The full Chromium (tests/conftest.py): the headless shell shows no notification (the worker's
 # showNotification and getNotifications find none); the installability check launches the full
@@ -295,4 +296,89 @@ def test_a_notifications_click_opens_the_seat(live_server, new_page):
     # Another site's link in a push opens nothing.
     push_through_devtools(page, live_server.url, {**push, "url": "https://example.org/t/x", "tag": "turn-3"})
     assert worker.evaluate(CLICK) == {"asked": [], "left": 0}
+    assert page.errors == []
+
+
+def test_play_now_offline_says_the_server_cannot_be_reached_in_the_pages_language(live_server, new_page):
+    """Issue 57: the lobby open, then the network goes, then Play now: never the browser's
+    "Failed to fetch", never blamed on the server ("Il server dice"), in either language."""
+    page = new_page(PHONE, locale="it-IT")
+    page.goto(live_server.url + "/")
+    page.locator("#play-now-sicilian").wait_for()
+    page.context.set_offline(True)
+    page.click("#play-now-sicilian")
+    error = page.locator("#play-now .error")
+    error.wait_for()
+    assert error.inner_text() == "Il server non si raggiunge: controlla la connessione e riprova."
+    page.click("button.lang")
+    page.click("#play-now-sicilian")
+    page.wait_for_function("() => document.querySelector('#play-now .error')?.textContent.startsWith('The server cannot')")
+    assert "fetch" not in error.inner_text().lower() and "said" not in error.inner_text()
+    page.context.set_offline(False)
+    assert page.errors == []
+
+
+def test_a_phones_table_offline_keeps_the_hand_in_sight_and_says_the_card_waits(live_server, new_page):
+    """Issue 57: at 390x844 the banner never covers the hand's last row, and the status line says
+    that the table is out of reach and that a card played waits, not "your turn" alone."""
+    token = new_computer(live_server.url, 3)
+    page = new_page(PHONE, locale="it-IT")
+    page.goto(f"{live_server.url}/t/{token}")
+    page.locator(".status.yours").wait_for(timeout=20_000)
+    page.context.set_offline(True)
+    banner = page.locator(BANNER)
+    banner.wait_for(state="visible")
+    status = page.locator(".status")
+    page.wait_for_function("() => document.querySelector('.status').textContent.startsWith('Tocca a te, ma il tavolo non si raggiunge')")
+    # The banner's top is under the hand's last card (the table gave it its room).
+    page.wait_for_function("""() => {
+      const cards = [...document.querySelectorAll('.hand .card')];
+      const top = document.querySelector('.net-banner').getBoundingClientRect().top;
+      return cards.length && Math.max(...cards.map((c) => c.getBoundingClientRect().bottom)) <= top;
+    }""")
+    # What is played waits, and the line says so; back online it goes to the table.
+    before = version(page)
+    page.locator(".actions button.word:not([disabled])").first.click()  # (the deal opens with the bids)
+    page.wait_for_function("() => document.querySelector('.status').textContent.startsWith('Il tavolo non si raggiunge: la tua mossa aspetta')")
+    assert "Tocca a te: " not in status.inner_text()
+    page.context.set_offline(False)
+    page.wait_for_function("v => Number(document.querySelector('.table-page').dataset.version) > v", arg=before)
+    assert page.errors == []
+
+
+# The browser's push service, as the test makes it answer: refused as Chromium words it in a
+# profile without one, or never answering (localStorage "push" = "hang").
+PUSH_STUB = """
+PushManager.prototype.subscribe = function () {
+  if (localStorage.getItem('push') === 'hang') return new Promise(() => {});
+  return Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
+};
+"""
+
+
+def test_the_notification_switch_says_why_not_in_the_pages_language_and_within_10_s(live_server, new_page):
+    """Issue 57: the browser's "Registration failed - permission denied" is said in the page's
+    words (Italian here), and a subscribe that never answers is given up after 10 s (the page's
+    clock is the test's: no real wait) with words that say so."""
+    from .test_accounts import sign_up
+
+    page = new_page(DESKTOP, locale="it-IT", workers=True)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.add_init_script(PUSH_STUB)
+    page.clock.install()
+    sign_up(page, live_server.url, "Campanella")
+    page.goto(live_server.url + "/account")
+    assert page.evaluate(ACTIVE)
+    page.click("#notify-on")
+    error = page.locator("#notify-error .error")
+    error.wait_for()
+    assert error.inner_text() == "Il browser non permette le notifiche per questo sito: consentile nelle sue impostazioni."
+    # Never answering: given up after 10 s.
+    page.evaluate("() => localStorage.setItem('push', 'hang')")
+    page.click("#notify-on")
+    page.wait_for_function("() => !document.querySelector('#notify-error .error')")
+    page.clock.fast_forward(11_000)
+    error.wait_for()
+    assert error.inner_text().startswith("Il browser non ha risposto entro 10 secondi")
+    assert "Registration" not in error.inner_text()
     assert page.errors == []

@@ -132,3 +132,30 @@ def test_a_screen_made_narrow_closes_the_panel_that_stood_beside_the_table(live_
     resize(page, {"width": 1180, "height": 820})
     page.locator("#panel-info").wait_for(state="visible")
     assert page.errors == []
+
+
+@pytest.mark.parametrize("name", ["swphen317", "Bartolomeo Scannagatti 3"])
+def test_the_name_under_a_played_card_keeps_its_role_whole_at_360x640(live_server, new_page, name):
+    """Issue 57: "swphen317 (y…" under the trick on a phone. The name gives way (an ellipsis),
+    "(you)" never does, and nothing of the caption is cut off unseen."""
+    from .fake import open_fake, table, view
+    from .test_words import sicilian_at_seat_0s_card
+
+    deal = sicilian_at_seat_0s_card()
+    while True:  # the first card of seat 0's that stays in a trick not yet taken
+        code = next(c["action"] for c in deal.view(deal.to_act)["choices"] if c["reason"] is None)
+        closes = len(deal.trick) == deal.seats - 1
+        deal.apply(code, deal.to_act)
+        if not closes and deal.view(0)["trick"][-1]["seat"] == 0:
+            break
+    page = new_page(SIZES["small"])
+    open_fake(page, live_server.url, table(kind="room", names=[name, "guest 1", "guest 2"]), view(deal, 0))
+    caption = page.locator(".center.trick .played[data-seat='0'] figcaption")
+    caption.wait_for()
+    fits = caption.evaluate("""f => {
+      const box = f.getBoundingClientRect(), role = f.querySelector('.by-role').getBoundingClientRect();
+      return {whole: f.scrollWidth <= f.clientWidth, role: role.left >= box.left - 0.5 && role.right <= box.right + 0.5,
+              roleText: f.querySelector('.by-role').textContent, title: f.title};
+    }""")
+    assert fits == {"whole": True, "role": True, "roleText": "(you)", "title": f"{name} (you)"}, fits
+    assert page.errors == []

@@ -77,6 +77,12 @@ def test_your_tables_and_back_to_the_seat_from_a_replay(live_server, new_page):
         resize(page, size)
         look(page, "renaissance", f"your-tables-{size['width']}", "phone", inside=False)
         assert mine.first.bounding_box()["y"] < size["height"], size
+        # Its button is its row's: inside the row's box, under or beside the row's words, never
+        # above them where it would seem the row before's (issue 57).
+        row, words, button = (mine.first.bounding_box(), mine.first.locator(".mine-what").bounding_box(),
+                              mine.first.locator("a.button").bounding_box())
+        assert row["y"] <= words["y"] <= button["y"] + button["height"] / 2 <= row["y"] + row["height"], size
+        assert mine.first.evaluate("li => getComputedStyle(li).borderTopStyle") == "solid"
     page.click("#your-tables .my-table a")
     page.wait_for_url(f"**/t/{token}")
     page.locator(".hand .card").first.wait_for()
@@ -128,3 +134,25 @@ def test_the_hosts_links_say_who_took_a_seat_from_the_lobby(live_server, new_pag
         resize(host, size)
         look(host, "sicilian", "links-taken", name)
     assert host.errors == [] and stranger.errors == []
+
+
+def test_a_lesson_is_not_a_table_to_come_back_to(live_server, new_page):
+    """Issue 57: a lesson's table is never kept in Your tables (nor posted to the account), and
+    one a browser kept before is answered gone and forgotten."""
+    base = live_server.url
+    made = httpx.post(f"{base}/api/lessons/sicilian/1").json()
+    page = new_page(PHONE)
+    page.goto(base + made["link"])
+    page.locator(".table-page[data-ready]").wait_for()
+    page.wait_for_function("() => Number(document.querySelector('.table-page').dataset.version) > 0")
+    assert page.evaluate("() => localStorage.getItem('tarocchi.seats')") in (None, "[]")
+    # A lesson kept by the page of before: the server says it is gone, and the lobby forgets it.
+    link = made["link"].split("?")[0]
+    answer = httpx.post(f"{base}/api/my-tables", json={"links": [link]}).json()
+    assert answer["tables"] == [{"link": link, "gone": True}] and isinstance(answer["now"], float)
+    page.evaluate("""l => localStorage.setItem('tarocchi.seats', JSON.stringify(
+      [{link: l, table: 'x', game: 'sicilian', watch: null, seat: 0, at: Date.now()}]))""", link)
+    page.goto(base + "/")
+    page.wait_for_function("() => localStorage.getItem('tarocchi.seats') === '[]'", timeout=12_000)
+    assert page.locator("#your-tables").is_hidden()
+    assert page.errors == []

@@ -289,6 +289,7 @@ class Table:
             # The finished match's own reference (its result and ratings: GET /api/matches/<it>, issue 56).
             "result": match_reference(self.id, self.matches) if self.status == OVER else None,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
+            "lesson": self.lesson,  # a lesson's table (issue 42): never a seat to keep (issue 57)
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
                                      "bank": self.bank_left if self.bank else None,

@@ -518,13 +518,23 @@ function notifySection() {
         try {
           if (on) await disableNotifications(); else await enableNotifications(lang());
         } catch (e) {
-          throw new Error(e.message === "denied" ? t("acct.notify.denied") : e.message);
+          throw new Error(notifyWhy(e));
         }
         subscribed = !on;
         A.done.notify = t(on ? "acct.notify.stopped" : "acct.notify.started");
       }) }, t(on ? "acct.notify.disable" : "acct.notify.enable")),
     errorLine("notify"),
     doneLine("notify"));
+}
+
+// Why notifications could not be switched, in the page's language (issue 57): never the
+// browser's own English ("Registration failed - permission denied.").
+function notifyWhy(e) {
+  if (e?.code === "server") return reason(e.message);
+  if (e?.code === "denied") return t("acct.notify.denied");
+  if (e?.code === "slow") return t("acct.notify.slow");
+  if (e?.code === "unreachable" || e instanceof TypeError) return t("acct.offline");
+  return t("acct.notify.failed");
 }
 
 function codesSection() {

@@ -284,7 +284,7 @@ async function post(path, body) {
   try {
     return await lobbyUi.postJson(path, body);
   } catch (e) {
-    state.lobby.error = t("lobby.error", { reason: reason(e.message) });
+    state.lobby.error = lobbyUi.errorText(e);
     return null;
   } finally {
     state.lobby.busy = false; renderLobby();
@@ -553,6 +553,7 @@ function act(action) {
   const message = { type: "act", action, id, version: state.version };
   state.pending = { id, message, acted: state.acted, deal: state.table?.deal_number };
   send(state.pending.message);
+  render();  // (the status line: out of reach, it says the move waits: issue 57)
 }
 
 function onMessage(msg) {
@@ -565,7 +566,8 @@ function onMessage(msg) {
     state.conn = "ok";
     retries = 0;
     // The lobby's "Your tables", a replay's way back and its "you" find this seat again (seats.js).
-    if (!watching && token && msg.table && (state.table?.id !== msg.table.id || state.table?.you !== msg.table.you)) {
+    // (a lesson's table is not one to come back to: never kept, nor the account's: issue 57)
+    if (!watching && token && msg.table && !msg.table.lesson && (state.table?.id !== msg.table.id || state.table?.you !== msg.table.you)) {
       rememberSeat(`/t/${token}`, msg.table.id, msg.table.game, msg.table.watch?.replace(/^\/w\//, "") ?? null, msg.table.you);
       holdSeat(`/t/${token}`);  // signed in: the seat is the account's too ("Your tables" on every device)
     }
@@ -659,6 +661,12 @@ function statusText() {
     if (holding()) return tSeat("center.last", v.last_trick.winner);
     return T.status === "over" ? `${t("status.over")} ${winnersLine()}` : t("status.done");
   }
+  // The table out of reach (issue 57): a move waits here (state.pending, sent again when the
+  // socket opens), and the line says so rather than "your turn" to a tap that seems to do nothing.
+  if (!watching && (connShown() === "offline" || state.conn === "lost")) {
+    if (state.pending) return t("status.offline.waits");
+    if (myTurn()) return t("status.offline.turn");
+  }
   const phase = game().phaseKey ? game().phaseKey(v.phase) : v.phase;
   if (v.automatic && v.turn === T.you) {  // the table answers for this seat: the game says why
     const own = game().status?.(ctxFor());
@@ -741,7 +749,16 @@ function playedCard(seat, code, extra = "", i = 0, lt = null) {
   return h("figure", { class: `played ${extra}`.trim(), "data-seat": seat, "data-card": code },
     h("div", { class: "card-box", role: "img", "aria-label": cardLabel(code) }, cardSvg(code)),
     game().playedTag?.(ctxFor(), i, lt),
-    h("figcaption", { text: whoLabel(seat) }));
+    playedBy(seat));
+}
+
+// Under a played card: the name, cut with an ellipsis where it is long, and "(you)" in full
+// beside it (a phone's narrow trick: issue 57); the whole label on hover.
+function playedBy(seat) {
+  const mine = whoLabel(seat) !== nameOf(seat);
+  return h("figcaption", { title: whoLabel(seat) },
+    h("span", { class: "by-name", text: nameOf(seat) }),
+    mine ? h("span", { class: "by-role", text: `(${t("name.you")})` }) : null);
 }
 
 function lastTrick(lt, extraNote = null) {
@@ -998,7 +1015,7 @@ function playedPanel() {
       h("li", {}, h("span", { class: "mini sample unplayed-sample", "aria-hidden": "true" }, h("b", { text: "K" })), h("span", { text: t("played.legend.out") })),
       h("li", {}, h("span", { class: "mini sample was-played", "aria-hidden": "true" }, h("b", { text: "K" }), h("span", { class: "by", text: "1" })), h("span", { text: t("played.legend.in") })),
       order.map((s) => h("li", { class: "who" }, h("span", { class: "by-key", "aria-hidden": "true", text: mark(s) }), h("span", { text: whoLabel(s) })))),
-    (deck()?.groups || []).map((g) => row(g.name === "trumps" ? t("played.trumps") : g.name === "fool" ? t("played.fool") : suitName(g.suit), g.cards)),
+    (deck()?.groups || []).map((g) => row(g.name === "trumps" ? t("played.trumps") : g.name === "fool" ? gt("played.fool") : suitName(g.suit), g.cards)),
   ];
 }
 

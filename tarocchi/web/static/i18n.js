@@ -31,12 +31,14 @@ const en = {
   "lobby.copied": "Copied",
   "lobby.copy.label": "Copy the link for {name}",
   "lobby.error": "The server said: {reason}",
+  "lobby.unreachable": "The server cannot be reached: check the connection and try again.",
   "lobby.busy": "One moment…",
 
   "name.host": "host",
   "name.guest": "guest {n}",
   "name.computer": "computer {n}",
   "name.you": "you",
+  "name.former": "a former player",
   "name.player": "player {n}",
   "name.human": "player",
 
@@ -81,6 +83,8 @@ const en = {
   "status.discard": "Your turn: pick three cards to put in the discard, then confirm.",
   "status.answer": "Your turn: answer the question.",
   "status.play": "Your turn: play a card.",
+  "status.offline.turn": "Your turn, but the table is out of reach: what you play waits here and goes to the table when the connection is back.",
+  "status.offline.waits": "The table is out of reach: your move waits here and goes to the table when the connection is back.",
   "status.wait.speak": "{name} is speaking.",
   "status.wait.discard": "{name} takes the monte and discards three cards.",
   "status.wait.answer": "{name} is asked about Scommessa or Rivanto.",
@@ -368,12 +372,14 @@ const it = {
   "lobby.copied": "Copiato",
   "lobby.copy.label": "Copia il link per {name}",
   "lobby.error": "Il server dice: {reason}",
+  "lobby.unreachable": "Il server non si raggiunge: controlla la connessione e riprova.",
   "lobby.busy": "Un momento…",
 
   "name.host": "padrone di casa",
   "name.guest": "ospite {n}",
   "name.computer": "computer {n}",
   "name.you": "tu",
+  "name.former": "un ex giocatore",
   "name.player": "giocatore {n}",
   "name.human": "giocatore",
 
@@ -383,7 +389,7 @@ const it = {
   "conn.replaced": "Questo posto è aperto in un'altra finestra.",
   "conn.usehere": "Gioca qui",
   "conn.badlink": "Questo link non apre nessun posto.",
-  "conn.lobby": "Torna all'ingresso",
+  "conn.lobby": "Torna alla sala",
   "conn.offline": "Offline, in attesa della rete…",
 
   "net.offline": "Offline.",
@@ -399,7 +405,7 @@ const it = {
   "table.bot": "computer",
   "table.away": "assente",
   "table.notjoined": "non ancora arrivato",
-  "table.fool": "il Matto è scoperto accanto a questo posto",
+  "table.fool": "il Fuggitivo è scoperto accanto a questo posto",
   "table.turn": "di turno",
   "table.partner": "compagno",
   "table.standin": "per ora gioca il computer",
@@ -418,6 +424,8 @@ const it = {
   "status.discard": "Tocca a te: scegli tre carte da scartare, poi conferma.",
   "status.answer": "Tocca a te: rispondi alla domanda.",
   "status.play": "Tocca a te: gioca una carta.",
+  "status.offline.turn": "Tocca a te, ma il tavolo non si raggiunge: quello che giochi aspetta qui e va al tavolo quando torna la connessione.",
+  "status.offline.waits": "Il tavolo non si raggiunge: la tua mossa aspetta qui e va al tavolo quando torna la connessione.",
   "status.wait.speak": "Parla {name}.",
   "status.wait.discard": "{name} prende il monte e scarta tre carte.",
   "status.wait.answer": "{name} risponde su Scommessa o Rivanto.",
@@ -438,7 +446,7 @@ const it = {
   "discard.title": "Scarta tre carte",
   "discard.count": "{n} di {size} scelte",
   "discard.confirm": "Conferma lo scarto",
-  "ask.scommessa": "Annunci la Scommessa? La tua parte promette di prendere il 20, l'1 e il Matto.",
+  "ask.scommessa": "Annunci la Scommessa? La tua parte promette di prendere il 20, l'1 e il Fuggitivo.",
   "ask.rivanto": "Annunci il Rivanto? Raddoppia il jocu dell'ultima presa.",
   "ask.yes": "Sì: {word}",
   "ask.no": "No",
@@ -471,7 +479,7 @@ const it = {
   "log.bid": "{name}: {word} (a {cards} carte)",
   "played.title": "Carte giocate",
   "played.trumps": "Trionfi",
-  "played.fool": "Matto",
+  "played.fool": "Fuggitivo",
   "played.by": "giocata da {name}",
   "played.not": "non ancora giocata",
 
@@ -638,9 +646,9 @@ const it = {
   "conn.closed": "Chiuso",
   "conn.leftout": "Questa stanza è cominciata a tre posti senza questo: questo link ora non apre nessun posto.",
   "conn.leftout.more": "Chiedi a chi ospita una stanza nuova per giocare insieme.",
-  "conn.badlink.more": "Controlla il link, o apri un tavolo dall'ingresso.",
+  "conn.badlink.more": "Controlla il link, o apri un tavolo dalla sala.",
   "conn.broken": "Questo tavolo non si è potuto ripristinare dopo un problema del server. Gli altri tavoli non ne risentono.",
-  "conn.broken.more": "Chi gestisce il sito lo vede. Intanto apri un tavolo nuovo dall'ingresso.",
+  "conn.broken.more": "Chi gestisce il sito lo vede. Intanto apri un tavolo nuovo dalla sala.",
   "table.deal.target": "Smazzata {n}, a {target}",
   "table.jochi.one": "{n} jocu",
   "table.cards.one": "{n} carta",
@@ -678,6 +686,7 @@ const it = {
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
 // translated by that exact text (tarocchi/games/sicilian.py and tricks.py).
 const REASONS_IT = {
+  "a former player": "un ex giocatore",  // (a deleted account's seat, store/people.py NEUTRAL_NAME)
   // (server/ratings.py, issue 56: a leaver's pause; the lobby says its end beside it)
   "you left rated matches before their end: you may sit at rated tables again once your pause is over":
     "hai lasciato partite classificate prima della fine: potrai sederti ai tavoli classificati alla fine della pausa",
@@ -707,9 +716,9 @@ const REASONS_IT = {
   "now is the time to answer yes or no": "adesso si risponde sì o no",
   "now is the time to play a card": "adesso si gioca una carta",
   "discard three cards": "scarta tre carte",
-  "you may not discard a trump, the Fool or a King": "non si scarta un trionfo, il Matto o un Re",
+  "you may not discard a trump, the Fool or a King": "non si scarta un trionfo, il Fuggitivo o un Re",
   "only Miseria and trumps 2 to 15, and no more than you must": "solo la Miseria e i trionfi dal 2 al 15, e non più del necessario",
-  "Scommessa needs the 20 and the Fool in your hand": "la Scommessa vuole il 20 e il Matto in mano",
+  "Scommessa needs the 20 and the Fool in your hand": "la Scommessa vuole il 20 e il Fuggitivo in mano",
   "only the bidder may announce Scommessa": "solo chi ha dichiarato può annunciare la Scommessa",
   "only an opponent who spoke after the final bid may say Rivanto": "il Rivanto lo dice solo un avversario che ha parlato dopo l'ultima dichiarazione",
   "Rivanto was already announced": "il Rivanto è già stato annunciato",
@@ -718,7 +727,7 @@ const REASONS_IT = {
   "that is not an action now": "adesso non è una mossa possibile",
   "follow the suit": "rispondi al seme",
   "play a trump": "gioca un trionfo",
-  "the Fool cannot lead": "il Matto non può uscire",
+  "the Fool cannot lead": "il Fuggitivo non può uscire",
   "that card is not in your hand": "quella carta non è nella tua mano",
   "nobody said altre cinque": "nessuno ha detto altre cinque",
   "nobody said vado solo at 20 cards": "a 20 carte nessuno ha detto vado solo",
@@ -810,9 +819,9 @@ const REASON_IDS_IT = {
   "no_altre_four": "altre cinque si dice solo a tre posti",
   "speak_now": "adesso si parla",
   "answer_now": "adesso si risponde sì o no",
-  "no_trump_discard": "non si scarta un trionfo, il Matto o un Re",
+  "no_trump_discard": "non si scarta un trionfo, il Fuggitivo o un Re",
   "low_trumps_only": "solo la Miseria e i trionfi dal 2 al 15, e non più del necessario",
-  "scommessa_needs": "la Scommessa vuole il 20 e il Matto in mano",
+  "scommessa_needs": "la Scommessa vuole il 20 e il Fuggitivo in mano",
   "scommessa_bidder": "solo chi ha dichiarato può annunciare la Scommessa",
   "rivanto_who": "il Rivanto lo dice solo un avversario che ha parlato dopo l'ultima dichiarazione",
   "rivanto_once": "il Rivanto è già stato annunciato",
@@ -820,7 +829,7 @@ const REASON_IDS_IT = {
   "partner_silent": "il compagno nascosto non può annunciare niente",
   "not_now": "adesso non è una mossa possibile",
   "follow_suit": "rispondi al seme",
-  "fool_cannot_lead": "il Matto non può uscire",
+  "fool_cannot_lead": "il Fuggitivo non può uscire",
   // Calabresella (tarocchi/games/calabresella.py, C8-C13).
   "call_now": "adesso si chiama una carta: chiamo e la carta",
   "give_now": "adesso si restituisce una carta a chi ha dato: restituisco e la carta",
@@ -832,7 +841,7 @@ const REASON_IDS_IT = {
   "bid_above_solo": "dichiara più di vado solo",
   "call_own_card": "quella carta ce l'hai: chiamane una che non hai",
   "give_called_card": "non si restituisce la carta chiamata",
-  "lay_forbidden": "non si scarta un trionfo, il Matto o un Re",
+  "lay_forbidden": "non si scarta un trionfo, il Fuggitivo o un Re",
   "lay_fallback": "solo la Miseria e i trionfi dal 2 al 15, e non più del necessario",
   "lay_one": "scarta una carta coperta",
   "lay_two": "scarta due carte coperte",
@@ -939,5 +948,6 @@ export function seatName(name) {
   m = /^player (\d)$/.exec(name || "");  // (a Play now table's people: it has no host)
   if (m) return t("name.player", { n: m[1] });
   if (name === "you") return t("name.you");
+  if (name === "a former player") return t("name.former");  // (a deleted account's seat: issue 55)
   return name ?? "";
 }

@@ -29,6 +29,7 @@ const pub = {
   mine: null,        // this browser's seats as the server says them now (POST /api/my-tables)
   fill: 20,          // seconds a Play now table waits for people (the server says)
   error: "",
+  signIn: false,     // the error asks to sign in first: a link to do it goes with it
   busy: false,
   games: [],         // the lobby's games, in its order
   gameTitle: (g) => g.title,
@@ -77,16 +78,31 @@ export function startPolling() {
   return poll;
 }
 
-// POST a JSON body; the answer's JSON, or an Error with the server's words (the lobby's too).
+// POST a JSON body; the answer's JSON, or an Error with the server's words (the lobby's too),
+// its status, or ``unreachable`` where no server answered (issue 57: fetch's own TypeError,
+// "Failed to fetch" in the browser's language, is never shown, nor blamed on the server).
 export async function postJson(path, body) {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  } catch {
+    throw Object.assign(new Error("unreachable"), { unreachable: true, status: 0 });
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const e = new Error(data.error || res.statusText);
-    e.until = typeof data.until === "number" ? data.until : null;  // (a pause from rated tables: its end)
-    throw e;
+    throw Object.assign(new Error(data.error || res.statusText), {
+      status: res.status, unreachable: GATEWAY.has(res.status) && !data.error,
+      until: typeof data.until === "number" ? data.until : null,  // (a pause from rated tables: its end, issue 56)
+    });
   }
   return data;
+}
+
+const GATEWAY = new Set([502, 503, 504]);  // a proxy's answer for a server that is not there
+
+// What a failed postJson says, in the page's language.
+export function errorText(e) {
+  return e?.unreachable ? t("lobby.unreachable") : t("lobby.error", { reason: reason(e?.message) });
 }
 
 // "Your tables": the seats this browser holds (seats.js), as they are now; a link that opens
@@ -94,7 +110,8 @@ export async function postJson(path, body) {
 async function askMine() {
   const kept = keptSeats();
   if (!kept.length) { pub.mine = []; return; }
-  const answers = await askTables(kept.map((s) => s.link));
+  // (the rows' countdowns are the server's deadlines: its clock, as a table's frame gives it)
+  const answers = await askTables(kept.map((s) => s.link), serverTime);
   if (!answers) return;  // (over the budget, or away: the next poll)
   forgetSeats(answers.filter((a) => a.gone || a.status === "over").map((a) => a.link));
   pub.mine = answers.filter((a) => !a.gone && a.status !== "over")
@@ -102,11 +119,12 @@ async function askMine() {
 }
 
 async function post(path, body) {
-  pub.busy = true; pub.error = ""; refresh();
+  pub.busy = true; pub.error = ""; pub.signIn = false; refresh();
   try {
     return await postJson(path, body);
   } catch (e) {
-    pub.error = t("lobby.error", { reason: reason(e.message) });
+    pub.error = errorText(e);
+    pub.signIn = e.status === 401;  // (a table by correspondence: signed-in players only)
     if (e.until) { pub.pause = { until: e.until }; pub.error = ""; }  // (said once, with its end, below)
     return null;
   } finally {
@@ -147,12 +165,14 @@ function tableRow(row) {
     h("div", { class: "public-head" }, h("strong", { text: title }),
       h("span", { class: `rated-tag ${row.rated === false ? "casual" : "rated"}`, text: t(row.rated === false ? "pub.list.casual" : "pub.list.rated") }),
       h("span", { class: "quiet", text: facts.join(" · ") })),
-    h("div", { class: "public-seats" }, row.free.map((seat) => {
-      const name = seatName((row.quick ? QUICK_NAMES : ROOM_NAMES)[seat]);
-      return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
-        "aria-label": t("pub.take.label", { name, game: title }), disabled: pub.busy,
-        onclick: () => takeSeat(row.table, seat) }, t("pub.take", { name }));
-    }), row.watch ? h("a", { class: "button watch-public", href: row.watch, "data-focus": `watch-${row.table}`,
+    h("div", { class: "public-seats" }, row.correspondence && !accountName()
+      ? h("a", { class: "button sign-in-first", href: "/account", "data-focus": `signin-${row.table}` }, t("pub.take.signin"))
+      : row.free.map((seat) => {
+        const name = seatName((row.quick ? QUICK_NAMES : ROOM_NAMES)[seat]);
+        return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
+          "aria-label": t("pub.take.label", { name, game: title }), disabled: pub.busy,
+          onclick: () => takeSeat(row.table, seat) }, t("pub.take", { name }));
+      }), row.watch ? h("a", { class: "button watch-public", href: row.watch, "data-focus": `watch-${row.table}`,
       "aria-label": t("pub.watch.label", { game: title }) }, t("pub.watch")) : null));
 }
 
@@ -170,7 +190,8 @@ function nowBody() {
   return [
     h("h2", { text: t("pub.now.title") }),
     h("p", { text: t("pub.now.help", { n: pub.fill }) }),
-    pub.error ? h("p", { class: "error", role: "alert", text: pub.error }) : null,
+    pub.error ? h("p", { class: "error", role: "alert" }, pub.error,
+      pub.signIn ? [" ", h("a", { href: "/account", id: "error-sign-in" }, t("pub.take.signin"))] : null) : null,
     pub.pause && pub.pause.until * 1000 > Date.now()
       ? h("p", { class: "error pause-note", id: "pause-note", role: "alert", text: t("pub.paused", { time: clockTime(pub.pause.until) }) }) : null,
     h("div", { class: "play-now" }, pub.games.map((g) => h("span", { class: "play-now-game" },
@@ -191,11 +212,14 @@ function mineRow(row) {
       : row.status === "between" ? t("pub.mine.between")
         : row.turn !== null && row.turn !== undefined ? t("pub.mine.turn", { name: seatName(row.names[row.turn]) })
           : t("pub.mine.playing");
+  // (one box a table: its words, then its button, so that a narrow screen never puts a button
+  // between two tables' words: issue 57; a clock's time left as every countdown says it)
   return h("li", { class: "my-table" + (row.yours ? " yours" : ""), "data-table": row.table },
+    h("span", { class: "mine-what" }, h("strong", { text: title }), " ", h("span", { class: "mine-turn", text: turn }),
+      h("span", { class: "quiet", text: ` · ${names}` }),
+      row.deadline ? [" ", countdown("span", "mine-clock", "pub.mine.left", row.deadline)] : null),
     h("a", { class: "button", href: row.link, "data-focus": `mine-${row.table}`,
-      "aria-label": t("pub.mine.label", { game: title, turn }) }, t("pub.mine.back")),
-    h("span", {}, h("strong", { text: title }), " ", h("span", { class: "mine-turn", text: turn }),
-      h("span", { class: "quiet", text: ` · ${names}` })));
+      "aria-label": t("pub.mine.label", { game: title, turn }) }, t("pub.mine.back")));
 }
 
 function mineBody() {
@@ -272,14 +296,18 @@ export function serverTime(now) { skew = now - Date.now() / 1000; }
 
 function left(deadline) { return Math.max(0, Math.ceil(deadline - Date.now() / 1000 - skew)); }
 
-// Seconds as the countdown says them: "25" under two minutes (the key adds " s"), else minutes,
-// hours and days (a table by correspondence counts days: issue 41).
-function span(n) {
+// Seconds as every countdown says them (one format, issue 57): "25" under two minutes (the key
+// adds " s"); up to a day "h min"; beyond, "d h" (a table by correspondence: issue 41). Each
+// rounds up to what it shows, as the seconds do: a day's clock reads "24 h 0 min" at its start
+// on every seat, whichever second each page drew it.
+export function span(n) {
   if (n < 120) return String(n);
-  const d = Math.floor(n / 86400), hh = Math.floor((n % 86400) / 3600), m = Math.floor((n % 3600) / 60);
-  if (d) return t("pub.dur.dh", { d, h: hh });
-  if (hh) return t("pub.dur.hm", { h: hh, m });
-  return t("pub.dur.m", { m });
+  if (n <= 86400) {
+    const m = Math.ceil(n / 60);
+    return m < 60 ? t("pub.dur.m", { m }) : t("pub.dur.hm", { h: Math.floor(m / 60), m: m % 60 });
+  }
+  const hours = Math.ceil(n / 3600);
+  return t("pub.dur.dh", { d: Math.floor(hours / 24), h: hours % 24 });
 }
 
 function say(key, n, name) { return t(n < 120 ? key : key + ".long", { n: span(n), name }); }
@@ -338,7 +366,8 @@ export function turnClock(T, whoLabel) {
   const c = T.clock;
   if (!c || !c.deadline || !c.seats?.length || (T.status !== "playing" && T.status !== "between")) return null;
   if (T.status === "between") {
-    return c.seats.includes(T.you) ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
+    // (a watcher, you null, sees it too: issue 57)
+    return c.seats.includes(T.you) || T.you === null ? countdown("span", "turn-clock", "pub.clock.next", c.deadline) : null;
   }
   const seat = c.seats[0];
   // With a time bank: the turn's own time to ``base``, then the seat's bank to ``deadline``.

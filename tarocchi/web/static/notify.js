@@ -6,6 +6,29 @@
 // service worker (/sw.js) shows each message and opens the table at the seat on a click.
 
 const READY_MS = 5000;  // the service worker registered by the page: ready within this, or none
+// The browser's push service may never answer (a profile without one: issue 57): switching on
+// gives up after this, with words of its own, rather than waiting for ever.
+export const SUBSCRIBE_MS = 10000;
+
+// Why switching on failed, as the page says it (account.js): "denied" (the player or the
+// browser refuses), "slow" (no answer in SUBSCRIBE_MS), "unreachable" (no server), "failed"
+// (the browser's own error: its English words are never shown); a server's refusal keeps its words.
+export class NotifyError extends Error {
+  constructor(code, message = code) { super(message); this.code = code; }
+}
+
+function inTime(promise) {
+  return Promise.race([promise, new Promise((_, late) => setTimeout(() => late(new NotifyError("slow")), SUBSCRIBE_MS))]);
+}
+
+// A browser's own failure, as one of NotifyError's codes.
+function browserError(e) {
+  if (e instanceof NotifyError) return e;
+  if (e instanceof TypeError) return new NotifyError("unreachable");  // (fetch found no server)
+  // "Registration failed - permission denied" (Chromium) and its kin
+  if (e?.name === "NotAllowedError" || /permission/i.test(e?.message || "")) return new NotifyError("denied");
+  return new NotifyError("failed");
+}
 
 export function notificationsOffered() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -32,15 +55,23 @@ export async function currentSubscription() {
 async function answer(res) {
   if (res.ok) return;
   const data = await res.json().catch(() => ({}));
-  throw new Error(data.error || res.statusText);
+  throw new NotifyError("server", data.error || res.statusText);
 }
 
-// Switch notifications on for this browser (the browser asks the player first): throws an
-// Error("denied") if the player says no, or with the server's words.
+// Switch notifications on for this browser (the browser asks the player first): throws a
+// NotifyError ("denied" if the player says no; "server" with the server's words).
 export async function enableNotifications(lang) {
-  if ((await Notification.requestPermission()) !== "granted") throw new Error("denied");
+  try {
+    await inTime(subscribe(lang));
+  } catch (e) {
+    throw browserError(e);
+  }
+}
+
+async function subscribe(lang) {
+  if ((await Notification.requestPermission()) !== "granted") throw new NotifyError("denied");
   const reg = await registration();
-  if (!reg) throw new Error("no service worker");
+  if (!reg) throw new NotifyError("failed");
   const res = await fetch("/api/push/key");
   await answer(res);
   const { key } = await res.json();

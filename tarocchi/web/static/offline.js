@@ -69,6 +69,12 @@ export function startNetwork() {
   banner.className = "net-banner";
   banner.setAttribute("role", "status");
   document.body.append(banner);
+  // The banner lies over the page's foot: a table (one screen high) gives it that room, so that
+  // the hand's last row stays in sight (issue 57). --net-banner is the room it takes, or 0.
+  new ResizeObserver(() => {
+    const room = banner.offsetHeight ? banner.offsetHeight + 16 : 0;
+    document.documentElement.style.setProperty("--net-banner", `${room}px`);
+  }).observe(banner);
   window.addEventListener("offline", update);
   window.addEventListener("online", () => { failed = false; update(); });
   // The page's language changes by setLang(), which sets <html lang>: the banner follows.

@@ -63,14 +63,16 @@ export function forgetSeats(links) {
 export function seatAt(table) { return read().find((s) => s.table === table)?.link || null; }
 
 // What the server says of each kept link now: [{link, table, game, status, names, seat, turn,
-// yours, ...} or {link, gone: true}]; null if it could not be asked.
-export async function askTables(links) {
+// yours, deadline, ...} or {link, gone: true}]; null if it could not be asked. ``onNow``: given
+// the server's clock (seconds) the answer came with.
+export async function askTables(links, onNow = null) {
   if (!links.length) return [];
   try {
     const res = await fetch("/api/my-tables", { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ links: links.slice(0, KEPT) }) });
     if (!res.ok) return null;
     const body = await res.json();
+    if (onNow && typeof body.now === "number") onNow(body.now);
     return Array.isArray(body.tables) ? body.tables : null;
   } catch { return null; }
 }

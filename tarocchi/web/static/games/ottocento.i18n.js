@@ -4,6 +4,7 @@
 
 export default {
   en: {
+    "ott.played.fool": "Fool",
     "ott.total": "{n} of {target}",
     "ott.total.reached": "{n}, {target} reached",
     "ott.count.total.n": "{n} of {target}",
@@ -132,6 +133,7 @@ export default {
     "ott.result.totals": "Totals (to 800)",
   },
   it: {
+    "ott.played.fool": "Matto",
     "ott.total": "{n} su {target}",
     "ott.total.reached": "{n}, raggiunto {target}",
     "ott.count.total.n": "{n} su {target}",

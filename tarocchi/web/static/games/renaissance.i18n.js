@@ -4,8 +4,11 @@
 export default {
   en: {
     "ren.center.you.discard": "You take the three extra cards and discard three face down.",
+    "ren.played.fool": "Fool",
   },
   it: {
     "ren.center.you.discard": "Prendi le tre carte in più e ne scarti tre coperte.",
+    // The Sicilian pack says Fuggitivo (issue 57); this game's pack says Matto.
+    "ren.played.fool": "Matto",
   },
 };

@@ -63,7 +63,7 @@ export default {
     const rows = [h("dt", { text: t("table.dealer") }), h("dd", { class: "dealer-name", text: c.whoLabel(v.dealer) })];
     if (v.extra) rows.push(h("dt", { text: t("ren.info.extra") }), h("dd", { class: "extra-cards" }, v.extra.map((x) => miniCard(x))));
     if (v.discard && v.phase !== "done") rows.push(h("dt", { text: t("info.discard") }), h("dd", { class: "discard-cards" }, v.discard.map((x) => miniCard(x))));
-    if (v.fool && typeof v.fool === "object" && v.phase !== "done") rows.push(h("dt", { text: t("played.fool") }), h("dd", { text: foolText(c, v.fool) }));
+    if (v.fool && typeof v.fool === "object" && v.phase !== "done") rows.push(h("dt", { text: t("ren.played.fool") }), h("dd", { text: foolText(c, v.fool) }));
     return [h("dl", {}, rows), h("p", { class: "note", text: t("ren.info.scoring") })];
   },
 

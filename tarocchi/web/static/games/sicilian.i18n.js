@@ -72,7 +72,7 @@ export default {
     "tip.pago": "Paghi un jocu e la smazzata finisce (da 10 carte in poi, a tre posti).",
     "tip.prendo": "Prendi il pago: ti pagano un jocu e la smazzata finisce.",
     "tip.chiamo": "Chiami un trionfo: chi lo ha è il tuo compagno nascosto (a quattro posti).",
-    "tip.scommessa": "Prometti che la tua parte prende il 20, l'1 e il Matto.",
+    "tip.scommessa": "Prometti che la tua parte prende il 20, l'1 e il Fuggitivo.",
     "tip.rivanto": "Raddoppi il jocu dell'ultima presa.",
     "tip.no": "Non annunci niente.",
   },
