@@ -686,6 +686,7 @@ const it = {
 // The engine's refusal reasons and abandon reasons arrive as English text; they are
 // translated by that exact text (tarocchi/games/sicilian.py and tricks.py).
 const REASONS_IT = {
+  "at a rated table a seat is named by the account that sat there": "a un tavolo classificato un posto ha il nome dell'account che vi si è seduto",
   "a former player": "un ex giocatore",  // (a deleted account's seat, store/people.py NEUTRAL_NAME)
   // (server/ratings.py, issue 56: a leaver's pause; the lobby says its end beside it)
   "you left rated matches before their end: you may sit at rated tables again once your pause is over":
