@@ -699,7 +699,7 @@ def test_a_rated_match_shows_on_the_profiles_and_the_leaderboard(new_page):
             changes.nth(2).wait_for(timeout=15_000)
             assert all(re.fullmatch(r"\S+\s*1500 → \d+ \([+−-]?\d+\)", line) for line in changes.all_inner_texts()), \
                 changes.all_inner_texts()
-            assert page.locator(".game-name .rated-tag.rated").count() == 1
+            assert page.locator(".title-block .rated-tag.rated").count() == 1  # (beside the game's name; a phone's in its Info drawer)
         for page, name in zip(pages, names):
             # The match is the account's (its seat held when the page opened it): in its data.
             (record,) = page.evaluate("async () => (await (await fetch('/api/me/export')).json()).matches")

@@ -123,7 +123,8 @@ def test_a_browsers_seat_links_say_what_they_open_now_and_nothing_more():
         assert watching == {"link": watch, "gone": True} and unknown == {"link": "/t/nothing-here", "gone": True}
         assert (computer["status"], computer["turn"], computer["yours"]) == ("playing", 0, True)
         assert computer["deal"] == state["table"]["deal_number"] == 1
-        assert set(computer) == {"link", "table", "game", "kind", "seats", "seat", "status", "names", "turn", "yours", "deal"}
+        assert set(computer) == {"link", "table", "game", "kind", "seats", "seat", "status", "names", "turn", "yours", "deal",
+                                 "deadline"}  # (when the turn clock plays: issue 57)
         # (the stranger's new link is theirs: it answers as a seat, the one they took)
         (theirs,) = httpx.post(f"{server.url}/api/my-tables", json={"links": [taken["link"]]}).json()["tables"]
         assert theirs["seat"] == 1

@@ -1046,10 +1046,15 @@ function sheetPanel() {
   ];
 }
 
+function ratedTag(T) {
+  const rated = T.rated && T.kind === "room";
+  return h("span", { class: `rated-tag ${rated ? "rated" : "casual"}`, text: t(rated ? "table.rated" : "table.casual") });
+}
+
 function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
-  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " · ", helpLink(gameName())), body,
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " ", ratedTag(state.table), " · ", helpLink(gameName())), body,
     watching ? null : hint.hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : replay.watchRow(state.table, copyButton)];
 }
 
@@ -1236,10 +1241,10 @@ function topbar() {
     h("div", { class: "title-block" },
       h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
       T ? h("span", { class: "game-name" }, h("span", { class: "long", text: tableGameTitle() }),
-        h("span", { class: "short", text: tableGameTitle(true) }),
-        // Rated or casual, in sight at every table (issue 56): a computer table is never rated.
-        h("span", { class: `rated-tag ${T.rated && T.kind === "room" ? "rated" : "casual"}`,
-          text: t(T.rated && T.kind === "room" ? "table.rated" : "table.casual") })) : null),
+        h("span", { class: "short", text: tableGameTitle(true) })) : null,
+      // Rated or casual, in sight at every table (issue 56; a phone's top bar has no room for
+      // it: its Info drawer and waiting room say it). A computer table is never rated.
+      T ? ratedTag(T) : null),
     // (the deal and a spectator's badge one block: a phone stacks them beside the title)
     dealNo || (watching && T) ? h("span", { class: "deal-block" },
       dealNo ? h("span", { class: "deal-no", text: dealNo }) : null,
