@@ -29,6 +29,7 @@ const pub = {
   mine: null,        // this browser's seats as the server says them now (POST /api/my-tables)
   fill: 20,          // seconds a Play now table waits for people (the server says)
   error: "",
+  errorAt: null,     // where the last refusal is shown: the table whose seat was pressed, or null (Play now)
   busy: false,
   games: [],         // the lobby's games, in its order
   gameTitle: (g) => g.title,
@@ -85,8 +86,10 @@ async function askMine() {
     .sort((a, b) => Number(b.yours) - Number(a.yours));  // where it is your turn, first
 }
 
-async function post(path, body) {
-  pub.busy = true; pub.error = ""; refresh();
+// ``at``: the table whose seat button was pressed (its refusal is shown in its row, where the
+// eye is: on a phone the Play now card is out of sight by then), or null for Play now.
+async function post(path, body, at = null) {
+  pub.busy = true; pub.error = ""; pub.errorAt = at; refresh();
   try {
     return await postJson(path, body);
   } catch (e) {
@@ -103,7 +106,7 @@ async function playNow(game) {
 }
 
 async function takeSeat(table, seat) {
-  const data = await post(`/api/public/${encodeURIComponent(table)}/seat`, { seat });
+  const data = await post(`/api/public/${encodeURIComponent(table)}/seat`, { seat }, table);
   if (data?.link) { location.assign(data.link + (data.taken ? "?taken=1" : "")); return; }
   // (none left: the list as it is now)
   const res = await fetch("/api/public").catch(() => null);
@@ -113,6 +116,8 @@ async function takeSeat(table, seat) {
 function waited(seconds) {
   return seconds < 60 ? t("pub.seconds", { n: seconds }) : t("pub.minutes", { n: Math.floor(seconds / 60) });
 }
+
+function refusal() { return h("p", { class: "error", role: "alert", text: pub.error }); }
 
 function tableRow(row) {
   const g = gameOf(row.game);
@@ -128,6 +133,7 @@ function tableRow(row) {
   ].filter(Boolean);
   return h("li", { class: "public-table", "data-table": row.table, "data-game": row.game },
     h("div", { class: "public-head" }, h("strong", { text: title }), h("span", { class: "quiet", text: facts.join(" · ") })),
+    pub.error && pub.errorAt === row.table ? refusal() : null,
     h("div", { class: "public-seats" }, row.free.map((seat) => {
       const name = seatName((row.quick ? QUICK_NAMES : ROOM_NAMES)[seat]);
       return h("button", { type: "button", class: "take-seat", "data-seat": seat, "data-focus": `take-${row.table}-${seat}`,
@@ -141,6 +147,8 @@ function listBody() {
   return [
     h("h2", { text: t("pub.list.title") }),
     h("p", { text: t("pub.list.help") }),
+    // (the table whose seat was refused is gone from the list: its refusal heads the list)
+    pub.error && pub.errorAt !== null && !pub.tables?.some((r) => r.table === pub.errorAt) ? refusal() : null,
     pub.tables === null ? h("p", { class: "quiet", text: t("pub.list.loading") })
       : pub.tables.length ? h("ul", { class: "public-tables" }, pub.tables.map(tableRow))
         : h("p", { class: "quiet", id: "no-public", text: t("pub.list.none") }),
@@ -151,7 +159,7 @@ function nowBody() {
   return [
     h("h2", { text: t("pub.now.title") }),
     h("p", { text: t("pub.now.help", { n: pub.fill }) }),
-    pub.error ? h("p", { class: "error", role: "alert", text: pub.error }) : null,
+    pub.error && pub.errorAt === null ? refusal() : null,
     h("div", { class: "play-now" }, pub.games.map((g) => h("span", { class: "play-now-game" },
       h("button", {
         type: "button", class: "primary", id: `play-now-${g.name}`, "data-focus": `play-now-${g.name}`, disabled: pub.busy,
