@@ -7,7 +7,10 @@ listings from the store, so every process of a site lists alike. A free seat is 
 a *claim* in the store, one transaction: of two strangers who click the same seat at once,
 one gets it and the other the next free seat (or none). A claimed seat's link is made anew
 (its old link, if the host shared one, opens nothing): the stranger's link is his alone. A
-claim not used within CLAIM_SECONDS lapses.
+claim not used within CLAIM_SECONDS lapses. One seat a person (issue 56, point 7): whoever made a
+table, opened one of its links or claimed a seat of it takes no other seat of it, a person being
+their account, else their browser, else their address (``sessions.persons``); the address counts
+only in the budget of unopened seats (CLAIMS_PER_ADDRESS), so a household shares a table.
 
 **Play now.** One button per game: a seat at a listed table of that game that waits, else a
 seat a computer holds at a Play now table under way (it is the person's from the next deal:
