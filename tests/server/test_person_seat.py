@@ -47,6 +47,10 @@ def keys(n: int | None = None, account: str | None = None, address: str | None =
 
 
 def test_people_behind_one_address_are_people_and_a_browser_or_an_account_is_one(store_db):
+    """The lobby on each store: browsers at the host's address take a seat each; the host, one
+    who holds a seat, one who opened the watch link, one account on another browser, one browser
+    signed out, a script's address asking again: refused; the budget of unopened seats counts
+    the address; Play now seats two browsers of one address at one table, through any process."""
     async def body():
         clock = Clock(asyncio.get_running_loop())
         tables = Tables(store_db, clock)
