@@ -34,7 +34,7 @@ from .core.messages import (
     BODY_TOO_LARGE, BURST, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY, MAX_FRAME, NEW_TABLES_BURST,
     NEW_TABLES_PER_SECOND, PER_SECOND, TOO_MANY_TABLES, Budget, NewComputer, NewRoom,
 )
-from .core.sessions import signed_in
+from .core.sessions import gives_browser_id, persons, signed_in
 from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
@@ -182,7 +182,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             store.close()
 
     files = client_files.Assets(STATIC)  # hashed, gzipped once, the page's import map (issue 60)
-    index = client_files.index_page(files)
+    index = gives_browser_id(client_files.index_page(files))  # (one seat a person: issue 56)
 
     async def new_computer(request: Request):
         if not await may_create(request):
@@ -210,7 +210,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         try:
             table_id, tokens = hub().lobby.new_room(body.seats, body.game, public=body.public, clock=body.clock,
                                                     hints=body.hints, address=client_address(request),
-                                                    rated=body.rated, correspondence=body.correspondence)
+                                                    rated=body.rated, correspondence=body.correspondence,
+                                                    persons=persons(hub().store.people, request, client_address(request)))
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         links = [f"/t/{t}" for t in tokens]

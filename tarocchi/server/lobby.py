@@ -7,7 +7,10 @@ listings from the store, so every process of a site lists alike. A free seat is 
 a *claim* in the store, one transaction: of two strangers who click the same seat at once,
 one gets it and the other the next free seat (or none). A claimed seat's link is made anew
 (its old link, if the host shared one, opens nothing): the stranger's link is his alone. A
-claim not used within CLAIM_SECONDS lapses.
+claim not used within CLAIM_SECONDS lapses. One seat a person (issue 56, point 7): whoever made a
+table, opened one of its links or claimed a seat of it takes no other seat of it, a person being
+their account, else their browser, else their address (``sessions.persons``); the address counts
+only in the budget of unopened seats (CLAIMS_PER_ADDRESS), so a household shares a table.
 
 **Play now.** One button per game: a seat at a listed table of that game that waits, else a
 seat a computer holds at a Play now table under way (it is the person's from the next deal:
@@ -95,7 +98,7 @@ class Lobby(Feature):
         self.hub = hub
         self.fill_seconds, self.clock_seconds, self.time_bank = fill_seconds, clock_seconds, time_bank
         self.written: dict[str, dict | None] = {}  # table -> the listing last stored for it
-        self.visited: dict[str, set[str]] = {}  # table held here -> the addresses whose visit this process wrote
+        self.visited: dict[str, set[str]] = {}  # table held here -> the persons whose visit this process wrote
         self.counted: tuple[float, dict[str, int]] | None = None  # (when, people playing by game)
         self.timers: dict[str, asyncio.TimerHandle] = {}  # table -> its next fill or clock
         self.tasks: dict[str, asyncio.Task] = {}  # table -> the computer playing a turn out of time
@@ -130,8 +133,9 @@ class Lobby(Feature):
     def handle(self, conn: Connection, message: Public) -> None:
         self.on_public(conn, message)
 
-    def opened(self, table_id: str, address: str) -> None:
-        self.visit(table_id, address)
+    def opened(self, table_id: str, persons: list[str]) -> None:
+        for person in persons:
+            self.visit(table_id, person)
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.forget(table_id)
@@ -270,13 +274,16 @@ class Lobby(Feature):
         self.counted = (now, counts)
         return counts
 
-    def claim(self, table_id: str, seat: int | None, address: str, account: str | None = None) -> tuple[str, int] | str:
-        """A free seat of a listed table for the client at ``address``, ``seat`` if it is still
+    def claim(self, table_id: str, seat: int | None, address: str, account: str | None = None,
+              persons: list[str] | None = None) -> tuple[str, int] | str:
+        """A free seat of a listed table for the person ``persons`` (``sessions.persons``; by
+        default the client address's key alone) asking from ``address``, ``seat`` if it is still
         free, else the next: (its new token, the seat), or why there is none (NOT_LISTED,
         NO_FREE_SEAT, AT_THIS_TABLE, TOO_MANY_CLAIMS). The store decides, one claim at a time
-        for a table and for an address, on every process of a site (``Store.claim_seat``).
-        A seat of a table by correspondence is for a signed-in player (``account``): it is
-        that account's at once (issue 41)."""
+        for a table and for an address, on every process of a site (``Store.claim_seat``): one
+        seat a person (issue 56: two people behind one address are two), a few unopened ones an
+        address. A seat of a table by correspondence is for a signed-in player (``account``):
+        it is that account's at once (issue 41)."""
         rows = [r for r in self.hub.store.listings(None, CLAIM_SECONDS) if r["table"] == table_id]
         if not rows:
             return NOT_LISTED
@@ -287,9 +294,10 @@ class Lobby(Feature):
             return SIGN_IN_FOR_CORRESPONDENCE
         free = [s for s in row["open"] if s not in row["claimed"]]
         key = address_key(address)
+        persons = persons if persons is not None else [key]
         for s in ([seat] if seat in free else []) + [s for s in free if s != seat]:
             token = secrets.token_urlsafe(24)
-            claimed = self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS, key, CLAIMS_PER_ADDRESS)
+            claimed = self.hub.store.claim_seat(table_id, s, token, CLAIM_SECONDS, persons, key, CLAIMS_PER_ADDRESS)
             if claimed == CLAIM_WON:
                 self.hub.revoke(table_id, s)  # a socket opened on the old link holds nothing
                 if account is not None:
@@ -299,20 +307,20 @@ class Lobby(Feature):
                 return REFUSED[claimed]
         return NO_FREE_SEAT
 
-    def visit(self, table_id: str, address: str) -> None:
-        """The client at ``address`` made the table or opened one of its links: it may not
-        claim a seat of it (``claim``). Written once per table and address by this process;
-        the lobby is an index, so a failure is logged and play goes on."""
-        if address in self.visited.get(table_id, ()):
+    def visit(self, table_id: str, person: str) -> None:
+        """The person ``person`` (a key of ``sessions.persons``) made the table or opened one of
+        its links: they may not claim a seat of it (``claim``). Written once per table and
+        person by this process; the lobby is an index, so a failure is logged and play goes on."""
+        if person in self.visited.get(table_id, ()):
             return
         try:
-            self.hub.store.visit(table_id, address_key(address))
+            self.hub.store.visit(table_id, person)
         except Exception:
             log.exception("table %s: could not note a visit", table_id)
             return
         if len(self.visited) >= 100_000:
             self.visited.clear()  # bounded: a visit written again is harmless
-        self.visited.setdefault(table_id, set()).add(address)
+        self.visited.setdefault(table_id, set()).add(person)
 
     async def seat_summary(self, link: str) -> dict:
         """What the lobby's "Your tables" shows of one of this browser's seat links: the table,
@@ -344,10 +352,12 @@ class Lobby(Feature):
 
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
                  quick: bool = False, hints: bool = False, address: str | None = None,
-                 rated: bool | None = None, correspondence: int | None = None) -> tuple[str, list[str]]:
+                 rated: bool | None = None, correspondence: int | None = None,
+                 persons: list[str] | None = None) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is never handed
         to a stranger: ``listing``). ``hints``: the host lets the seats ask for hints
-        (server/advice.py); ``address``: the client that asked (it may not claim another seat)."""
+        (server/advice.py); ``persons``: who asked (``sessions.persons``; else ``address``, the
+        client's address): they may not claim another seat."""
         if correspondence:  # days a move (issue 41): the clock is the same clock, in days
             clock = correspondence * DAY
         if public and not clock:
@@ -361,8 +371,10 @@ class Lobby(Feature):
         if rated is not None:  # (the host's choice, either way; else as public tables are)
             settings["rated"] = rated
         table_id, tokens = self.hub.new_room(seats, game, settings=settings)
-        if address is not None:
-            self.visit(table_id, address)
+        if persons is None:
+            persons = [address_key(address)] if address is not None else []
+        for person in persons:
+            self.visit(table_id, person)
         self.changed(self.hub.tables[table_id])
         return table_id, tokens
 
@@ -380,18 +392,18 @@ class Lobby(Feature):
         """Whether Play now would find a seat (else it opens a table: a new table's budget)."""
         return bool(self._candidates(game))
 
-    def play_now(self, game: str, address: str) -> tuple[str, str, int, bool] | str:
+    def play_now(self, game: str, address: str, persons: list[str] | None = None) -> tuple[str, str, int, bool] | str:
         """Play now: (table id, token, seat, whether the table is new), or why not
-        (TOO_MANY_CLAIMS). A table the client is at already is passed over."""
+        (TOO_MANY_CLAIMS). A table the person is at already is passed over (``claim``)."""
         for row in self._candidates(game):
-            claimed = self.claim(row["table"], None, address)
+            claimed = self.claim(row["table"], None, address, persons=persons)
             if isinstance(claimed, tuple):
                 return row["table"], claimed[0], claimed[1], False
             if claimed == TOO_MANY_CLAIMS:
                 return claimed
         rules = get_game(game)
         table_id, tokens = self.new_room(rules.seats[0], rules.name, public=True, clock=None, quick=True,
-                                         address=address)
+                                         address=address, persons=persons)
         return table_id, tokens[0], HOST_SEAT, True
 
     # --- the fill and the clock ----------------------------------------------------------------
@@ -476,20 +488,26 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
     """``GET /api/public``, ``POST /api/public/{table}/seat``, ``POST /api/play-now``
     (docs/protocol.md). ``hub()`` is the app's hub; ``may_browse``/``may_create`` spend the
     client address's lobby and new-table budgets; ``read_body`` is app.read_body; ``paused``
-    answers a rated seat asked for by a leaver paused from them (issue 56), else None."""
+    answers a rated seat asked for by a leaver paused from them (issue 56), else None. Each
+    answer gives a browser that has none its id (``sessions.BROWSER_COOKIE``: one seat a
+    person, issue 56)."""
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from .core.sessions import signed_in
+    from .core.sessions import gives_browser_id, persons, signed_in
     from .core.sockets import client_address
     from .core.messages import TOO_MANY_LOBBY, TOO_MANY_TABLES, MyTables, PlayNow, TakeSeat
 
-    too_many = JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+    def too_many():
+        return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
+
+    def person(request: Request) -> list[str]:
+        return persons(hub().store.people, request, client_address(request), request.state.browser)
 
     async def public_tables(request: Request):
         if not await may_browse(request):
-            return too_many
+            return too_many()
         game = request.query_params.get("game") or None
         lobby = hub().lobby
         playing = await lobby.playing_on_the_site()
@@ -498,7 +516,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
 
     async def my_tables(request: Request):
         if not await may_browse(request):
-            return too_many
+            return too_many()
         body = await read_body(request, MyTables)
         if isinstance(body, JSONResponse):
             return body
@@ -508,7 +526,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
 
     async def take_seat(request: Request):
         if not await may_browse(request):
-            return too_many
+            return too_many()
         body = await read_body(request, TakeSeat)
         if isinstance(body, JSONResponse):
             return body
@@ -517,7 +535,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
                 t["table"] == request.path_params["table"] and t["rated"] for t in hub().lobby.public_tables()):
             return JSONResponse(refused, status_code=403)
         claimed = hub().lobby.claim(request.path_params["table"], body.seat, client_address(request) or "?",
-                                    account and account["id"])
+                                    account and account["id"], person(request))
         if isinstance(claimed, str):
             status = 429 if claimed == TOO_MANY_CLAIMS else 401 if claimed == SIGN_IN_FOR_CORRESPONDENCE else 409
             return JSONResponse({"error": claimed}, status_code=status)
@@ -529,7 +547,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
 
     async def play_now(request: Request):
         if not await may_browse(request):
-            return too_many
+            return too_many()
         body = await read_body(request, PlayNow)
         if isinstance(body, JSONResponse):
             return body
@@ -539,7 +557,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
         try:
             if not lobby.has_seat_for(body.game) and not await may_create(request):
                 return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
-            seated = lobby.play_now(body.game, client_address(request) or "?")
+            seated = lobby.play_now(body.game, client_address(request) or "?", person(request))
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         if isinstance(seated, str):
@@ -547,7 +565,7 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
         table_id, token, seat, new = seated
         return JSONResponse({"table": table_id, "link": f"/t/{token}", "seat": seat, "new": new})
 
-    return [Route("/api/public", public_tables),
-            Route("/api/my-tables", my_tables, methods=["POST"]),
-            Route("/api/public/{table}/seat", take_seat, methods=["POST"]),
-            Route("/api/play-now", play_now, methods=["POST"])]
+    return [Route("/api/public", gives_browser_id(public_tables)),
+            Route("/api/my-tables", gives_browser_id(my_tables), methods=["POST"]),
+            Route("/api/public/{table}/seat", gives_browser_id(take_seat), methods=["POST"]),
+            Route("/api/play-now", gives_browser_id(play_now), methods=["POST"])]

@@ -36,6 +36,7 @@ from starlette.datastructures import Address
 
 from .core.features import CLOSE_MOVED, MOVED, Elsewhere, Leases  # noqa: F401  (CLOSE_MOVED, MOVED: the relays' words)
 from .core.messages import CLOSE_TOO_SLOW, TOO_SLOW, Budget
+from .core.sessions import persons
 from .core.sockets import serve_socket, socket_account
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class Envelope(msgspec.Struct, omit_defaults=True):
     reason: str = ""
     address: str | None = None
     account: str | None = None  # (open) the account id the relay's socket was signed in to (issue 56)
+    persons: list[str] | None = None  # (open) who the relay's socket is, as keys (sessions.persons, issue 56)
 
 
 _encode = msgspec.json.Encoder().encode
@@ -232,13 +234,15 @@ class RemoteSocket:
     """The websocket of a page connected to another process, as ``serve_socket`` uses one:
     what the page sends arrives through ``inbox``; what is sent to it goes over the bus."""
 
-    def __init__(self, site: Site, relay: str, conn: str, address: str | None = None, account: str | None = None):
+    def __init__(self, site: Site, relay: str, conn: str, address: str | None = None, account: str | None = None,
+                 persons: list[str] | None = None):
         self.site, self.relay, self.conn = site, relay, conn
         self.inbox: asyncio.Queue = asyncio.Queue()
         # The page's address as the relay saw it (guard.client_address reads it as a local
         # socket's); None from a relay that did not send one.
         self.client = Address(address, 0) if address else None
         self.account = account  # the account its page was signed in to (sockets.socket_account)
+        self.persons = persons  # who its page is (sessions.persons; None from an older relay)
 
     async def receive(self) -> dict:
         return await self.inbox.get()
@@ -427,7 +431,7 @@ class Site(Leases):
     def _on_message(self, envelope: Envelope) -> None:
         if envelope.op == "open":
             remote = self.remote[envelope.conn] = RemoteSocket(self, envelope.reply or "", envelope.conn,
-                                                               envelope.address, envelope.account)
+                                                               envelope.address, envelope.account, envelope.persons)
             budget = Budget(*self.budget) if self.budget else None
             task = asyncio.get_running_loop().create_task(serve_socket(self.hub, remote, envelope.token or "", budget))
             task.add_done_callback(lambda _: self.remote.pop(envelope.conn, None))
@@ -459,7 +463,9 @@ class Site(Leases):
             account = socket_account(self.hub, websocket)
             self.bus.send(elsewhere.owner, Envelope("open", conn, token=token, reply=self.process,
                                                     address=client.host if client else None,
-                                                    account=account["id"] if account else None))
+                                                    account=account["id"] if account else None,
+                                                    persons=persons(self.hub.store.people, websocket,
+                                                                    client.host if client else None)))
             while not writer.done():
                 receiving = asyncio.ensure_future(websocket.receive())
                 await asyncio.wait([receiving, writer], return_when=asyncio.FIRST_COMPLETED)

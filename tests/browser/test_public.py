@@ -95,6 +95,39 @@ def test_a_host_lists_a_room_and_strangers_take_its_seats_from_the_lobby(live_se
         assert page.errors == []
 
 
+def test_on_a_phone_a_seat_refused_says_why_beside_the_seat_pressed(live_server, new_page):
+    """Issue 56, point 7: a browser at a table already presses another seat of it in the lobby:
+    the refusal is shown in that table's row, inside the phone's screen (the Play now card, where
+    it was shown before, is out of sight by then), not at the top of the lobby."""
+    base = live_server.url
+    host = new_page(DESKTOP)
+    host.goto(base + "/")
+    host.locator("#create-room").wait_for()
+    host.check("input[name='room-seats'][value='4']")
+    host.check("#room-public")
+    host.click("#create-room")
+    host.click(".room-links .host-link a")
+    host.locator(".waiting .listed-note").wait_for()
+    (listed,) = httpx.get(base + "/api/public").json()["tables"]
+    table_id = listed["table"]
+    phone = new_page(PHONE)
+    phone.goto(base + "/")
+    lobby_lists(phone, table_id).locator(".take-seat[data-seat='1']").click()
+    phone.wait_for_url("**/t/**")
+    phone.locator(".waiting").wait_for()
+    phone.goto(base + "/")
+    row = lobby_lists(phone, table_id)
+    row.locator(".take-seat[data-seat='2']").click()
+    refusal = row.locator(".error[role='alert']")
+    refusal.wait_for()
+    assert "you are at this table already" in refusal.inner_text()
+    box = refusal.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert phone.locator("#play-now .error").count() == 0 and "/t/" not in phone.url
+    check_axe(phone, "a seat refused on a phone")
+    assert phone.errors == [] and host.errors == []
+
+
 def test_the_host_lists_the_waiting_room_from_the_table(live_server, new_page):
     base = live_server.url
     host = new_page(PHONE)

@@ -66,7 +66,7 @@ def test_a_seat_is_one_accounts_and_an_account_holds_one_seat_a_table(store_db):
         assert people.held_seats(anna, 10) == ["tok0"]
         # A link replaced (the seat claimed in the lobby once its person left) holds nothing.
         store.put_listing("t1", {"game": "sicilian", "status": "waiting", "since": 1.0, "open": [0]})
-        assert store.claim_seat("t1", 0, "fresh", 30.0, "someone", 3) == "won"
+        assert store.claim_seat("t1", 0, "fresh", 30.0, ["someone"], "someone", 3) == "won"
         assert people.held_seats(anna, 10) == [] and people.table_accounts("t1") == {1: bruno}
         assert people.hold_seat(anna, "tok2") == ("t1", 2)  # (the seat she lost no longer counts)
     finally:

@@ -19,7 +19,7 @@ import pytest
 from tarocchi.server.app import assemble
 from tarocchi.server.core.hub import Hub
 from tarocchi.server.site import Site
-from tarocchi.server.lobby import CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, TIME_BANK, Lobby
+from tarocchi.server.lobby import AT_THIS_TABLE, CLAIM_SECONDS, NO_FREE_SEAT, NOT_LISTED, TIME_BANK, Lobby
 from tarocchi.server.core.messages import Act, Hello, Next, Public
 from tarocchi.server.core.store import open_store
 from tarocchi.server.core.tables import BETWEEN, ONLY_HOST_PUBLIC, PLAYING, WAITING, WATCH_SEAT, check_stream, replay
@@ -190,7 +190,9 @@ def test_a_seat_claimed_and_never_opened_is_free_again_with_a_new_link(tmp_path)
         assert lobby.public_tables()[0]["free"] == [2]
         store.db.execute("UPDATE claims SET at = at - ? WHERE seat = 1", (CLAIM_SECONDS + 1,))
         assert lobby.public_tables()[0]["free"] == [1, 2]
-        second, seat = lobby.claim(table_id, 1, "203.0.113.2")
+        # (its claimer held that link: at the table, as a seat's opener is, never given a second seat)
+        assert lobby.claim(table_id, 2, STRANGER) == AT_THIS_TABLE
+        second, seat = lobby.claim(table_id, 1, "203.0.113.3")
         assert seat == 1 and store.seat_of(second) == (table_id, 1)
         assert store.seat_of(first) is None and store.seat_of(tokens[1]) is None  # the old links open nothing
         store.close()

@@ -20,7 +20,7 @@ from tarocchi.server.lobby import (
     AT_THIS_TABLE, CLAIM_SECONDS, CLAIMS_PER_ADDRESS, NO_FREE_SEAT, NOBODY_HERE, TOO_MANY_CLAIMS, Lobby,
 )
 from tarocchi.server.core.messages import Chat, Hello, Hint, Next
-from tarocchi.server.core.store import open_store
+from tarocchi.server.core.store import address_key, open_store
 from tarocchi.server.core.tables import NEXT_DEAL, PLAYING, spectator_view
 from tests.server.live import running_server
 from tests.server.seat import Seat
@@ -103,7 +103,7 @@ def test_a_computers_seat_taken_mid_deal_shows_nothing_of_that_deal(store_db, ga
         assert table.status == PLAYING
         # The seated player, and a spectator (its watch link opened from its address), ask for a
         # computer's seat: refused, both; the listing still offers it.
-        lobby.visit(table_id, "203.0.113.9")
+        lobby.visit(table_id, address_key("203.0.113.9"))  # (a script's socket, no cookie: its address)
         for address in ("203.0.113.1", "203.0.113.9"):
             assert lobby.claim(table_id, None, address) == AT_THIS_TABLE
             assert lobby.play_now(game, address)[0] != table_id

@@ -187,11 +187,11 @@ def test_a_version_3_file_keeps_its_claims_and_learns_who_made_them(tmp_path):
     store = SqliteStore(path)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert store.listings(None, 30)[0]["claimed"] == [1]
-    assert store.claim_seat("t1", 1, "d", 30, "x", 3) == CLAIM_TAKEN  # the old claim holds
-    assert store.claim_seat("t1", 2, "e", 30, "x", 3) == CLAIM_WON and store.seat_of("e") == ("t1", 2)
+    assert store.claim_seat("t1", 1, "d", 30, ["x"], "x", 3) == CLAIM_TAKEN  # the old claim holds
+    assert store.claim_seat("t1", 2, "e", 30, ["x"], "x", 3) == CLAIM_WON and store.seat_of("e") == ("t1", 2)
     store.visit("t1", "y")
     store.db.execute("UPDATE claims SET at = 0")
-    assert store.claim_seat("t1", 1, "f", 30, "y", 3) == CLAIM_HERE
+    assert store.claim_seat("t1", 1, "f", 30, ["y"], "y", 3) == CLAIM_HERE
     store.close()
     assert SqliteStore(path).events("t1") == [(1, "created", CREATED)]  # and opens again, unchanged
 

@@ -69,8 +69,9 @@ class Feature:
         feature needs it awake again (wall clock; its own timer's moment), or None."""
         return None
 
-    def opened(self, table_id: str, address: str) -> None:
-        """A link of the table (a seat's or its watch link) was opened from ``address``."""
+    def opened(self, table_id: str, persons: list[str]) -> None:
+        """A link of the table (a seat's or its watch link) was opened by the person known by
+        ``persons`` (``sessions.persons``: their account's, browser's or address's keys)."""
 
     def shared(self) -> dict:
         """Small figures this process shares with the other processes of a site every few

@@ -14,7 +14,7 @@ from .hub import (
     BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, UNKNOWN_LINK, BrokenTable, Connection, Hub,
 )
 from .messages import CLOSE_NO_HELLO, CLOSE_TOO_MANY, NO_HELLO, TOO_MANY, BadMessage, Budget, decode
-from .sessions import signed_in
+from .sessions import persons, signed_in
 from .tables import WATCH_SEAT
 
 log = logging.getLogger("tarocchi.server")
@@ -117,10 +117,11 @@ async def serve_socket(hub: Hub, websocket, token: str, budget: Budget | None = 
 
 
 def note_opened(hub: Hub, table_id: str, websocket) -> None:
-    """A link of the table was opened from the socket's address (``Feature.opened``: the lobby
-    hands no second seat of it to that client). Told where the socket arrived and, for a
-    relayed socket, again by the owner (the relay sends the address); none without one."""
-    address = client_address(websocket)
-    if address is not None:
+    """A link of the table was opened by the socket's person (``Feature.opened``: the lobby hands
+    them no second seat of it): their account, browser or address, as the handshake's cookies
+    say (``sessions.persons``, issue 56). Told where the socket arrived and, for a relayed
+    socket, again by the owner (the relay sends the keys it found); none without any."""
+    keys = persons(hub.store.people, websocket, client_address(websocket))
+    if keys:
         for feature in hub.hooked["opened"]:
-            feature.opened(table_id, address)
+            feature.opened(table_id, keys)

@@ -30,6 +30,7 @@ const pub = {
   fill: 20,          // seconds a Play now table waits for people (the server says)
   error: "",
   signIn: false,     // the error asks to sign in first: a link to do it goes with it
+  errorAt: null,     // where the last refusal is shown: the table whose seat was pressed, or null (Play now)
   busy: false,
   games: [],         // the lobby's games, in its order
   gameTitle: (g) => g.title,
@@ -118,14 +119,19 @@ async function askMine() {
     .sort((a, b) => Number(b.yours) - Number(a.yours));  // where it is your turn, first
 }
 
-async function post(path, body) {
-  pub.busy = true; pub.error = ""; pub.signIn = false; refresh();
+// ``at``: the table whose seat button was pressed (its refusal is shown in its row, where the
+// eye is: on a phone the Play now card is out of sight by then), or null for Play now.
+async function post(path, body, at = null) {
+  pub.busy = true; pub.error = ""; pub.signIn = false; pub.errorAt = at; refresh();
   try {
     return await postJson(path, body);
   } catch (e) {
     pub.error = errorText(e);
     pub.signIn = e.status === 401;  // (a table by correspondence: signed-in players only)
-    if (e.until) { pub.pause = { until: e.until }; pub.error = ""; }  // (said once, with its end, below)
+    if (e.until) {  // a leaver's pause (issue 56): said with its end, by the Play now card or in the row pressed
+      pub.pause = { until: e.until };
+      pub.error = at === null ? "" : t("pub.paused", { time: clockTime(e.until) });
+    }
     return null;
   } finally {
     pub.busy = false; refresh();
@@ -138,7 +144,7 @@ async function playNow(game) {
 }
 
 async function takeSeat(table, seat) {
-  const data = await post(`/api/public/${encodeURIComponent(table)}/seat`, { seat });
+  const data = await post(`/api/public/${encodeURIComponent(table)}/seat`, { seat }, table);
   if (data?.link) { location.assign(data.link + (data.taken ? "?taken=1" : "")); return; }
   // (none left: the list as it is now)
   const res = await fetch("/api/public").catch(() => null);
@@ -147,6 +153,11 @@ async function takeSeat(table, seat) {
 
 function waited(seconds) {
   return seconds < 60 ? t("pub.seconds", { n: seconds }) : t("pub.minutes", { n: Math.floor(seconds / 60) });
+}
+
+function refusal() {
+  return h("p", { class: "error", role: "alert" }, pub.error,
+    pub.signIn ? [" ", h("a", { href: "/account", id: "error-sign-in" }, t("pub.take.signin"))] : null);
 }
 
 function tableRow(row) {
@@ -165,6 +176,7 @@ function tableRow(row) {
     h("div", { class: "public-head" }, h("strong", { text: title }),
       h("span", { class: `rated-tag ${row.rated === false ? "casual" : "rated"}`, text: t(row.rated === false ? "pub.list.casual" : "pub.list.rated") }),
       h("span", { class: "quiet", text: facts.join(" · ") })),
+    pub.error && pub.errorAt === row.table ? refusal() : null,
     h("div", { class: "public-seats" }, row.correspondence && !accountName()
       ? h("a", { class: "button sign-in-first", href: "/account", "data-focus": `signin-${row.table}` }, t("pub.take.signin"))
       : row.free.map((seat) => {
@@ -180,6 +192,8 @@ function listBody() {
   return [
     h("h2", { text: t("pub.list.title") }),
     h("p", { text: t("pub.list.help") }),
+    // (the table whose seat was refused is gone from the list: its refusal heads the list)
+    pub.error && pub.errorAt !== null && !pub.tables?.some((r) => r.table === pub.errorAt) ? refusal() : null,
     pub.tables === null ? h("p", { class: "quiet", text: t("pub.list.loading") })
       : pub.tables.length ? h("ul", { class: "public-tables" }, pub.tables.map(tableRow))
         : h("p", { class: "quiet", id: "no-public", text: t("pub.list.none") }),
@@ -190,8 +204,7 @@ function nowBody() {
   return [
     h("h2", { text: t("pub.now.title") }),
     h("p", { text: t("pub.now.help", { n: pub.fill }) }),
-    pub.error ? h("p", { class: "error", role: "alert" }, pub.error,
-      pub.signIn ? [" ", h("a", { href: "/account", id: "error-sign-in" }, t("pub.take.signin"))] : null) : null,
+    pub.error && pub.errorAt === null ? refusal() : null,
     pub.pause && pub.pause.until * 1000 > Date.now()
       ? h("p", { class: "error pause-note", id: "pause-note", role: "alert", text: t("pub.paused", { time: clockTime(pub.pause.until) }) }) : null,
     h("div", { class: "play-now" }, pub.games.map((g) => h("span", { class: "play-now-game" },

@@ -25,7 +25,7 @@ import hashlib
 import json
 import time
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import msgspec
@@ -139,18 +139,22 @@ class Store(Protocol):
         """The listed tables (of ``game``, or all), oldest first, each with ``claimed``: the
         seats whose claim is younger than ``claim_seconds``."""
 
-    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
-                   per_address: int) -> str:
-        """Claim an open seat of a listed table for the client at ``address`` (``address_key``):
-        that seat's link becomes ``token`` (its old link opens nothing). One transaction, in
-        which every claim of one table, and every claim of one address, waits for the others:
-        CLAIM_TAKEN if a claim younger than ``claim_seconds`` holds the seat (or it is not
-        open), CLAIM_HERE if the address has been at the table (``visit``) or holds a live claim
-        there, CLAIM_TOO_MANY if it holds ``per_address`` live claims; else CLAIM_WON."""
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, persons: Sequence[str],
+                   address: str, per_address: int) -> str:
+        """Claim an open seat of a listed table for the person known by ``persons`` (their keys:
+        ``sessions.persons``), asking from ``address`` (``address_key``): that seat's link
+        becomes ``token`` (its old link opens nothing), and the person has been at the table
+        (``visit``, each key). One transaction, in which every claim of one table, and every
+        claim of one address, waits for the others: CLAIM_TAKEN if a claim younger than
+        ``claim_seconds`` holds the seat (or it is not open), CLAIM_HERE if any of ``persons``
+        has been at the table (one seat a person: issue 56), CLAIM_TOO_MANY if the address holds
+        ``per_address`` live claims (the address counts only in this budget); else CLAIM_WON."""
 
-    def visit(self, table_id: str, address: str) -> None:
-        """The client at ``address`` (``address_key``) made the table or opened one of its
-        links: it may never claim a seat of it (one seat a person, no spectator at a seat)."""
+    def visit(self, table_id: str, person: str) -> None:
+        """The person ``person`` (a key of ``sessions.persons``: an account's, a browser's, an
+        address's) made the table or opened one of its links: they may never claim a seat of it
+        (one seat a person, no spectator at a seat). The ``visits`` table's column ``address``
+        holds that key."""
 
     def chat_before(self, table_id: str, version: int, limit: int) -> list[tuple[int, dict]]:
         """A table's last ``limit`` chat events before ``version``, newest first: (version, data)."""

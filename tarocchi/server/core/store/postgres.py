@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import msgspec
 import psycopg
@@ -326,18 +326,18 @@ class PostgresStore:
                 f"ON tables.id = table_id WHERE NOT finished AND (%s::text IS NULL OR game = %s) ORDER BY since", (claim_seconds, game, game)).fetchall()
         return [listing_of(*row) for row in rows]
 
-    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
-                   per_address: int) -> str:
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, persons: Sequence[str],
+                   address: str, per_address: int) -> str:
         with self._connection() as conn, conn.transaction():
-            # FOR UPDATE: the claims of one table wait for each other, on every host of the site;
-            # the lock on the address, the claims of one address (its count of live claims).
+            # FOR UPDATE: the claims of one table wait for each other, on every host of the site
+            # (one person's two claims there too); the lock on the address, the claims of one
+            # address (its count of live claims).
             row = conn.execute("SELECT open FROM listings WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
             if row is None or seat not in json.loads(row[0]):
                 return CLAIM_TAKEN
             conn.execute("SELECT pg_advisory_xact_lock(%s::int4, hashtext(%s))", (CLAIM_LOCK, address))
-            if conn.execute(f"SELECT 1 FROM visits WHERE table_id = %s AND address = %s UNION ALL SELECT 1 FROM "
-                            f"claims WHERE table_id = %s AND address = %s AND at > {NOW} - %s",
-                            (table_id, address, table_id, address, claim_seconds)).fetchone():
+            if conn.execute("SELECT 1 FROM visits WHERE table_id = %s AND address = ANY(%s::text[])",
+                            (table_id, list(persons))).fetchone():
                 return CLAIM_HERE
             if conn.execute(f"SELECT count(*) FROM claims WHERE address = %s AND at > {NOW} - %s",
                             (address, claim_seconds)).fetchone()[0] >= per_address:
@@ -349,11 +349,15 @@ class PostgresStore:
             if not won:
                 return CLAIM_TAKEN
             conn.execute("UPDATE seats SET token = %s WHERE table_id = %s AND seat = %s", (token, table_id, seat))
+            # The claimer is at the table from now on, opened or not (the link is theirs while
+            # nobody claims the seat again): no second seat of it.
+            conn.execute("INSERT INTO visits SELECT %s, unnest(%s::text[]) ON CONFLICT DO NOTHING",
+                         (table_id, list(persons)))
             return CLAIM_WON
 
-    def visit(self, table_id: str, address: str) -> None:
+    def visit(self, table_id: str, person: str) -> None:
         with self._connection() as conn:
-            conn.execute("INSERT INTO visits VALUES (%s, %s) ON CONFLICT DO NOTHING", (table_id, address))
+            conn.execute("INSERT INTO visits VALUES (%s, %s) ON CONFLICT DO NOTHING", (table_id, person))
 
     def close(self) -> None:
         self.pool.close()

@@ -10,7 +10,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from . import people, sleepers
 from .base import (
@@ -271,17 +271,16 @@ class SqliteStore:
             "WHERE finished = 0 AND (? IS NULL OR game = ?) ORDER BY since", (time.time() - claim_seconds, game, game))
         return [listing_of(*row) for row in rows]
 
-    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, address: str,
-                   per_address: int) -> str:
+    def claim_seat(self, table_id: str, seat: int, token: str, claim_seconds: float, persons: Sequence[str],
+                   address: str, per_address: int) -> str:
         now = time.time()
         live = now - claim_seconds
         with self._transaction():  # (BEGIN IMMEDIATE: one writer at a time, across processes)
             row = self.db.execute("SELECT open FROM listings WHERE table_id = ?", (table_id,)).fetchone()
             if row is None or seat not in json.loads(row[0]):
                 return CLAIM_TAKEN
-            if self.db.execute("SELECT 1 FROM visits WHERE table_id = ? AND address = ? UNION ALL SELECT 1 FROM "
-                               "claims WHERE table_id = ? AND address = ? AND at > ?",
-                               (table_id, address, table_id, address, live)).fetchone():
+            if self.db.execute("SELECT 1 FROM visits WHERE table_id = ? AND address IN (SELECT value FROM json_each(?))",
+                               (table_id, json.dumps(list(persons)))).fetchone():
                 return CLAIM_HERE
             if self.db.execute("SELECT count(*) FROM claims WHERE address = ? AND at > ?",
                                (address, live)).fetchone()[0] >= per_address:
@@ -292,11 +291,15 @@ class SqliteStore:
             if not won:
                 return CLAIM_TAKEN
             self.db.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token, table_id, seat))
+            # The claimer is at the table from now on, opened or not (the link is theirs while
+            # nobody claims the seat again): no second seat of it.
+            self.db.executemany("INSERT INTO visits VALUES (?, ?) ON CONFLICT DO NOTHING",
+                                [(table_id, p) for p in persons])
             return CLAIM_WON
 
-    def visit(self, table_id: str, address: str) -> None:
+    def visit(self, table_id: str, person: str) -> None:
         with self._transaction():
-            self.db.execute("INSERT INTO visits VALUES (?, ?) ON CONFLICT DO NOTHING", (table_id, address))
+            self.db.execute("INSERT INTO visits VALUES (?, ?) ON CONFLICT DO NOTHING", (table_id, person))
 
     def finish(self, table_id: str) -> None:
         with self._transaction():
