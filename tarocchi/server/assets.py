@@ -18,6 +18,7 @@ under a running server (a deploy) is seen at once, as the service worker's build
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -204,14 +205,21 @@ def _zero(q: str) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=32)
+def page_gzipped(body: bytes) -> bytes:
+    """A page's gzip, made once per page as written (a few kinds of page: not at every request)."""
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
 def index_page(assets: Assets):
-    """The handler of every page's path: index.html written for that page, no-cache, its ETag."""
+    """The handler of every page's path: index.html written for that page, its ETag, never kept
+    by a shared cache (``private``: the answer may set this browser's own id, issue 56)."""
     async def serve(request: Request):
         body = assets.page(request.url.path)
         if body is None:
             return PlainTextResponse("the web client is not built yet", status_code=503)
-        return answer(request, body, media="text/html; charset=utf-8", etag=content_hash(body), cache=NO_CACHE,
-                      gzipped=gzip.compress(body, compresslevel=6, mtime=0))
+        return answer(request, body, media="text/html; charset=utf-8", etag=content_hash(body),
+                      cache=f"{NO_CACHE}, private", gzipped=page_gzipped(body))
     return serve
 
 

@@ -82,7 +82,7 @@ def test_a_hashed_name_is_kept_a_year_and_a_plain_one_revalidated(client):
 @pytest.mark.parametrize("path", ["/", "/t/abcdef", "/account"])
 def test_the_page_is_revalidated_with_its_etag_and_names_only_files_that_exist_by_their_hash(client, path):
     page = client.get(path, headers=GZIP)
-    assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-cache, private"
     assert page.headers["content-encoding"] == "gzip"
     assert client.get(path, headers={"If-None-Match": page.headers["etag"]}).status_code == 304
     names = import_map(page.text)
