@@ -251,3 +251,27 @@ def test_a_challenge_made_on_one_process_is_accepted_on_the_other(redis, store_d
             anna.post("/api/challenges", json={"to": []})
         with on(b, anna, 1) as anna_b:
             assert anna_b.post("/api/challenges", json={"to": ["Bruno"]}).status_code == 429
+
+
+def test_an_accounts_follows_blocks_challenges_and_bell_are_in_its_download_and_go_with_it(store_db):
+    store = open_store(store_db)
+    try:
+        people = store.people
+        anna, bruno = (people.create_account(n, "h", []) for n in ("Anna", "Bruno"))
+        assert people.follow(anna, bruno, 10) and people.block(bruno, anna, 10)
+        people.ring(anna, "challenge", {"from": "Bruno"})
+        cid = people.new_challenge({"id": anna, "name": "Anna"}, [{"id": people.create_account("Carla", "h", []),
+                                                                    "name": "Carla"}],
+                                   {"game": "sicilian", "seats": 3}, 600, quiet=3600, most_open=5, most_waiting=20)
+        assert cid is not None
+        data = people.export(anna)
+        assert data["following"] == ["Bruno"] and data["blocked"] == []
+        assert [i["kind"] for i in data["bell"]] == ["challenge"]
+        assert people.export(bruno)["blocked"] == ["Anna"]
+        people.delete_account(anna)
+        with people.read() as tx:
+            for table in ("follows", "blocks", "challenges"):
+                assert tx.run(f"SELECT count(*) FROM {table}")[0][0] == 0, table
+            assert tx.run("SELECT count(*) FROM bell WHERE account_id = %s", (anna,))[0][0] == 0
+    finally:
+        store.close()

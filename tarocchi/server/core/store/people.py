@@ -1154,6 +1154,8 @@ class People:
                 "seats": self.held_seats(account, 10_000), "ratings": self.ratings(account),
                 "push": [s["endpoint"] for s in self.subscriptions(account)],
                 "lessons": self.lessons_done(account),
+                "following": [f["name"] for f in self.following(account)], "blocked": self.blocked_by(account),
+                "bell": self.bell(account)["items"],
                 "matches": self.matches_of(account, 100_000)}
 
 
