@@ -44,8 +44,10 @@ from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, TIME_
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
-from .ratings import Ratings
+from .ratings import Ratings, shown
 from .ratings import routes as ratings_routes
+from .social import Social
+from .social import routes as social_routes
 from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
 from .watch import Watchers
 from .watch import routes as watch_routes
@@ -118,6 +120,23 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         if hub().site is not None:
             return await hub().site.spend_new_table(key, *limits, kind=kind)
         return hub().store.people.spend_budget(f"{kind}:{limits}:{key}", *limits)
+
+    async def may_spend_kept(kind: str, key: str, limits: tuple[int, float]) -> bool:
+        """A budget of ``key`` (an account, an address) kept for the whole site, as the sign-ins' (issue 58)."""
+        if hub().site is not None:
+            return await hub().site.spend_new_table(key, *limits, kind=kind)
+        return hub().store.people.spend_budget(f"{kind}:{limits}:{key}", *limits)
+
+    def seat_challenge(seats: int, game: str, rated: bool | None, clock: int | None, correspondence: int | None,
+                       public: bool, holders: list[dict]) -> tuple[str, list[str]]:
+        """A challenge's room (social.py), made as POST /api/rooms makes one, each of its first
+        seats held for its account in order."""
+        table_id, tokens = hub().lobby.new_room(seats, game, public=public, clock=clock, rated=rated,
+                                                correspondence=correspondence)
+        links = [f"/t/{t}" for t in tokens]
+        for account, link in zip(holders, links):
+            state["accounts"].hold(account, [link])
+        return table_id, links
 
     async def may_create(request: Request) -> bool:
         return await may_spend(request, "new-tables", new_tables, creators)
@@ -259,6 +278,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
+        # friends, challenges, blocks and the bell (issue 58)
+        *social_routes(lambda: hub().social, read_body, client_address, may_spend_kept, seat_challenge,
+                       lambda: hub().games, lambda account: hub().ratings.pause_refusal(account), shown),
         *passkeys.routes(lambda: state["accounts"], read_body, client_address),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
@@ -288,6 +310,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
     hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)
+    hub.social = hub.plug(Social(hub))  # friends online, for the social routes (issue 58)
     hub.site = site
     if site is not None:
         site.hub = hub

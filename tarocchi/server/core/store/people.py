@@ -154,6 +154,49 @@ CREATE TABLE IF NOT EXISTS budgets (
     full_at double precision NOT NULL
 );
 CREATE INDEX IF NOT EXISTS budgets_by_full ON budgets (full_at);
+CREATE TABLE IF NOT EXISTS follows (
+    follower text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    followed text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    at double precision NOT NULL,
+    PRIMARY KEY (follower, followed)
+);
+CREATE INDEX IF NOT EXISTS follows_by_followed ON follows (followed);
+CREATE TABLE IF NOT EXISTS blocks (
+    blocker text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    blocked text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    at double precision NOT NULL,
+    PRIMARY KEY (blocker, blocked)
+);
+CREATE INDEX IF NOT EXISTS blocks_by_blocked ON blocks (blocked);
+CREATE TABLE IF NOT EXISTS challenges (
+    id text PRIMARY KEY,
+    from_account text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    to_accounts text NOT NULL,
+    game text NOT NULL,
+    seats integer NOT NULL,
+    rated integer,
+    clock integer,
+    correspondence integer,
+    to_lobby integer NOT NULL DEFAULT 0,
+    status text NOT NULL,
+    accepted text NOT NULL DEFAULT '[]',
+    answered_by text,
+    created_at double precision NOT NULL,
+    answered_at double precision,
+    expires_at double precision NOT NULL,
+    table_id text
+);
+CREATE INDEX IF NOT EXISTS challenges_by_from ON challenges (from_account, created_at);
+CREATE INDEX IF NOT EXISTS challenges_by_expiry ON challenges (expires_at);
+CREATE TABLE IF NOT EXISTS bell (
+    id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    data text NOT NULL,
+    at double precision NOT NULL,
+    read integer NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS bell_by_account ON bell (account_id, at);
 """
 
 # Columns added since version 5 (issue 55), which a database of that version lacks: each backend
@@ -187,6 +230,11 @@ SESSION_LONGEST = 365 * 24 * 3600
 # tablets; a new one beyond them drops the oldest (a browser long unused, most likely), so a
 # player never has to find and remove old ones, and one message goes to at most this many.
 SUBSCRIPTIONS_PER_ACCOUNT = 10
+BELL_KEPT = 100  # an account's latest bell items kept (issue 58)
+# A challenge as its lists show it (``_challenge``).
+CHALLENGE_COLUMNS = ("SELECT c.id, c.from_account, a.name, c.to_accounts, c.game, c.seats, c.rated, c.clock, "
+                     "c.correspondence, c.to_lobby, c.status, c.accepted, c.created_at, c.expires_at, c.table_id "
+                     "FROM challenges c JOIN accounts a ON a.id = c.from_account")
 
 
 class Tx(Protocol):
@@ -682,6 +730,245 @@ class People:
                           "ORDER BY created_at", (account,))
         return [{"endpoint": e, "keys": {"p256dh": p, "auth": a}, "lang": lang} for e, p, a, lang in rows]
 
+    # --- friends, blocks, challenges and the bell (issue 58) ----------------------------------
+
+    def follow(self, follower: str, followed: str, most: int) -> bool:
+        """``follower`` follows ``followed`` (kept once); False if it follows ``most`` already."""
+        with self.write() as tx:
+            if tx.run("SELECT 1 FROM follows WHERE follower = %s AND followed = %s", (follower, followed)):
+                return True
+            if tx.run("SELECT count(*) FROM follows WHERE follower = %s", (follower,))[0][0] >= most:
+                return False
+            tx.run("INSERT INTO follows (follower, followed, at) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                   (follower, followed, time.time()))
+        return True
+
+    def unfollow(self, follower: str, followed: str) -> None:
+        with self.write() as tx:
+            tx.run("DELETE FROM follows WHERE follower = %s AND followed = %s", (follower, followed))
+
+    def following(self, account: str) -> list[dict]:
+        """Those the account follows, by name: {id, name, friend}; a friend follows it back and
+        neither blocks the other (issue 58)."""
+        with self.read() as tx:
+            rows = tx.run(
+                "SELECT a.id, a.name, EXISTS (SELECT 1 FROM follows b WHERE b.follower = f.followed "
+                "AND b.followed = f.follower) AND NOT EXISTS (SELECT 1 FROM blocks k WHERE "
+                "(k.blocker = f.follower AND k.blocked = f.followed) OR (k.blocker = f.followed AND k.blocked = f.follower)) "
+                "FROM follows f JOIN accounts a ON a.id = f.followed WHERE f.follower = %s ORDER BY a.name_key",
+                (account,))
+        return [{"id": i, "name": n, "friend": bool(mutual)} for i, n, mutual in rows]
+
+    def block(self, blocker: str, blocked: str, most: int) -> bool:
+        """``blocker`` blocks ``blocked`` (kept once); False if it blocks ``most`` already. In
+        the same transaction the pending challenges between the two end: the blocked one's to
+        the blocker declined (as if by hand: nothing says why), the blocker's own cancelled."""
+        now = time.time()
+        with self.write() as tx:
+            if not tx.run("SELECT 1 FROM blocks WHERE blocker = %s AND blocked = %s", (blocker, blocked)):
+                if tx.run("SELECT count(*) FROM blocks WHERE blocker = %s", (blocker,))[0][0] >= most:
+                    return False
+                tx.run("INSERT INTO blocks (blocker, blocked, at) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                       (blocker, blocked, now))
+            for cid, sender, to in tx.run("SELECT id, from_account, to_accounts FROM challenges WHERE status = 'pending' "
+                                          "AND (from_account = %s OR from_account = %s) AND expires_at > %s",
+                                          (blocker, blocked, now)):
+                named = json.loads(to)
+                if sender == blocked and blocker in named:
+                    self._answer(tx, cid, "declined", blocker, now)
+                elif sender == blocker and blocked in named:
+                    tx.run("UPDATE challenges SET status = 'cancelled', answered_at = %s WHERE id = %s", (now, cid))
+        return True
+
+    def unblock(self, blocker: str, blocked: str) -> None:
+        with self.write() as tx:
+            tx.run("DELETE FROM blocks WHERE blocker = %s AND blocked = %s", (blocker, blocked))
+
+    def blocked_by(self, account: str) -> list[str]:
+        """The names the account blocks (its own list: never shown to anyone else)."""
+        with self.read() as tx:
+            rows = tx.run("SELECT a.name FROM blocks b JOIN accounts a ON a.id = b.blocked WHERE b.blocker = %s "
+                          "ORDER BY a.name_key", (account,))
+        return [r[0] for r in rows]
+
+    def block_between(self, accounts: list[str]) -> bool:
+        """Whether any two of ``accounts`` block each other, either way (issue 58: Play now and
+        the lobby never seat them together, nor does a challenge)."""
+        wanted = sorted(set(a for a in accounts if a))
+        if len(wanted) < 2:
+            return False
+        marks = ", ".join(["%s"] * len(wanted))
+        with self.read() as tx:
+            return bool(tx.run(f"SELECT 1 FROM blocks WHERE blocker IN ({marks}) AND blocked IN ({marks}) LIMIT 1",
+                               (*wanted, *wanted)))
+
+    def new_challenge(self, sender: dict, named: list[dict], settings: dict, seconds: float, *, quiet: float,
+                      most_open: int, most_waiting: int) -> str | None:
+        """A challenge from ``sender`` ({id, name}) to the accounts ``named`` (each {id, name}),
+        for a room of ``settings`` (game, seats, rated, clock, correspondence, to_lobby), lapsing
+        after ``seconds``; a bell item for each one named. None (nothing written) when it is
+        refused (issue 58), one answer for every reason: two of them block each other, one named
+        declined a challenge of the sender's in the last ``quiet`` seconds, the sender has
+        ``most_open`` pending already or one named has ``most_waiting`` waiting for them."""
+        now = time.time()
+        ids = [n["id"] for n in named]
+        with self.write() as tx:
+            tx.run("UPDATE accounts SET password = password WHERE id = %s", (sender["id"],))  # (its challenges one at a time)
+            everyone = sorted({sender["id"], *ids})
+            marks = ", ".join(["%s"] * len(everyone))
+            if tx.run(f"SELECT 1 FROM blocks WHERE blocker IN ({marks}) AND blocked IN ({marks}) LIMIT 1",
+                      (*everyone, *everyone)):
+                return None
+            for account in ids:
+                if tx.run("SELECT 1 FROM challenges WHERE from_account = %s AND status = 'declined' AND answered_by = %s "
+                          "AND answered_at > %s", (sender["id"], account, now - quiet)):
+                    return None
+                waiting = tx.run("SELECT count(*) FROM challenges WHERE status = 'pending' AND expires_at > %s "
+                                 "AND to_accounts LIKE %s", (now, f'%"{account}"%'))[0][0]
+                if waiting >= most_waiting:
+                    return None
+            if tx.run("SELECT count(*) FROM challenges WHERE from_account = %s AND status = 'pending' AND expires_at > %s",
+                      (sender["id"], now))[0][0] >= most_open:
+                return None
+            # (ended challenges are kept a week: a decline's quiet time, the lists' latest answers)
+            tx.run("DELETE FROM challenges WHERE expires_at < %s", (now - 7 * 24 * 3600,))
+            cid = secrets.token_hex(8)
+            tx.run("INSERT INTO challenges (id, from_account, to_accounts, game, seats, rated, clock, correspondence, "
+                   "to_lobby, status, created_at, expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s)",
+                   (cid, sender["id"], json.dumps(ids), settings["game"], settings["seats"],
+                    None if settings.get("rated") is None else int(settings["rated"]), settings.get("clock"),
+                    settings.get("correspondence"), int(bool(settings.get("to_lobby"))), now, now + seconds))
+            for account in ids:
+                self._ring(tx, account, "challenge", {"challenge": cid, "from": sender["name"], "game": settings["game"]},
+                           now)
+        return cid
+
+    def challenge(self, cid: str) -> dict | None:
+        with self.read() as tx:
+            rows = tx.run(CHALLENGE_COLUMNS + " WHERE c.id = %s", (cid,))
+            return _challenge(tx, rows[0]) if rows else None
+
+    def challenges_of(self, account: str, limit: int = 50) -> list[dict]:
+        """The challenges from and to the account, the latest first (a week's: older ones go)."""
+        with self.read() as tx:
+            rows = tx.run(CHALLENGE_COLUMNS + " WHERE c.from_account = %s OR c.to_accounts LIKE %s "
+                          "ORDER BY c.created_at DESC LIMIT %s", (account, f'%"{account}"%', limit))
+            return [_challenge(tx, r) for r in rows]
+
+    def accept_challenge(self, cid: str, account: str, stale: float) -> str:
+        """``account``, one named, accepts: ``seat`` (every one named has accepted now: the
+        caller makes the room, then ``challenge_seated``), ``waiting`` (others named have yet
+        to), ``seated`` (its room is made: ``challenge``'s table), ``seating`` (another request
+        is making its room now), ``lapsed``, ``closed`` (declined or cancelled), ``unknown`` (no
+        such challenge to this account). One transaction, the challenge's row locked: of two
+        accepts at once one makes the room (issue 58); a room begun ``stale`` seconds ago and
+        never made (its process died) may be begun again."""
+        now = time.time()
+        with self.write() as tx:
+            tx.run("UPDATE challenges SET status = status WHERE id = %s", (cid,))  # (locked till the commit)
+            rows = tx.run("SELECT to_accounts, status, accepted, expires_at, answered_at FROM challenges WHERE id = %s",
+                          (cid,))
+            if not rows or account not in json.loads(rows[0][0]):
+                return "unknown"
+            to, status, accepted, expires, answered = json.loads(rows[0][0]), rows[0][1], json.loads(rows[0][2]), \
+                rows[0][3], rows[0][4]
+            if status == "accepted":
+                return "seated"
+            if status == "seating" and (answered or 0) > now - stale:
+                return "seating"
+            if status in ("declined", "cancelled"):
+                return "closed"
+            if status == "pending" and expires < now:
+                return "lapsed"
+            if account not in accepted:
+                accepted.append(account)
+            done = set(accepted) >= set(to)
+            tx.run("UPDATE challenges SET accepted = %s, status = %s, answered_at = %s WHERE id = %s",
+                   (json.dumps(accepted), "seating" if done else "pending", now if done else answered, cid))
+        return "seat" if done else "waiting"
+
+    def challenge_seated(self, cid: str, table_id: str) -> bool:
+        """The room of a challenge every one named accepted is made: the challenge is answered
+        with it, and the challenger's bell rings. False if it was not being seated (then the
+        room is nobody's)."""
+        now = time.time()
+        with self.write() as tx:
+            rows = tx.run("UPDATE challenges SET status = 'accepted', table_id = %s, answered_at = %s WHERE id = %s "
+                          "AND status = 'seating' RETURNING from_account, to_accounts", (table_id, now, cid))
+            if not rows:
+                return False
+            names = [n for (n,) in tx.run("SELECT name FROM accounts WHERE id IN (%s)" % ", ".join(
+                ["%s"] * len(json.loads(rows[0][1]))), json.loads(rows[0][1]))]
+            self._ring(tx, rows[0][0], "challenge_accepted", {"challenge": cid, "by": sorted(names)}, now)
+        return True
+
+    def challenge_unseated(self, cid: str) -> None:
+        """Its room could not be made: the challenge is pending again (until it lapses)."""
+        with self.write() as tx:
+            tx.run("UPDATE challenges SET status = 'pending' WHERE id = %s AND status = 'seating'", (cid,))
+
+    def decline_challenge(self, cid: str, account: str) -> bool:
+        """One named declines: the challenge ends, and its challenger's bell rings. False: no
+        such pending challenge to this account."""
+        now = time.time()
+        with self.write() as tx:
+            rows = tx.run("SELECT to_accounts FROM challenges WHERE id = %s AND status = 'pending' AND expires_at > %s",
+                          (cid, now))
+            if not rows or account not in json.loads(rows[0][0]):
+                return False
+            return self._answer(tx, cid, "declined", account, now)
+
+    def cancel_challenge(self, cid: str, account: str) -> bool:
+        """The challenger takes its pending challenge back; False: none such of this account's."""
+        with self.write() as tx:
+            return bool(tx.run("UPDATE challenges SET status = 'cancelled', answered_at = %s WHERE id = %s AND "
+                               "from_account = %s AND status = 'pending' RETURNING id", (time.time(), cid, account)))
+
+    def _answer(self, tx: Tx, cid: str, status: str, account: str, now: float) -> bool:
+        rows = tx.run("UPDATE challenges SET status = %s, answered_by = %s, answered_at = %s WHERE id = %s "
+                      "AND status = 'pending' RETURNING from_account", (status, account, now, cid))
+        if rows:
+            name = tx.run("SELECT name FROM accounts WHERE id = %s", (account,))
+            self._ring(tx, rows[0][0], f"challenge_{status}", {"challenge": cid, "by": name[0][0] if name else None},
+                       now)
+        return bool(rows)
+
+    def _ring(self, tx: Tx, account: str, kind: str, data: dict, at: float) -> None:
+        """A bell item for the account (issue 58); it keeps its latest ``BELL_KEPT``."""
+        tx.run("INSERT INTO bell (id, account_id, kind, data, at, read) VALUES (%s, %s, %s, %s, %s, 0)",
+               (secrets.token_hex(8), account, kind, json.dumps(data), at))
+        tx.run("DELETE FROM bell WHERE account_id = %s AND id NOT IN (SELECT id FROM bell WHERE account_id = %s "
+               "ORDER BY at DESC, id LIMIT %s)", (account, account, BELL_KEPT))
+
+    def ring(self, account: str, kind: str, data: dict) -> None:
+        with self.write() as tx:
+            self._ring(tx, account, kind, data, time.time())
+
+    def bell(self, account: str) -> dict:
+        """The account's bell: its items, the latest first, and how many are unread."""
+        with self.read() as tx:
+            rows = tx.run("SELECT id, kind, data, at, read FROM bell WHERE account_id = %s ORDER BY at DESC, id",
+                          (account,))
+        items = [{"id": i, "kind": k, "data": json.loads(d), "at": at, "read": bool(r)} for i, k, d, at, r in rows]
+        return {"items": items, "unread": sum(not i["read"] for i in items)}
+
+    def bell_read(self, account: str, upto: str) -> bool:
+        """The account's bell item ``upto`` and every one before it are read, on every device;
+        False: no such item of this account's."""
+        with self.write() as tx:
+            found = tx.run("SELECT at FROM bell WHERE account_id = %s AND id = %s", (account, upto))
+            if not found:
+                return False
+            tx.run("UPDATE bell SET read = 1 WHERE account_id = %s AND at <= %s", (account, found[0][0]))
+        return True
+
+    def seat_link_at(self, table_id: str, account: str) -> str | None:
+        """The link of the seat the account holds at the table (still its seat's), or None."""
+        with self.read() as tx:
+            rows = tx.run("SELECT h.token FROM seat_accounts h JOIN seats s ON s.token = h.token "
+                          "WHERE h.table_id = %s AND h.account_id = %s", (table_id, account))
+        return rows[0][0] if rows else None
+
     # --- matches and ratings ----------------------------------------------------------------
 
     def record_ended(self, tx: Tx, ended: Ended) -> None:
@@ -733,6 +1020,9 @@ class People:
         if after is not None:
             self._put_ratings(tx, ended.key, after, ended.ordinal or (lambda mu, sigma: mu - 3 * sigma), ended.at,
                               count=True)
+            for account, rating in after.items():  # (issue 58: the bell says each one's change)
+                self._ring(tx, account, "rated", {"table": ended.table_id, "match": ended.match, "key": ended.key,
+                                                  "before": before.get(account), "after": list(rating)}, ended.at)
         if ended.rated_room:  # (issue 56: who leaves rated matches again and again is paused from them)
             for p in ended.players:
                 if p.absent and p.account:
@@ -864,6 +1154,8 @@ class People:
                 "seats": self.held_seats(account, 10_000), "ratings": self.ratings(account),
                 "push": [s["endpoint"] for s in self.subscriptions(account)],
                 "lessons": self.lessons_done(account),
+                "following": [f["name"] for f in self.following(account)], "blocked": self.blocked_by(account),
+                "bell": self.bell(account)["items"],
                 "matches": self.matches_of(account, 100_000)}
 
 
@@ -943,6 +1235,20 @@ def _match_players(tx: Tx, table_id: str, match: int, mine: int | None, ratings:
                                                  json.loads(after) if after else None)
         out.append(player)
     return out
+
+
+def _challenge(tx: Tx, row: tuple) -> dict:
+    (cid, sender, sender_name, to, game, seats, rated, clock, correspondence, to_lobby, status, accepted, created,
+     expires, table_id) = row
+    to, accepted = json.loads(to), json.loads(accepted)
+    names = dict(tx.run("SELECT id, name FROM accounts WHERE id IN (%s)" % ", ".join(["%s"] * len(to)), to)) if to else {}
+    if status == "pending" and expires < time.time():
+        status = "lapsed"
+    return {"id": cid, "from": {"id": sender, "name": sender_name},
+            "to": [{"id": a, "name": names.get(a, NEUTRAL_NAME), "accepted": a in accepted} for a in to],
+            "game": game, "seats": seats, "rated": None if rated is None else bool(rated), "clock": clock,
+            "correspondence": correspondence, "open": bool(to_lobby), "status": status, "created": created,
+            "expires": expires, "table": table_id}
 
 
 def _account(rows: list[tuple]) -> dict | None:
