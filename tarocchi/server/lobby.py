@@ -292,6 +292,8 @@ class Lobby(Feature):
             return NOBODY_HERE
         if row.get("correspondence") and account is None:
             return SIGN_IN_FOR_CORRESPONDENCE
+        if self.blocked_at(table_id, account):
+            return NO_FREE_SEAT  # (issue 58: never beside one they block or who blocks them; nobody is told why)
         free = [s for s in row["open"] if s not in row["claimed"]]
         key = address_key(address)
         persons = persons if persons is not None else [key]
@@ -392,11 +394,24 @@ class Lobby(Feature):
         """Whether Play now would find a seat (else it opens a table: a new table's budget)."""
         return bool(self._candidates(game))
 
-    def play_now(self, game: str, address: str, persons: list[str] | None = None) -> tuple[str, str, int, bool] | str:
+    def blocked_at(self, table_id: str, account: str | None) -> bool:
+        """Whether ``account`` and an account seated at the table (holding a seat's link, or
+        sat there) block each other, either way (issue 58)."""
+        if account is None:
+            return False
+        seated = list(self.hub.store.people.table_accounts(table_id).values())
+        table = self.hub.tables.get(table_id)
+        if table is not None:
+            seated += [s["account"] for s in table.sitters if s is not None]
+        return self.hub.store.people.blocks_any(account, seated)
+
+    def play_now(self, game: str, address: str, persons: list[str] | None = None,
+                 account: str | None = None) -> tuple[str, str, int, bool] | str:
         """Play now: (table id, token, seat, whether the table is new), or why not
-        (TOO_MANY_CLAIMS). A table the person is at already is passed over (``claim``)."""
+        (TOO_MANY_CLAIMS). A table the person is at already, or where someone they block (or
+        who blocks them) sits, is passed over (``claim``)."""
         for row in self._candidates(game):
-            claimed = self.claim(row["table"], None, address, persons=persons)
+            claimed = self.claim(row["table"], None, address, account, persons=persons)
             if isinstance(claimed, tuple):
                 return row["table"], claimed[0], claimed[1], False
             if claimed == TOO_MANY_CLAIMS:
@@ -557,7 +572,8 @@ def lobby_routes(hub, may_browse, may_create, read_body, paused=lambda request: 
         try:
             if not lobby.has_seat_for(body.game) and not await may_create(request):
                 return JSONResponse({"error": TOO_MANY_TABLES}, status_code=429)
-            seated = lobby.play_now(body.game, client_address(request) or "?", person(request))
+            account = signed_in(hub().store.people, request)
+            seated = lobby.play_now(body.game, client_address(request) or "?", person(request), account and account["id"])
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         if isinstance(seated, str):

@@ -275,3 +275,26 @@ def test_an_accounts_follows_blocks_challenges_and_bell_are_in_its_download_and_
             assert tx.run("SELECT count(*) FROM bell WHERE account_id = %s", (anna,))[0][0] == 0
     finally:
         store.close()
+
+
+def test_a_block_is_honoured_by_play_now_and_the_lobby_and_never_told():
+    """Bruno blocks Anna: Play now never seats them together, either way round, nor does a
+    lobby seat, which answers as a full table would; Carla, who blocks nobody, sits with Anna."""
+    from tarocchi.server.lobby import NO_FREE_SEAT
+
+    async def body(server):
+        anna, bruno, carla = sign_up(server, 1, "Anna"), sign_up(server, 2, "Bruno"), sign_up(server, 3, "Carla")
+        assert bruno.post("/api/me/blocks", json={"name": "Anna"}).status_code in (200, 201, 204)
+        first = anna.post("/api/play-now", json={"game": "sicilian"}).json()
+        assert first["new"]
+        seat = await Seat.open(server.ws_url, first["link"].removeprefix("/t/"),
+                               headers={"Cookie": f"{COOKIE}={anna.cookies[COOKIE]}"})
+        other = bruno.post("/api/play-now", json={"game": "sicilian"}).json()
+        assert other["table"] != first["table"]  # (passed over, in silence)
+        refused = bruno.post(f"/api/public/{first['table']}/seat", json={})
+        assert refused.status_code == 409 and refused.json() == {"error": NO_FREE_SEAT}
+        assert carla.post("/api/play-now", json={"game": "sicilian"}).json()["table"] == first["table"]
+        await seat.close()
+
+    with running_server() as server:
+        asyncio.run(body(server))

@@ -791,6 +791,18 @@ class People:
                           "ORDER BY a.name_key", (account,))
         return [r[0] for r in rows]
 
+    def blocks_any(self, account: str, others: list[str]) -> bool:
+        """Whether ``account`` and any of ``others`` block each other, either way (issue 58: the
+        lobby seats no one beside a person they block, or who blocks them)."""
+        others = sorted(set(o for o in others if o and o != account))
+        if not others:
+            return False
+        marks = ", ".join(["%s"] * len(others))
+        with self.read() as tx:
+            return bool(tx.run(f"SELECT 1 FROM blocks WHERE (blocker = %s AND blocked IN ({marks})) "
+                               f"OR (blocked = %s AND blocker IN ({marks})) LIMIT 1",
+                               (account, *others, account, *others)))
+
     def block_between(self, accounts: list[str]) -> bool:
         """Whether any two of ``accounts`` block each other, either way (issue 58: Play now and
         the lobby never seat them together, nor does a challenge)."""
