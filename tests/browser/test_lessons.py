@@ -51,6 +51,9 @@ FIT = """() => {
   if (!guide) return ['no guide'];
   const g = guide.getBoundingClientRect();
   if (g.top < -1 || g.bottom > H + 1) out.push(`the guide lies off screen: ${Math.round(g.top)}..${Math.round(g.bottom)}`);
+  for (const el of guide.querySelectorAll('.guide-body > *')) {
+    if (el.getBoundingClientRect().bottom > g.bottom + 1) out.push(`the guide's ${el.className} spills out of its box`);
+  }
   const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const status = document.querySelector('#status')?.getBoundingClientRect();
   const box = document.querySelector('.center.trick')?.getBoundingClientRect();
@@ -92,6 +95,8 @@ def press(page, selector: str, keyboard: bool) -> None:
     if keyboard:
         page.locator(selector).focus()
         page.keyboard.press("Enter")
+    elif selector.startswith(".hand .card"):  # a card's top, which a lower row of the hand leaves in view
+        page.click(selector, position={"x": 12, "y": 12})
     else:
         page.click(selector)
 
