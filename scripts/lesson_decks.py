@@ -5,7 +5,9 @@ Prints a lesson's deck and script as JSON, to paste into web/static/lessons/<gam
 
     .venv/bin/python scripts/lesson_decks.py calabresella play     # (game, lesson [, first seed])
 
-Each search is one lesson's wanted position; the texts are written by hand around what it finds.
+Each search is one lesson's wanted position; the texts are written by hand around what it finds,
+with each step's "says" (what its texts claim of the position) and a note per untaught move
+(issue 57: tests/games/test_lessons.py checks both against the engine).
 """
 
 from __future__ import annotations
@@ -103,13 +105,13 @@ def cala_play(seed: int):
         if stage == 0:
             if not (led and len(mine) >= 2 and trumps and len(r.script) < 14):
                 return None
-            r.move(r.choice(), {"text": "play.suit", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "play.suit.look"}], "wrong": "play.suit.wrong"})
+            r.move(r.choice(), {"text": "play.suit", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "play.suit.look"}], "wrong": [{"actions": "*", "note": "play.suit.wrong"}]})
             stage = 1
         elif stage == 1:
             others = [c for c in hand if not is_trump(c) and c != "F"]
             if not (led and not mine and trumps and others):
                 return None
-            r.move(r.choice(), {"text": "play.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "play.trump.look"}], "wrong": "play.trump.wrong"})
+            r.move(r.choice(), {"text": "play.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "play.trump.look"}], "wrong": [{"actions": "*", "note": "play.trump.wrong"}]})
             if not is_trump(r.script[-1]["do"][0]):
                 return None
             stage = 2
@@ -129,7 +131,7 @@ def cala_fool(seed: int):
     lead = r.choice()
     if lead == "F" or not suit(lead):
         return None
-    r.move(lead, {"text": "fool.lead", "forbid": [{"action": "F", "reason": "fool_cannot_lead", "look": "fool.lead.look"}], "wrong": "fool.lead.wrong"})
+    r.move(lead, {"text": "fool.lead", "forbid": [{"action": "F", "reason": "fool_cannot_lead", "look": "fool.lead.look"}], "wrong": [{"actions": "*", "note": "fool.lead.wrong"}]})
     while r.deal.to_act != PERSON:
         r.move()
     tr, hand = r.trick(), r.hand()
@@ -139,7 +141,7 @@ def cala_fool(seed: int):
     trumps = [c for c in hand if is_trump(c)]
     if not mine or not trumps:
         return None
-    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": [{"actions": "*", "note": "fool.excuse.wrong"}]})
     while len(r.trick()) and len(r.trick()) < 3:
         r.move()
     return deck, r
@@ -179,7 +181,7 @@ def cala_speak(seed: int):
     kings = [c for c in hand if c[0] == "K"]
     if "20" in hand or "20" in deck[-3:] or len(trumps) < 8 or not kings or "F" not in hand:
         return None
-    r.move("chiamo", {"text": "speak.chiamo", "forbid": [{"action": "sta bene", "reason": "sta_bene_no_bid", "look": "speak.chiamo.look"}], "wrong": "speak.chiamo.wrong"})
+    r.move("chiamo", {"text": "speak.chiamo", "forbid": [{"action": "sta bene", "reason": "sta_bene_no_bid", "look": "speak.chiamo.look"}], "wrong": [{"actions": "*", "note": "speak.chiamo.wrong"}]})
     r.move("sta bene")
     r.move("sta bene")
     r.move("chiamo 20", {"text": "speak.call"})
@@ -217,7 +219,7 @@ def ren_cards(seed: int):
     trumps = [c for c in hand if is_trump(c)]
     if ace not in hand or len(mine) < 3 or not trumps:
         return None
-    r.move(ace, {"text": "cards.ace", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "cards.ace.look"}], "wrong": "cards.ace.wrong"})
+    r.move(ace, {"text": "cards.ace", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "cards.ace.look"}], "wrong": [{"actions": "*", "note": "cards.ace.wrong"}]})
     print("trick", tr, "mine", mine)
     return deck, r
 
@@ -241,7 +243,7 @@ def follow_then_trump(deck: list, r: Run, follow_reason):
         if stage == 0:
             if not (led and len(mine) >= 2 and trumps):
                 return None
-            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": follow_reason(led), "look": "follow.suit.look"}], "wrong": "follow.suit.wrong"})
+            r.move(r.choice(), {"text": "follow.suit", "forbid": [{"action": trumps[0], "reason": follow_reason(led), "look": "follow.suit.look"}], "wrong": [{"actions": "*", "note": "follow.suit.wrong"}]})
             if r.script[-1]["do"][0] == "F":
                 return None
             stage = 1
@@ -249,7 +251,7 @@ def follow_then_trump(deck: list, r: Run, follow_reason):
             others = [c for c in hand if not is_trump(c) and c != "F"]
             if not (led and not mine and trumps and others):
                 return None
-            r.move(r.choice(), {"text": "follow.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "follow.trump.look"}], "wrong": "follow.trump.wrong"})
+            r.move(r.choice(), {"text": "follow.trump", "forbid": [{"action": others[0], "reason": "play_trump", "look": "follow.trump.look"}], "wrong": [{"actions": "*", "note": "follow.trump.wrong"}]})
             if not is_trump(r.script[-1]["do"][0]):
                 return None
             stage = 2
@@ -280,7 +282,7 @@ def ren_fool(seed: int):
     trumps = [c for c in hand if is_trump(c)]
     if not (led and mine and trumps):
         return None
-    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": FOLLOW_ID[led], "look": "fool.excuse.look"}], "wrong": [{"actions": "*", "note": "fool.excuse.wrong"}]})
     print("trick", tr)
     return deck, r
 
@@ -347,7 +349,7 @@ def ott_moor(seed: int):
             led = suit(tr[0])
             if top in MOORS and tr.index(top) != 1 and mine and (not led or not any(suit(c) == led for c in hand)):
                 forbid = [c for c in hand if not is_trump(c) and c != "F"]
-                step = {"text": "cards.moor", "wrong": "cards.moor.wrong"}
+                step = {"text": "cards.moor", "wrong": [{"actions": "*", "note": "cards.moor.wrong"}]}
                 if forbid:
                     step["forbid"] = [{"action": forbid[0], "reason": "follow_suit" if not led else "play_trump", "look": "cards.moor.look"}]
                 r.move(mine[0], step)
@@ -421,7 +423,7 @@ def ott_fool(seed: int):
     trumps = [c for c in hand if is_trump(c)]
     if not (led and mine and trumps):
         return None
-    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": "fool.excuse.wrong"})
+    r.move("F", {"text": "fool.excuse", "forbid": [{"action": trumps[0], "reason": "follow_suit", "look": "fool.excuse.look"}], "wrong": [{"actions": "*", "note": "fool.excuse.wrong"}]})
     if r.deal.to_act not in (1, 3):  # the trick complete, an opponent won it: he leads next
         return None
     print("trick", tr, "next", r.deal.to_act)

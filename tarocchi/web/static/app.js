@@ -969,7 +969,7 @@ function fitHand() {
   // The room there is, not the room the hand took at the last size: a hand as wide as its
   // row keeps its parent wide after the screen has become narrower.
   hand.style.removeProperty("--row-w");
-  const W = hand.parentElement.clientWidth - 20;
+  const W = hand.parentElement.clientWidth - 28;  // (the row's padding and slack, --row-w below: rows as planned, issue 57)
   let step = cardW + 4;
   let perRow = n;
   for (let rows = 1; rows <= 3; rows++) {

@@ -102,11 +102,28 @@ function loadGame(game) {
   }
 }
 
-// A lesson text in the page's language; [[KC]] names the card ("King of Cups", "Re di Coppe").
-function say(game, key) {
+// A lesson text in the page's language; [[KC]] names the card ("King of Cups", "Re di Coppe");
+// {card} names the move the note answers (issue 57): the card pressed, or the word said.
+function say(game, key, move = null) {
   const texts = L.data[game]?.texts || {};
   const text = texts[lang()]?.[key] ?? texts.en?.[key] ?? key;
-  return text.replace(/\[\[([^\]]+)\]\]/g, (_, code) => cardName(code));
+  return text.replace(/\[\[([^\]]+)\]\]/g, (_, code) => cardName(code))
+    .replace(/\{card\}/g, () => (move ? moveName(move) : ""));
+}
+
+// "KC" -> "King of Cups"; "chiamo 20" and "restituisco 5C" -> the card's name; a word as it is.
+function moveName(action) {
+  if (isCard(action)) return cardName(action);
+  const named = /^(?:chiamo|restituisco) (\S+)$/.exec(action);
+  return named ? cardName(named[1]) : action;
+}
+
+// The note for a move the rules allow but the step does not teach: the one written for that
+// move, else the step's note for any other ("*"), else the guide's general one.
+function wrongNote(game, step, action) {
+  const notes = step.wrong || [];
+  const w = notes.find((x) => Array.isArray(x.actions) && x.actions.includes(action)) || notes.find((x) => x.actions === "*");
+  return w ? say(game, w.note, action) : t("learn.other");
 }
 
 export async function start(game, n) {
@@ -182,11 +199,18 @@ function complete(ctx, one, pos) {
   return !needsCount || ctx.view?.phase === "done";
 }
 
+// A deal thrown in before its play (every seat passed, a monte): nothing of the game was
+// played, so a whole-deal lesson is not done (issue 57).
+function thrownIn(ctx) {
+  const c = ctx.view?.count;
+  return !!(c && (c.abandoned || c.thrown_in));
+}
+
 function steps(one) { return one.script.filter((e) => !Array.isArray(e)); }
 
 function guideBody(ctx) {
   const got = lessonNow();
-  if (!got) return [h("h2", { id: "guide-title", text: t("learn.title") }), h("p", { class: "guide-text", text: t("learn.loading") })];
+  if (!got) return [h("h2", { id: "guide-title", text: t("learn.title") }), h("p", { class: "guide-text", tabindex: "0", text: t("learn.loading") })];
   const { game, n, data, one } = got;
   const total = data.lessons.length;
   const title = `${t("learn.lesson", { n, m: total })}: ${say(game, `${one.id}.title`)}`;
@@ -194,14 +218,14 @@ function guideBody(ctx) {
   const pos = position(ctx, one);
   const v = ctx.view;
   if (pos.off) {
-    return [head, h("p", { class: "guide-text", text: t("learn.off") }),
+    return [head, h("p", { class: "guide-text", tabindex: "0", text: t("learn.off") }),
       h("div", { class: "guide-buttons" }, h("button", { type: "button", class: "primary", "data-focus": "guide-again", onclick: () => start(game, n) }, t("learn.again")))];
   }
   // The introduction, until "Start" or the person's first move of the lesson (a reload mid-lesson skips it).
   const first = one.script.findIndex((e) => !Array.isArray(e));
   const moved = pos.acted > (first < 0 ? one.script : one.script.slice(0, first)).filter((e) => e[0] === PERSON).length;
   if (L.intro && !moved) {
-    return [head, h("p", { class: "guide-text", text: say(game, `${one.id}.intro`) }),
+    return [head, h("p", { class: "guide-text", tabindex: "0", text: say(game, `${one.id}.intro`) }),
       h("div", { class: "guide-buttons" }, h("button", { type: "button", class: "primary", id: "guide-start", "data-focus": "guide-start",
         onclick: () => { L.intro = false; L.rerender(); } }, t("learn.start")))];
   }
@@ -209,23 +233,32 @@ function guideBody(ctx) {
     const quiz = one.quiz || [];
     if (L.quiz < quiz.length) {
       const q = quiz[L.quiz];
-      return [head, h("p", { class: "guide-text", text: say(game, q.ask) }),
+      return [head, h("p", { class: "guide-text", tabindex: "0", text: say(game, q.ask) }),
         h("div", { class: "guide-buttons quiz", role: "group", "aria-label": say(game, q.ask) }, q.options.map((o) => h("button", {
           type: "button", class: "quiz-option", "data-value": o, "data-focus": `quiz-${L.quiz}-${o}`,
           onclick: () => {
-            if (o === q.answer) { L.quiz += 1; L.quizNote = t("learn.right"); } else L.quizNote = t("learn.notquite");
+            if (o === q.answer) { L.quiz += 1; L.quizNote = t("learn.right"); } else L.quizNote = `${t("learn.notquite")} ${say(game, q.why)}`;
             L.rerender();
           } }, String(o)))),
-        L.quizNote ? h("p", { class: "guide-note", text: L.quizNote }) : null];
+        L.quizNote ? h("p", { class: "guide-note", tabindex: "0", text: L.quizNote }) : null];
+    }
+    if (one.free && thrownIn(ctx)) {
+      return [head, h("p", { class: "guide-text", tabindex: "0", id: "guide-thrown", text: t("learn.thrown") }),
+        h("div", { class: "guide-buttons" },
+          h("button", { type: "button", class: "primary", id: "guide-again", "data-focus": "guide-again", onclick: () => start(game, n) }, t("learn.dealagain")),
+          h("a", { class: "button", href: "/", "data-focus": "guide-lobby" }, t("learn.lobby")))];
     }
     markDone(game, one.id);
-    const last = n >= total;
-    return [head, h("p", { class: "guide-text done", text: say(game, `${one.id}.done`) }),
-      h("p", { class: "guide-note", text: last ? t("learn.alldone") : t("learn.complete") }),
+    // "Every lesson" only when every one is done; else the first one left (issue 57).
+    const done = doneIds(game);
+    const left = data.lessons.findIndex((x) => !done.includes(x.id));
+    const following = n < total ? n + 1 : left + 1;
+    return [head, h("p", { class: "guide-text done", tabindex: "0", text: say(game, `${one.id}.done`) }),
+      h("p", { class: "guide-note", tabindex: "0", text: left < 0 ? t("learn.alldone") : t("learn.complete") }),
       h("div", { class: "guide-buttons" },
-        last ? h("a", { class: "button primary", href: "/", "data-focus": "guide-lobby", id: "guide-lobby" }, t("learn.lobby"))
-          : h("button", { type: "button", class: "primary", id: "guide-next", "data-focus": "guide-next", onclick: () => start(game, n + 1) }, t("learn.next")),
-        last ? null : h("a", { class: "button", href: "/", "data-focus": "guide-lobby" }, t("learn.lobby")))];
+        left < 0 && n >= total ? h("a", { class: "button primary", href: "/", "data-focus": "guide-lobby", id: "guide-lobby" }, t("learn.lobby"))
+          : h("button", { type: "button", class: "primary", id: "guide-next", "data-focus": "guide-next", onclick: () => start(game, following) }, t("learn.next")),
+        left < 0 && n >= total ? null : h("a", { class: "button", href: "/", "data-focus": "guide-lobby", id: "guide-lobby" }, t("learn.lobby")))];
   }
   const all = steps(one);
   const index = pos.entry && !Array.isArray(pos.entry) ? all.indexOf(pos.entry) : -1;
@@ -242,9 +275,9 @@ function guideBody(ctx) {
   const words = index >= 0 ? (pos.entry.forbid || []).filter((f) => !isCard(f.action)) : [];
   return [head,
     all.length > 1 && index >= 0 ? h("p", { class: "guide-step", text: t("learn.step", { n: index + 1, m: all.length }) }) : null,
-    h("p", { class: "guide-text", text }),
-    words.length && !note ? h("p", { class: "guide-note", text: words.map((f) => say(game, f.look)).join(" ") }) : null,
-    note ? h("p", { class: "guide-note", text: note }) : null];
+    h("p", { class: "guide-text", tabindex: "0", text }),
+    words.length && !note ? h("p", { class: "guide-note", tabindex: "0", text: words.map((f) => say(game, f.look, f.action)).join(" ") }) : null,
+    note ? h("p", { class: "guide-note", tabindex: "0", text: note }) : null];
 }
 
 function isCard(action) { return !/\s/.test(action) && !/^[a-z]/.test(action); }
@@ -287,7 +320,7 @@ function onPress(e) {
     const code = card.dataset.card;
     if (card.getAttribute("aria-disabled") === "true") {
       const f = (step.forbid || []).find((x) => x.action === code || x.action.split(" ").includes(code));
-      L.note = { text: f ? say(got.game, f.look) : t("learn.refused"), at: pos.acted };
+      L.note = { text: f ? say(got.game, f.look, code) : t("learn.refused"), at: pos.acted };
       setTimeout(L.rerender, 0);
       return;  // the table shows the rules' reason
     }
@@ -306,7 +339,7 @@ function onPress(e) {
   if (step.do === "any" || step.do.includes(action) || (confirm && sameDiscard(step.do, action))) { L.note = null; return; }
   e.stopImmediatePropagation();
   e.preventDefault();
-  L.note = { text: step.wrong ? say(got.game, step.wrong) : t("learn.other"), at: pos.acted };
+  L.note = { text: wrongNote(got.game, step, action), at: pos.acted };
   L.rerender();
 }
 
