@@ -44,7 +44,7 @@ from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, TIME_
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
-from .ratings import Ratings, shown
+from .ratings import Ratings, shown_change
 from .ratings import routes as ratings_routes
 from .social import Social
 from .social import routes as social_routes
@@ -280,7 +280,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *push_routes(lambda: hub().notifier, read_body),
         # friends, challenges, blocks and the bell (issue 58)
         *social_routes(lambda: hub().social, read_body, client_address, may_spend_kept, seat_challenge,
-                       lambda: hub().games, lambda account: hub().ratings.pause_refusal(account), shown),
+                       lambda: hub().games, lambda account: hub().ratings.pause_refusal(account), shown_change),
         *passkeys.routes(lambda: state["accounts"], read_body, client_address),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)

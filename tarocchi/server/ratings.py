@@ -100,6 +100,14 @@ def shown(mu: float, sigma: float) -> int:
     return max(0, round(SHOWN_BASE + SHOWN_SCALE * ordinal(mu, sigma)))
 
 
+def shown_change(before, after) -> tuple[int | None, int | None]:
+    """A match's ratings ``[mu, sigma]`` before and after, as shown: (before, after), a first
+    rating's before a newcomer's 1500; (None, None) for a match that rated nobody."""
+    if not after:
+        return None, None
+    return (shown(*before) if before else SHOWN_BASE), shown(*after)
+
+
 def pause_after(leaves: list[float], now: float) -> dict | None:
     """The pause from rated tables that these leaves (their times, the earliest first, those of
     the last ``LEAVES_WINDOW``) give at ``now``: {"until", "leaves"}, or None."""
@@ -223,9 +231,7 @@ class Ratings(Feature):
         found = self.people.match_result(table_id, int(match))
         if found is not None:
             for p in found["players"]:
-                before, after = p.pop("before"), p.pop("after")
-                p["rating_before"] = shown(*before) if before else (SHOWN_BASE if after else None)
-                p["rating_after"] = shown(*after) if after else None
+                p["rating_before"], p["rating_after"] = shown_change(p.pop("before"), p.pop("after"))
         return found
 
     def profile(self, name: str) -> dict | None:
@@ -242,9 +248,7 @@ class Ratings(Feature):
         # its chat). An unrated match (a private room's, by default) gets none.
         for m in matches:
             m["key"] = rating_key(m["game"], m["seats"])
-            # (shown: a first rating changes from a newcomer's 1500)
-            m["rating_before"] = shown(*m["before"]) if m["before"] else (SHOWN_BASE if m["after"] else None)
-            m["rating_after"] = shown(*m["after"]) if m["after"] else None
+            m["rating_before"], m["rating_after"] = shown_change(m["before"], m["after"])
             m["replay"] = f"/r/{match_reference(m['table'], m['match'])}/1" if m["rated"] else None
         return {"name": account["name"], "ratings": ratings, "matches": matches}
 
@@ -283,33 +287,25 @@ def routes(ratings_of: Callable[[], Ratings], may_browse) -> list:
 
     headers = {"Cache-Control": "no-store"}
 
-    async def player(request: Request):
+    async def looked_up(request: Request, missing: str, work: str, *args):
+        """A public look-up (the lobby's budget): ``Ratings.<work>(*args)``'s answer, or 404."""
         if not await may_browse(request):
             return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
         ratings = ratings_of()
-        found = await ratings.answer(ratings.profile, request.path_params["name"])
+        found = await ratings.answer(getattr(ratings, work), *args)
         if found is None:
-            return JSONResponse({"error": NO_SUCH_PLAYER}, status_code=404, headers=headers)
+            return JSONResponse({"error": missing}, status_code=404, headers=headers)
         return JSONResponse(found, headers=headers)
+
+    async def player(request: Request):
+        return await looked_up(request, NO_SUCH_PLAYER, "profile", request.path_params["name"])
 
     async def leaderboard(request: Request):
-        if not await may_browse(request):
-            return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
         listed = request.query_params.get("provisional", "true").lower() not in ("false", "0", "no")
-        ratings = ratings_of()
-        found = await ratings.answer(ratings.leaderboard, request.path_params["game"], listed)
-        if found is None:
-            return JSONResponse({"error": NO_SUCH_GAME}, status_code=404, headers=headers)
-        return JSONResponse(found, headers=headers)
+        return await looked_up(request, NO_SUCH_GAME, "leaderboard", request.path_params["game"], listed)
 
     async def match(request: Request):
-        if not await may_browse(request):
-            return JSONResponse({"error": TOO_MANY_LOBBY}, status_code=429)
-        ratings = ratings_of()
-        found = await ratings.answer(ratings.result, request.path_params["reference"])
-        if found is None:
-            return JSONResponse({"error": NO_SUCH_MATCH}, status_code=404, headers=headers)
-        return JSONResponse(found, headers=headers)
+        return await looked_up(request, NO_SUCH_MATCH, "result", request.path_params["reference"])
 
     async def my_pause(request: Request):
         account = signed_in(ratings_of().people, request)

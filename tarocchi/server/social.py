@@ -132,13 +132,14 @@ class Social(Feature):
 
 def routes(social_of: Callable[[], Social], read_body, client_address, spend: Callable[..., Awaitable[bool]],
            seat_room: Callable[..., tuple[str, list[str]]], games: Callable[[], tuple[str, ...]],
-           paused: Callable[[str], dict | None], shown: Callable[[float, float], int]) -> list:
+           paused: Callable[[str], dict | None], shown: Callable) -> list:
     """The routes of docs/protocol.md, "Friends, challenges and the bell"; each needs a session.
     ``spend(kind, key, limits)``: a budget kept for the site (False: a 429); ``seat_room(seats,
     game, rated, clock, correspondence, public, holders)``: a new room (the lobby's) whose seats,
     in order, are held for the accounts ``holders`` ({id, name}): (table, links);
     ``games()``: the games a room may be of; ``paused(account)``: the refusal of a rated seat to
-    a paused leaver, or None (ratings.py); ``shown(mu, sigma)``: a rating as players see it."""
+    a paused leaver, or None (ratings.py); ``shown(before, after)``: a match's ratings as players see
+    them (ratings.shown_change)."""
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
@@ -346,9 +347,8 @@ def routes(social_of: Callable[[], Social], read_body, client_address, spend: Ca
         found = await run(social_of().people.bell, account["id"])
         for item in found["items"]:
             data = item["data"]
-            if item["kind"] == "rated":  # (as a profile shows it: one number from 1500)
-                data["rating_before"] = shown(*data["before"]) if data.get("before") else None
-                data["rating_after"] = shown(*data["after"])
+            if item["kind"] == "rated":  # (as a profile shows it: one number, a first from 1500)
+                data["rating_before"], data["rating_after"] = shown(data.get("before"), data.get("after"))
         return JSONResponse(found, headers=headers)
 
     async def bell_read(request: Request):
