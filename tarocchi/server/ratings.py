@@ -149,16 +149,18 @@ def casual_because(table: Table) -> str | None:
     ``played``: none of its deals was played out (each thrown in: everybody passed), so a
     match passed through in seconds rates nobody (not "half of them": the rule bot throws in
     about one three-seat Sicilian deal in four, 34 of 150 measured, so an honest three-deal
-    match would go unrated one time in eight; with one deal played out, one in 80); ``shared``: two seats' accounts sat
-    down from one client address (one person's accounts, or people at one address: they
-    are not rated against each other, so the match is casual for everyone at it);
+    match would go unrated one time in eight; with one deal played out, one in 80); ``shared``:
+    two seats' accounts sat down from one client address or from one browser (its id cookie:
+    one person's accounts, or people at one address or device: they are not rated against each
+    other, so the match is casual for everyone at it);
     ``computer``: a computer played a seat for nobody (Play now filled it) before a person
     took it, so that seat's result is not one person's."""
     if table.played_out() < MIN_PLAYED_OUT:
         return "played"
-    addresses = [s["address"] for s in table.sitters if s is not None and s.get("address")]
-    if len(set(addresses)) != len(addresses):
-        return "shared"
+    for what in ("address", "device"):  # (one address, or one browser: issue 56)
+        seen = [s[what] for s in table.sitters if s is not None and s.get(what)]
+        if len(set(seen)) != len(seen):
+            return "shared"
     if any(table.computer_played):
         return "computer"
     return None

@@ -196,10 +196,12 @@ def test_a_match_thrown_in_deal_after_deal_is_not_rated(store_db):
     asyncio.run(body())
 
 
-@pytest.mark.parametrize("shared", [True, False])
+@pytest.mark.parametrize("shared", ["address", "browser", None])
 def test_accounts_that_sat_down_from_one_address_are_not_rated_against_each_other(tmp_path, shared):
-    """Three accounts made and seated from one address: the match is casual (recorded, rated
-    for nobody). Each from an address of its own, the same match is rated."""
+    """Three accounts made and seated from one address, or from one browser (its id cookie) at
+    addresses of their own: the match is casual (recorded, rated for nobody). Each from an
+    address and a browser of its own, the same match is rated."""
+    from tarocchi.server.core.sessions import BROWSER_COOKIE
     async def body():
         hub, store = new_hub(str(tmp_path / "t.sqlite3"))
         hub.start()
@@ -210,14 +212,15 @@ def test_accounts_that_sat_down_from_one_address_are_not_rated_against_each_othe
         rng = random.Random(6)
         for n, (account, token) in enumerate(zip(people, tokens)):
             s = signed_in(store, Socket(store, rng), account)
-            s.client = Address("203.0.113.7" if shared else f"203.0.113.{10 + n}", 40000 + n)
+            s.client = Address("203.0.113.7" if shared == "address" else f"203.0.113.{10 + n}", 40000 + n)
+            s.cookies[BROWSER_COOKIE] = ("b" * 22) if shared == "browser" else f"{n}" * 22
             s.choose = make_player("random", rng.randrange(1 << 30), "calabresella")
             sockets.append(s)
             tasks.append(asyncio.create_task(serve_socket(hub, s, token, Budget(10_000, 10_000.0))))
             s.say({"type": "hello", "since": 0})
         await until(lambda: over(sockets[0]), seconds=30)
         assert recorded(store, table_id) == [(1, 0 if shared else 1)]
-        assert all(bool(store.people.ratings(a)) is not shared for a in people)
+        assert all(bool(store.people.ratings(a)) is not bool(shared) for a in people)
         # The address itself is not written down: a hash of it, in the table's stream.
         assert all("203.0.113" not in str(data) for data in sits(store, table_id))
         await leave(sockets, tasks)

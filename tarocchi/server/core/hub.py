@@ -94,7 +94,7 @@ class Connection:
     watching = False  # a spectator's socket (watch.py): no seat, the spectator's projection
 
     def __init__(self, websocket, table: Table, room_seat: int, token: str | None = None,
-                 address: str | None = None, account: dict | None = None):
+                 address: str | None = None, account: dict | None = None, device: str | None = None):
         self.websocket = websocket
         self.table = table
         self.room_seat = room_seat
@@ -105,6 +105,7 @@ class Connection:
         # The account the socket was opened signed in to ({id, name}), or None: its seat is
         # that account's for rating, if no account sat there before (issue 56, ``sit``).
         self.account = account
+        self.device = device  # the browser it came from, as a key (sessions.device_of), or None
         self.greeted = False
         self.sent_version = 0
         # A plain deque and one future to wake the writer: asyncio.Queue does more per frame,
@@ -754,7 +755,8 @@ class Hub:
             # The first account to open the seat signed in sits there: its match is rated for
             # that account, under its name (issue 56).
             self.write(table, "sit", {"seat": seat, "account": conn.account["id"], "name": conn.account["name"],
-                                      "address": address_key(conn.address) if conn.address else None})
+                                      "address": address_key(conn.address) if conn.address else None,
+                                      "device": conn.device})
             try:  # (kept for a deletion to find this table by: issue 55)
                 self.store.people.sat_at(conn.account["id"], table.id)
             except Exception:

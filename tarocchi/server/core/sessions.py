@@ -71,6 +71,19 @@ def persons(people: People, connection, address: str | None, given: str | None =
     return keys
 
 
+def device_of(connection, account: str | None, address: str | None) -> str | None:
+    """The browser a seat's socket came from, as its key (``person_key``), or None (a script,
+    a test's socket): two accounts that sat down from one browser are not rated against each
+    other (issue 56). A relayed socket's is among the keys its relay found: what is neither its
+    account's nor its address's."""
+    relayed = getattr(connection, "persons", None)
+    if relayed is not None:
+        others = set(relayed) - {person_key("account", account or ""), address_key(address or "")}
+        return min(others) if others else None
+    browser = browser_id(connection)
+    return person_key("browser", browser) if browser is not None else None
+
+
 def gives_browser_id(handler):
     """``handler`` (a route's), answering a request that carries no browser id with a new one
     (``BROWSER_COOKIE``): the handler finds it as ``request.state.browser`` (else None), for

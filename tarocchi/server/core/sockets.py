@@ -14,7 +14,7 @@ from .hub import (
     BROKEN, CLOSE_BROKEN, CLOSE_UNKNOWN, LEFT_OUT, SERVER_FAILED, UNKNOWN_LINK, BrokenTable, Connection, Hub,
 )
 from .messages import CLOSE_NO_HELLO, CLOSE_TOO_MANY, NO_HELLO, TOO_MANY, BadMessage, Budget, decode
-from .sessions import persons, signed_in
+from .sessions import device_of, persons, signed_in
 from .tables import WATCH_SEAT
 
 log = logging.getLogger("tarocchi.server")
@@ -69,9 +69,12 @@ async def serve_socket(hub: Hub, websocket, token: str, budget: Budget | None = 
     if found[0].kind == "room":
         note_opened(hub, found[0].id, websocket)
     side = hub.spectators if watching else hub
-    conn = (side.connection(websocket, found[0]) if watching
-            else Connection(websocket, *found, token=token, address=client_address(websocket),
-                            account=socket_account(hub, websocket) if found[0].kind == "room" else None))
+    if watching:
+        conn = side.connection(websocket, found[0])
+    else:
+        account = socket_account(hub, websocket) if found[0].kind == "room" else None
+        conn = Connection(websocket, *found, token=token, address=client_address(websocket), account=account,
+                          device=device_of(websocket, account and account["id"], client_address(websocket)))
     side.attach(conn)
     writer = asyncio.create_task(conn.write_loop(hub))
     hello_by = loop.time() + hub.hello_timeout  # a socket that never says hello holds nothing long

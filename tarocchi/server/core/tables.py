@@ -579,7 +579,8 @@ class Table:
         the seat's for rating, and names it."""
         seat = data["seat"]
         if self.sitters[seat] is None:
-            self.sitters[seat] = {"account": data["account"], "name": data["name"], "address": data.get("address")}
+            self.sitters[seat] = {"account": data["account"], "name": data["name"], "address": data.get("address"),
+                                  "device": data.get("device")}
             self.names[seat] = data["name"]
 
     def _on_deal(self, data: dict) -> None:
