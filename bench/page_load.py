@@ -3,7 +3,7 @@ kept) and a repeat visit, on a line of 150 ms round trip, 1.6 Mbit/s down and 75
 CPU four times slower, a 390x844 screen: Chromium (``/usr/bin/chromium``, through Playwright) with
 the DevTools protocol's network and CPU emulation.
 
-    .venv/bin/python bench/page_load.py [--before /work/main] [--after .] [--runs 3]
+    .venv/bin/python bench/page_load.py [--before ../before] [--after .] [--runs 3]
 
 Each tree (a checkout: its server is started from there, ``python -m tarocchi.cli serve``) is
 measured in the same run, one after the other. For each visit it prints the page's requests, the
