@@ -135,7 +135,7 @@ def median(rows: list[dict]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", default="/work/main", help="the tree before (a checkout)")
+    ap.add_argument("--before", default=None, help="the tree before (a checkout: git worktree add ../before REV); none: the tree after alone")
     ap.add_argument("--after", default=str(HERE), help="the tree after (default: this one)")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
@@ -146,7 +146,8 @@ def main() -> None:
     print(f"{'tree':8} {'page':6} {'visit':6} {'requests':>8} {'KiB':>7} {'usable s':>9}")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        for name, tree in (("before", args.before), ("after", args.after)):
+        trees = ([("before", args.before)] if args.before else []) + [("after", args.after)]
+        for name, tree in trees:
             with Server(Path(tree).resolve()) as server:
                 for kind in ("lobby", "table"):
                     firsts, agains = [], []
