@@ -270,7 +270,7 @@ def routes(social_of: Callable[[], Social], read_body, client_address, spend: Ca
         settings = {"game": body.game, "seats": body.seats, "rated": body.rated, "clock": body.clock,
                     "correspondence": body.correspondence, "to_lobby": body.open}
         seconds = CORRESPONDENCE_CHALLENGE_SECONDS if body.correspondence else CHALLENGE_SECONDS
-        cid = await run(lambda: people.new_challenge({"id": account["id"], "name": account["name"]}, named, settings,
+        cid = await run(lambda: people.challenge_players({"id": account["id"], "name": account["name"]}, named, settings,
                                                      seconds, quiet=DECLINED_QUIET, most_open=MOST_OPEN,
                                                      most_waiting=MOST_WAITING))
         if cid is None:

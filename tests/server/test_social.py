@@ -260,7 +260,7 @@ def test_an_accounts_follows_blocks_challenges_and_bell_are_in_its_download_and_
         anna, bruno = (people.create_account(n, "h", []) for n in ("Anna", "Bruno"))
         assert people.follow(anna, bruno, 10) and people.block(bruno, anna, 10)
         people.ring(anna, "challenge", {"from": "Bruno"})
-        cid = people.new_challenge({"id": anna, "name": "Anna"}, [{"id": people.create_account("Carla", "h", []),
+        cid = people.challenge_players({"id": anna, "name": "Anna"}, [{"id": people.create_account("Carla", "h", []),
                                                                     "name": "Carla"}],
                                    {"game": "sicilian", "seats": 3}, 600, quiet=3600, most_open=5, most_waiting=20)
         assert cid is not None

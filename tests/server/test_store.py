@@ -269,3 +269,17 @@ def test_one_lease_per_table_until_it_runs_out_and_then_another_process_may_take
     assert a.orphans() == ["t1"] and a.table_ids() == ["t1", "t2"]
     a.close()
     b.close()
+
+
+def test_no_method_of_the_stores_is_defined_twice():
+    """A class body keeps the last of two methods of one name, silently: the people's store once
+    lost the passkeys' ``new_challenge`` to the challenges' (issue 58). Each name is defined once."""
+    import ast
+    from pathlib import Path
+
+    import tarocchi.server.core.store as store_package
+    for path in Path(store_package.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                names = [f.name for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                assert len(names) == len(set(names)), (path.name, node.name, sorted(n for n in names if names.count(n) > 1))

@@ -814,7 +814,7 @@ class People:
             return bool(tx.run(f"SELECT 1 FROM blocks WHERE blocker IN ({marks}) AND blocked IN ({marks}) LIMIT 1",
                                (*wanted, *wanted)))
 
-    def new_challenge(self, sender: dict, named: list[dict], settings: dict, seconds: float, *, quiet: float,
+    def challenge_players(self, sender: dict, named: list[dict], settings: dict, seconds: float, *, quiet: float,
                       most_open: int, most_waiting: int) -> str | None:
         """A challenge from ``sender`` ({id, name}) to the accounts ``named`` (each {id, name}),
         for a room of ``settings`` (game, seats, rated, clock, correspondence, to_lobby), lapsing
