@@ -29,7 +29,9 @@ from typing import Protocol
 from ..names import canonical_name, lookalike_keys
 
 # Version 5 (issue 40), 6 (issue 55: ``COLUMNS`` and ``LOOKALIKES`` below, the budgets). Types
-# every backend reads alike; ids are random text.
+# every backend reads alike; ids are random text. Issue 58's moderation: who moderates, the
+# players' reports, the moderation log (never edited), the chat and rated bans (``sanctions``),
+# the addresses (hashed, ``address_key``) an account sat from.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id text PRIMARY KEY,
@@ -197,8 +199,6 @@ CREATE TABLE IF NOT EXISTS bell (
     read integer NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS bell_by_account ON bell (account_id, at);
--- (issue 58, moderation) who moderates; players' reports; what moderators did, never edited;
--- each account's chat and rated bans; the addresses an account sat from (hashed, ``address_key``)
 CREATE TABLE IF NOT EXISTS moderators (
     account_id text PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE
 );
