@@ -114,7 +114,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
           deflate=args.deflate, proxy=args.proxy, connections_per_address=args.connections_per_address,
           header_timeout=args.header_timeout, hello_timeout=args.hello_timeout, bus=args.bus,
           lease=args.lease, reuse_port=args.reuse_port, advice_workers=args.advice_workers,
-          push_contact=args.push_contact,
+          push_contact=args.push_contact, chat_words=args.chat_words,
           **({} if args.advice_seconds is None else {"advice_seconds": args.advice_seconds}))
     return 0
 
@@ -154,7 +154,7 @@ def serve_args(args: argparse.Namespace) -> list[str]:
 def cmd_account(args: argparse.Namespace) -> int:
     """``tarocchi account reset NAME``: a player who lost their password (and their recovery
     codes) asks the operator, who gives them the password printed here; they change it once
-    signed in. Safe beside a running server (one transaction in the shared database)."""
+    signed in. ``tarocchi account mod NAME [--remove]``: the moderator's role (issue 58). Safe beside a running server (one transaction in the shared database)."""
     import os
     import secrets
 
@@ -170,6 +170,10 @@ def cmd_account(args: argparse.Namespace) -> int:
         if account is None:
             print(f"tarocchi account: no account named {args.name!r}", file=sys.stderr)
             return 1
+        if args.action == "mod":  # (issue 58: a moderator's role, given or taken back by the operator)
+            store.people.set_moderator(account["id"], not args.remove)
+            print(f"{account['name']}: {'no longer a moderator' if args.remove else 'a moderator'}")
+            return 0
         password = secrets.token_urlsafe(12)
         store.people.set_password(account["id"], DEFAULT_HASHER.hash(password))  # (and every session ends)
         print(f"{account['name']}: new password {password} (every session of the account is signed out)")
@@ -352,6 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--push-contact", default="mailto:operator@localhost",
                    help="the operator's address the push services are given with each notification "
                         "(VAPID's sub: a mailto: or https: URL; docs/operations.md, \"Notifications\")")
+    v.add_argument("--chat-words", default=None,
+                   help="a file of the operator's own words and phrases (one a line) that hide a chat line "
+                        "from all but its sender, beside the shipped lists (docs/operations.md, \"Moderation\")")
     v.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     v.set_defaults(func=cmd_serve)
 
@@ -361,9 +368,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_check_db)
 
     a = sub.add_parser("account", help="an operator's hand on the accounts (docs/operations.md)")
-    a.add_argument("action", choices=["reset"], help="reset: give the account a new password, printed once, "
-                   "and sign it out everywhere")
+    a.add_argument("action", choices=["reset", "mod"], help="reset: give the account a new password, printed "
+                   "once, and sign it out everywhere; mod: make the account a moderator (issue 58)")
     a.add_argument("name", help="the account's name (any case)")
+    a.add_argument("--remove", action="store_true", help="mod: take the moderator's role back")
     a.add_argument("--db", default="tarocchi.sqlite3", help="SQLite database file, or a PostgreSQL URL")
     a.set_defaults(func=cmd_account)
 

@@ -41,6 +41,8 @@ from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, pro
 from .lessons import Lessons
 from .lessons import routes as lesson_routes
 from .lobby import FILL_SECONDS, PUBLIC_CLOCK, SIGN_IN_FOR_CORRESPONDENCE, TIME_BANK, Lobby, lobby_routes
+from .moderation import Moderation
+from .moderation import routes as moderation_routes
 from .notify import PUSH_HOSTS, Notifier
 from .notify import routes as push_routes
 from .origin import SameSiteOnly
@@ -68,7 +70,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
                sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND),
                push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-               time_bank: float = TIME_BANK) -> Starlette:
+               time_bank: float = TIME_BANK, chat_words: str | None = None) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
@@ -89,7 +91,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     review (advice.py); ``sign_in``: the budget of sign-ins (and sign-ups) per client address and
     per account name (accounts/); ``push_contact``: the operator's address the push services
     are given (VAPID's ``sub``), ``push_hosts``: the push services a browser's subscription may
-    name (notify.py); ``time_bank``: a live clock's spare seconds per seat and match (lobby.py)."""
+    name (notify.py); ``time_bank``: a live clock's spare seconds per seat and match (lobby.py);
+    ``chat_words``: the operator's own word list, beside the shipped ones (moderation.py)."""
     if advice_workers < 0:
         raise ValueError("advice_workers is 0 or more")
     state: dict = {}
@@ -179,7 +182,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 # (on the bots' own: as many at once as they have workers)
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
                                 fill_seconds=fill_seconds, public_clock=public_clock,
-                                push_contact=push_contact, push_hosts=push_hosts, time_bank=time_bank)
+                                push_contact=push_contact, push_hosts=push_hosts, time_bank=time_bank,
+                                chat_words=chat_words)
         state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename, forget=state["hub"].forget)
         state["hub"].start()
         if site is not None:
@@ -282,6 +286,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *social_routes(lambda: hub().social, read_body, client_address, may_spend_kept, seat_challenge,
                        lambda: hub().games, lambda account: hub().ratings.pause_refusal(account), shown_change),
         *passkeys.routes(lambda: state["accounts"], read_body, client_address),
+        # reports, moderators and their log (issue 58)
+        *moderation_routes(lambda: hub().moderation, read_body, client_address, may_spend_kept,
+                           lambda: hub().ratings.rebuild(), lambda *a: hub().forget(*a)),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         *installable.routes(STATIC),  # the manifest and the service worker, from the site's root
@@ -297,7 +304,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
              advice_workers: int = ADVICE_WORKERS, advice_seconds: float = ADVICE_SECONDS,
              fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
              push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-             time_bank: float = TIME_BANK, **options) -> Hub:
+             time_bank: float = TIME_BANK, chat_words: str | None = None, **options) -> Hub:
     """The server's core with its features plugged in: the one place they are wired
     (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
     looking back, hints and reviews, the ratings, and on a site of several processes its leases and relays.
@@ -311,6 +318,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
     hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)
     hub.social = hub.plug(Social(hub))  # friends online, for the social routes (issue 58)
+    hub.moderation = hub.plug(Moderation(hub, chat_words))  # chat bans, the word list (issue 58)
     hub.site = site
     if site is not None:
         site.hub = hub
@@ -387,7 +395,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
           header_timeout: float = HEADER_TIMEOUT, hello_timeout: float = HELLO_TIMEOUT,
           bus: str | None = None, lease: float = LEASE_SECONDS, reuse_port: bool = False,
           advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
-          push_contact: str = "mailto:operator@localhost") -> None:
+          push_contact: str = "mailto:operator@localhost", chat_words: str | None = None) -> None:
     """``reuse_port``: one of the workers of ``tarocchi serve --workers`` (server/workers.py),
     bound with SO_REUSEPORT beside the others."""
     import socket
@@ -399,7 +407,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "tarocchi.sqlite3
     app = create_app(db, bot_delay=bot_delay, trick_pause=trick_pause, bot_processes=bot_processes,
                      away_timeout=away_timeout, new_tables=new_tables, hello_timeout=hello_timeout,
                      bus=bus, process=process_name(port) if bus else None, lease=lease,
-                     advice_seconds=advice_seconds, advice_workers=advice_workers, push_contact=push_contact)
+                     advice_seconds=advice_seconds, advice_workers=advice_workers, push_contact=push_contact,
+                     chat_words=chat_words)
     # The tables and sockets held are kept out of the collector's passes, which walked all of
     # them in the server's latency tail (collector.py, docs/benchmarks.md, docs/history/benchmarks.md).
     collector.log_pauses_if_asked()

@@ -80,6 +80,7 @@ SHOWN_BASE, SHOWN_SCALE = 1500, 40
 # a dropped connection or a crying child happens to anyone), from the latest leave.
 LEAVES_WINDOW = 7 * 24 * 3600
 PAUSES = (0, 0, 15 * 60, 60 * 60, 4 * 3600, 24 * 3600, 3 * 24 * 3600)
+RATED_BANNED = "a moderator has stopped you from rated tables for a while"
 PAUSED = "you left rated matches before their end: you may sit at rated tables again once your pause is over"
 
 NO_SUCH_PLAYER = "no player has that name"
@@ -220,9 +221,17 @@ class Ratings(Feature):
         return pause_after(self.people.leaves_since(account, now - LEAVES_WINDOW), now)
 
     def pause_refusal(self, account: str | None) -> dict | None:
-        """The answer to a rated seat asked for by ``account`` while it is paused, else None."""
+        """The answer to a rated seat asked for by ``account`` while it is paused, or while a
+        moderator bans it from rated tables (issue 58: the ``sanctions`` table), else None."""
+        if account and (until := self.people.sanctioned_until(account, "rated")):
+            return {"error": RATED_BANNED, "until": until}
         found = self.pause(account) if account else None
         return {"error": PAUSED, "until": found["until"]} if found else None
+
+    def rebuild(self) -> None:
+        """Every rating again from the rated matches, as ``tarocchi ratings rebuild`` does, in
+        one transaction no match's end comes between (issue 58: a match voided)."""
+        self.people.rebuild_ratings(recompute, ordinal)
 
     def result(self, reference: str) -> dict | None:
         """A recorded match (``<table>.<match>``) as its result screen shows it: each player's

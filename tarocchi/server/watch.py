@@ -202,7 +202,7 @@ class Watchers(Spectators):
                 return self.refuse(conn, None, TOO_MANY_HELLOS)
             rows = self.hub.store.chat_before(table.id, message.before, CHAT_KEPT + 1)
             lines = [chat_line(table.name_at(data["seat"], version), data, version)
-                     for version, data in reversed(rows[:CHAT_KEPT])]
+                     for version, data in reversed(rows[:CHAT_KEPT]) if not data.get("hidden")]  # (issue 58)
             return conn.send({"type": "history", "before": message.before, "lines": lines,
                               "more": len(rows) > CHAT_KEPT})
         self.refuse(conn, message.id if isinstance(message, Act) else None, WATCH_ONLY)

@@ -53,6 +53,14 @@ class Feature:
     def chat(self, table: Table, frame: bytes) -> None:
         """A chat line was said at the table (``frame``: as the seats get it)."""
 
+    def may_chat(self, conn: Connection, text: str) -> str | None:
+        """A seat's chat line is about to be said: the reason to refuse it (a chat ban), or None."""
+        return None
+
+    def hides_chat(self, table: Table, text: str) -> bool:
+        """Whether a chat line is hidden from all but its sender (a word list's)."""
+        return False
+
     def holds(self, table_id: str) -> bool:
         """Whether this feature still needs the table in memory (its sockets are open)."""
         return False
@@ -83,7 +91,7 @@ class Feature:
 
 
 # The hooks the hub calls per table (``Hub.hooked``: the features that override each).
-HOOKS = ("stamp", "advance", "keeps_for_the_deal", "hello", "changed", "told", "chat", "holds",
+HOOKS = ("stamp", "advance", "keeps_for_the_deal", "hello", "changed", "told", "chat", "may_chat", "hides_chat", "holds",
          "unloaded", "opened", "ended", "wakes")
 
 

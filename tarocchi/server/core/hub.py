@@ -679,12 +679,21 @@ class Hub:
             reason = table.check_chat(message.text)
             if reason is None and not self.link(conn).chat.spend(asyncio.get_running_loop().time()):
                 reason = TOO_MANY_CHATS
+            for feature in self.hooked["may_chat"]:  # (issue 58: a chat ban)
+                reason = reason or feature.may_chat(conn, message.text)
             if reason:
                 return self.refuse(conn, None, reason)
-            self.write(table, "chat", {"seat": seat, "text": message.text, "name": table.names[seat]})
+            data = {"seat": seat, "text": message.text, "name": table.names[seat]}
+            if any(f.hides_chat(table, message.text) for f in self.hooked["hides_chat"]):
+                # Hidden from the others (a word list's, issue 58): stored (a report carries
+                # it), said to its sender alone, kept out of the table's chat.
+                self.write(table, "chat", {**data, "hidden": True})
+                return conn.send({"type": "chat", **chat_line(data["name"], data, table.version)})
+            self.write(table, "chat", data)
             line = _encode({"type": "chat", **table.chat[-1]})  # once for every socket
+            blocking = self._blocking(table, conn.account)
             for c in self.connections.get(table.id, []):
-                if c.greeted and c.seat is not None:
+                if c.greeted and c.seat is not None and not (c.account and c.account["id"] in blocking):
                     c.send(line)
             for feature in self.hooked["chat"]:
                 feature.chat(table, line)  # (spectators read the chat)
@@ -758,7 +767,8 @@ class Hub:
                                       "address": address_key(conn.address) if conn.address else None,
                                       "device": conn.device})
             try:  # (kept for a deletion to find this table by: issue 55)
-                self.store.people.sat_at(conn.account["id"], table.id)
+                self.store.people.sat_at(conn.account["id"], table.id,
+                                         address_key(conn.address) if conn.address else None)
             except Exception:
                 log.exception("table %s: could not note who sat at seat %d", table.id, seat)
         if hello.name is not None and table.check_name(hello.name) is None and table.check_rename(seat) is None:
@@ -770,7 +780,34 @@ class Hub:
         # in one frame: however long the chat, a reload always gets its state.
         self.changed(table)
         conn.push_state()
-        conn.send(table.history_frame(conn.sent_version))
+        muted = self._muted_seats(conn)
+        if not muted:
+            conn.send(table.history_frame(conn.sent_version))
+        else:  # (a block: the blocked's lines are left out of the blocker's history, issue 58)
+            lines = [line for line in table.chat if line["version"] > conn.sent_version and line["seat"] not in muted]
+            conn.send({"type": "history", "lines": lines, "more": conn.sent_version < table.chat_dropped_upto})
+
+    def _blocking(self, table: Table, account: dict | None) -> set[str]:
+        """The accounts signed in at this table's seats that block ``account`` (the sender of a
+        chat line): their sockets do not get its lines (issue 58)."""
+        if not account:
+            return set()
+        others = {c.account["id"] for c in self.connections.get(table.id, [])
+                  if c.account and c.seat is not None and c.account["id"] != account["id"]}
+        return self.store.people.blockers_among(account["id"], sorted(others)) if others else set()
+
+    def _muted_seats(self, conn: Connection) -> set[int]:
+        """The seats whose sitter's account ``conn``'s account blocks: their chat lines are not
+        sent to it (issue 58)."""
+        table = conn.table
+        if not conn.account:
+            return set()
+        sitters = {s["account"]: seat for seat, s in enumerate(table.sitters)
+                   if s is not None and s.get("account") and s["account"] != conn.account["id"]}
+        if not sitters:
+            return set()
+        blocked = self.store.people.blocked_among(conn.account["id"], sorted(sitters))
+        return {sitters[a] for a in blocked}
 
     def _ensure_watch(self, table: Table) -> None:
         """Give a table from before watch links its token: a seats row, then a ``watch`` event
@@ -835,8 +872,10 @@ class Hub:
             return self.refuse(conn, None, TOO_MANY_HELLOS)
         table = conn.table
         rows = self.store.chat_before(table.id, before, CHAT_KEPT + 1)
+        muted = self._muted_seats(conn)  # (and a line hidden by the word list: its sender's alone)
         lines = [chat_line(table.name_at(data["seat"], version), data, version)
-                 for version, data in reversed(rows[:CHAT_KEPT])]
+                 for version, data in reversed(rows[:CHAT_KEPT])
+                 if data["seat"] not in muted and not (data.get("hidden") and data["seat"] != conn.seat)]
         conn.send({"type": "history", "before": before, "lines": lines, "more": len(rows) > CHAT_KEPT})
 
     def _act(self, conn: Connection, act: Act) -> None:

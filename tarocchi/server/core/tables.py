@@ -613,6 +613,8 @@ class Table:
             self._clocked = (data["seat"], "act")
 
     def _on_chat(self, data: dict) -> None:
+        if data.get("hidden"):
+            return  # (issue 58: a line the site's word list hides is its sender's alone, said once; kept stored)
         if len(self.chat) == self.chat.maxlen:
             self.chat_dropped_upto = self.chat[0]["version"]
         self.chat.append(chat_line(self.names[data["seat"]], data, self.version + 1))

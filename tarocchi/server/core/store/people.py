@@ -22,14 +22,16 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..names import canonical_name, lookalike_keys
 
 # Version 5 (issue 40), 6 (issue 55: ``COLUMNS`` and ``LOOKALIKES`` below, the budgets). Types
-# every backend reads alike; ids are random text.
+# every backend reads alike; ids are random text. Issue 58's moderation: who moderates, the
+# players' reports, the moderation log (never edited), the chat and rated bans (``sanctions``),
+# the addresses (hashed, ``address_key``) an account sat from.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id text PRIMARY KEY,
@@ -197,6 +199,48 @@ CREATE TABLE IF NOT EXISTS bell (
     read integer NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS bell_by_account ON bell (account_id, at);
+CREATE TABLE IF NOT EXISTS moderators (
+    account_id text PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS reports (
+    id text PRIMARY KEY,
+    reporter text REFERENCES accounts(id) ON DELETE SET NULL,
+    reported text REFERENCES accounts(id) ON DELETE SET NULL,
+    reason text NOT NULL,
+    text text NOT NULL,
+    table_id text,
+    deal integer,
+    chat text NOT NULL,
+    at double precision NOT NULL,
+    status text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by_status ON reports (status, at);
+CREATE INDEX IF NOT EXISTS reports_by_reported ON reports (reported);
+CREATE INDEX IF NOT EXISTS reports_by_reporter ON reports (reporter);
+CREATE TABLE IF NOT EXISTS mod_log (
+    id text PRIMARY KEY,
+    moderator text NOT NULL,
+    target text,
+    action text NOT NULL,
+    why text NOT NULL,
+    at double precision NOT NULL,
+    data text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mod_log_by_at ON mod_log (at);
+CREATE TABLE IF NOT EXISTS sanctions (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    until double precision NOT NULL,
+    at double precision NOT NULL,
+    PRIMARY KEY (account_id, kind)
+);
+CREATE TABLE IF NOT EXISTS account_addresses (
+    account_id text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    address text NOT NULL,
+    at double precision NOT NULL,
+    PRIMARY KEY (account_id, address)
+);
+CREATE INDEX IF NOT EXISTS account_addresses_by_address ON account_addresses (address);
 """
 
 # Columns added since version 5 (issue 55), which a database of that version lacks: each backend
@@ -461,12 +505,17 @@ class People:
             forget_name(tx, name, tables, account)
         self.wipe()
 
-    def sat_at(self, account: str, table_id: str) -> None:
+    def sat_at(self, account: str, table_id: str, address: str | None = None) -> None:
         """The account sat at a seat of the table (its ``sit`` event, issue 56): a deletion
-        finds the table by it, to take the account's name and id out of its events."""
+        finds the table by it, to take the account's name and id out of its events. ``address``
+        (its hash, ``address_key``): kept for a moderator's file (issue 58: accounts that shared one)."""
         with self.write() as tx:
             tx.run("INSERT INTO sat_at (account_id, table_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                    (account, table_id))
+            if address:
+                tx.run("INSERT INTO account_addresses (account_id, address, at) VALUES (%s, %s, %s) "
+                       "ON CONFLICT (account_id, address) DO UPDATE SET at = excluded.at",
+                       (account, address, time.time()))
 
     # --- budgets (issue 55) --------------------------------------------------------------------
 
@@ -803,6 +852,20 @@ class People:
                                f"OR (blocked = %s AND blocker IN ({marks})) LIMIT 1",
                                (account, *others, account, *others)))
 
+    def blockers_among(self, blocked: str, accounts: list[str]) -> set[str]:
+        """Those of ``accounts`` that block ``blocked``."""
+        with self.read() as tx:
+            rows = tx.run("SELECT blocker FROM blocks WHERE blocked = %s AND blocker IN (%s)"
+                          % ("%s", ", ".join(["%s"] * len(accounts))), (blocked, *accounts))
+        return {r[0] for r in rows}
+
+    def blocked_among(self, blocker: str, accounts: list[str]) -> set[str]:
+        """Those of ``accounts`` that ``blocker`` blocks."""
+        with self.read() as tx:
+            rows = tx.run("SELECT blocked FROM blocks WHERE blocker = %s AND blocked IN (%s)"
+                          % ("%s", ", ".join(["%s"] * len(accounts))), (blocker, *accounts))
+        return {r[0] for r in rows}
+
     def block_between(self, accounts: list[str]) -> bool:
         """Whether any two of ``accounts`` block each other, either way (issue 58: Play now and
         the lobby never seat them together, nor does a challenge)."""
@@ -981,6 +1044,160 @@ class People:
                           "WHERE h.table_id = %s AND h.account_id = %s", (table_id, account))
         return rows[0][0] if rows else None
 
+    # --- moderation (issue 58) -----------------------------------------------------------------
+
+    def set_moderator(self, account: str, moderator: bool) -> None:
+        """The operator gives (or takes back) the moderator's role (``tarocchi account mod``)."""
+        with self.write() as tx:
+            if moderator:
+                tx.run("INSERT INTO moderators (account_id) VALUES (%s) ON CONFLICT DO NOTHING", (account,))
+            else:
+                tx.run("DELETE FROM moderators WHERE account_id = %s", (account,))
+
+    def is_moderator(self, account: str) -> bool:
+        with self.read() as tx:
+            return bool(tx.run("SELECT 1 FROM moderators WHERE account_id = %s", (account,)))
+
+    def sat_at_table(self, account: str, table_id: str) -> bool:
+        """Whether the account sits or sat at the table (its ``sit``, or a seat link it holds)."""
+        with self.read() as tx:
+            return bool(tx.run("SELECT 1 FROM sat_at WHERE account_id = %s AND table_id = %s UNION "
+                               "SELECT 1 FROM seat_accounts WHERE account_id = %s AND table_id = %s",
+                               (account, table_id, account, table_id)))
+
+    def add_report(self, reporter: str, reported: str, reason: str, text: str, table_id: str | None,
+                   deal: int | None, chat: list[dict]) -> str:
+        rid = secrets.token_hex(8)
+        with self.write() as tx:
+            tx.run("INSERT INTO reports (id, reporter, reported, reason, text, table_id, deal, chat, at, status) "
+                   "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'open')",
+                   (rid, reporter, reported, reason, text, table_id, deal, json.dumps(chat), time.time()))
+        return rid
+
+    def reports(self, *, status: str | None = "open", about: str | None = None, by: str | None = None,
+                limit: int = 200) -> list[dict]:
+        """Reports, the oldest first: open ones (``status``), or about / by one account."""
+        where, params = [], []
+        for column, value in (("r.status", status), ("r.reported", about), ("r.reporter", by)):
+            if value is not None:
+                where.append(f"{column} = %s")
+                params.append(value)
+        with self.read() as tx:
+            rows = tx.run("SELECT r.id, a.name, b.name, r.reason, r.text, r.table_id, r.deal, r.chat, r.at, r.status "
+                          "FROM reports r LEFT JOIN accounts a ON a.id = r.reporter "
+                          "LEFT JOIN accounts b ON b.id = r.reported"
+                          + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.at, r.id LIMIT %s",
+                          (*params, limit))
+        return [{"id": i, "reporter": a or NEUTRAL_NAME, "reported": b or NEUTRAL_NAME, "reason": reason,
+                 "text": text, "table": t, "deal": d, "chat": json.loads(c), "at": at, "status": st}
+                for i, a, b, reason, text, t, d, c, at, st in rows]
+
+    def close_report(self, rid: str) -> bool:
+        with self.write() as tx:
+            return bool(tx.run("UPDATE reports SET status = 'closed' WHERE id = %s AND status = 'open' RETURNING id",
+                               (rid,)))
+
+    def log_moderation(self, moderator: str, target: str | None, action: str, why: str, data: dict) -> str:
+        """One line of the moderation log: appended, never changed (no method here updates or
+        deletes it; a deleted account's lines stay, by its id and the name in ``data``)."""
+        lid = secrets.token_hex(8)
+        with self.write() as tx:
+            tx.run("INSERT INTO mod_log (id, moderator, target, action, why, at, data) "
+                   "VALUES (%s, %s, %s, %s, %s, %s, %s)", (lid, moderator, target, action, why, time.time(),
+                                                           json.dumps(data)))
+        return lid
+
+    def moderation_log(self, target: str | None = None, limit: int = 500) -> list[dict]:
+        """The moderation log, the latest first (about ``target`` alone, if given)."""
+        with self.read() as tx:
+            rows = tx.run("SELECT l.id, m.name, l.moderator, t.name, l.target, l.action, l.why, l.at, l.data "
+                          "FROM mod_log l LEFT JOIN accounts m ON m.id = l.moderator "
+                          "LEFT JOIN accounts t ON t.id = l.target"
+                          + (" WHERE l.target = %s" if target else "") + " ORDER BY l.at DESC, l.id LIMIT %s",
+                          (target, limit) if target else (limit,))
+        out = []
+        for i, mname, mid, tname, tid, action, why, at, data in rows:
+            data = json.loads(data)
+            out.append({"id": i, "moderator": mname or data.get("moderator_name") or mid,
+                        "target": tname or data.get("target_name"), "action": action, "why": why, "at": at,
+                        "data": data})
+        return out
+
+    def sanction(self, account: str, kind: str, until: float) -> None:
+        """A chat or rated ban of the account until ``until`` (0: lifted)."""
+        with self.write() as tx:
+            tx.run("INSERT INTO sanctions (account_id, kind, until, at) VALUES (%s, %s, %s, %s) "
+                   "ON CONFLICT (account_id, kind) DO UPDATE SET until = excluded.until, at = excluded.at",
+                   (account, kind, until, time.time()))
+
+    def sanctioned_until(self, account: str, kind: str) -> float | None:
+        """When the account's live ban of ``kind`` (chat, rated) ends, or None."""
+        with self.read() as tx:
+            rows = tx.run("SELECT until FROM sanctions WHERE account_id = %s AND kind = %s AND until > %s",
+                          (account, kind, time.time()))
+        return rows[0][0] if rows else None
+
+    def sanctions(self, account: str) -> dict[str, float]:
+        with self.read() as tx:
+            rows = tx.run("SELECT kind, until FROM sanctions WHERE account_id = %s AND until > %s",
+                          (account, time.time()))
+        return dict(rows)
+
+    def sharing_addresses(self, account: str, limit: int = 100) -> list[str]:
+        """The names of other accounts that sat at a table from an address this one sat from."""
+        with self.read() as tx:
+            rows = tx.run("SELECT DISTINCT a.name FROM account_addresses mine JOIN account_addresses o "
+                          "ON o.address = mine.address AND o.account_id <> mine.account_id "
+                          "JOIN accounts a ON a.id = o.account_id WHERE mine.account_id = %s ORDER BY a.name LIMIT %s",
+                          (account, limit))
+        return [r[0] for r in rows]
+
+    def chat_of(self, account: str, tables: int = 20, limit: int = 200) -> list[dict]:
+        """The account's chat lines at the latest tables it sat at: those said from a seat
+        after its ``sit`` there (the latest first)."""
+        out: list[dict] = []
+        with self.read() as tx:
+            sat = [r[0] for r in tx.run("SELECT table_id FROM sat_at WHERE account_id = %s LIMIT %s",
+                                        (account, tables))]
+            for table_id in sat:
+                seat_of: dict[int, str] = {}
+                for version, kind, data in tx.run("SELECT version, kind, data FROM events WHERE table_id = %s "
+                                                  "AND kind IN ('sit', 'chat') ORDER BY version", (table_id,)):
+                    event = json.loads(data)
+                    if kind == "sit":
+                        seat_of[event.get("seat")] = event.get("account")
+                    elif seat_of.get(event.get("seat")) == account:
+                        out.append({"table": table_id, "version": version, "text": event.get("text"),
+                                    "hidden": bool(event.get("hidden"))})
+        return out[-limit:][::-1]
+
+    def void_match(self, table_id: str, match: int, account: str) -> bool:
+        """A rated match ``account`` played made unrated (a moderator's word): the ratings are
+        then rebuilt (``rebuild_ratings``). False: no such rated match of that account's."""
+        with self.write() as tx:
+            if not tx.run("SELECT 1 FROM match_players WHERE table_id = %s AND match = %s AND account_id = %s",
+                          (table_id, match, account)):
+                return False
+            return bool(tx.run("UPDATE matches SET rated = 0 WHERE table_id = %s AND match = %s AND rated = 1 "
+                               "RETURNING table_id", (table_id, match)))
+
+    def force_rename(self, account: str, name: str) -> bool:
+        """The account's name is ``name`` now (a moderator's forced rename); False: taken, or
+        looks like one taken."""
+        try:
+            with self.write() as tx:
+                if tx.run("SELECT 1 FROM accounts WHERE name_key = %s AND id <> %s", (name_key(name), account)):
+                    return False
+                tx.run("DELETE FROM name_lookalikes WHERE account_id = %s", (account,))
+                for lookalike in sorted(lookalike_keys(name)):
+                    if not tx.run("INSERT INTO name_lookalikes (lookalike, account_id) VALUES (%s, %s) "
+                                  "ON CONFLICT DO NOTHING RETURNING account_id", (lookalike, account)):
+                        raise _NameLooksLike
+                tx.run("UPDATE accounts SET name = %s, name_key = %s WHERE id = %s", (name, name_key(name), account))
+        except _NameLooksLike:
+            return False
+        return True
+
     # --- matches and ratings ----------------------------------------------------------------
 
     def record_ended(self, tx: Tx, ended: Ended) -> None:
@@ -1057,33 +1274,36 @@ class People:
                    "matches = ratings.matches + 1, updated_at = excluded.updated_at",
                    (account, key, mu, sigma, ordinal(mu, sigma), at))
 
-    def rated_matches(self) -> Iterator[tuple[str, list[Player]]]:
+    def rated_matches(self) -> list[tuple[str, list[Player]]]:
         """Every rated match in the order it was rated: its rating key and players (for a
         rebuild of the ratings from the matches alone). A deleted account's seat has its
         anonymous identity (``GONE``) for account; an account deleted before there were
         those (schema 5), None."""
         with self.read() as tx:
-            matches = tx.run("SELECT table_id, match, game, seats FROM matches WHERE rated = 1 ORDER BY seq")
-            players = tx.run("SELECT p.table_id, p.match, p.seat, COALESCE(p.account_id, p.gone), p.name, p.team, "
-                             "p.total, p.absent, "
-                             "p.place FROM match_players p JOIN matches m ON m.table_id = p.table_id "
-                             "AND m.match = p.match WHERE m.rated = 1 ORDER BY m.seq, p.seat")
-        by_match: dict[tuple[str, int], list[Player]] = {}
-        for t, m, seat, account, name, team, total, absent, place in players:
-            by_match.setdefault((t, m), []).append(
-                Player(seat, name or NEUTRAL_NAME, team, total, bool(absent), account, place))
-        for t, m, game, seats in matches:
-            yield rating_key(game, seats), by_match.get((t, m), [])
+            return _rated_matches(tx)
+
+    def rebuild_ratings(self, recompute, ordinal) -> None:
+        """Every rating anew from the rated matches, read and written in one transaction that
+        no match's end can come between (``lock_matches``): a live server's rebuild (issue 58,
+        a match voided). ``recompute(matches)`` as ratings.py's."""
+        with self.write() as tx:
+            self.lock_matches(tx)
+            ratings = recompute(_rated_matches(tx))[0]
+            self._replace_ratings(tx, ratings, ordinal)
 
     def replace_ratings(self, ratings: dict[tuple[str, str], tuple[float, float, int]], ordinal) -> None:
         """Every rating anew (a rebuild): (account, key) -> (mu, sigma, matches)."""
         with self.write() as tx:
             self.lock_matches(tx)
-            tx.run("DELETE FROM ratings")
-            now = time.time()
-            for (account, key), (mu, sigma, n) in ratings.items():
-                tx.run("INSERT INTO ratings (account_id, key, mu, sigma, ordinal, matches, updated_at) "
-                       "VALUES (%s, %s, %s, %s, %s, %s, %s)", (account, key, mu, sigma, ordinal(mu, sigma), n, now))
+            self._replace_ratings(tx, ratings, ordinal)
+
+    @staticmethod
+    def _replace_ratings(tx: Tx, ratings: dict[tuple[str, str], tuple[float, float, int]], ordinal) -> None:
+        tx.run("DELETE FROM ratings")
+        now = time.time()
+        for (account, key), (mu, sigma, n) in ratings.items():
+            tx.run("INSERT INTO ratings (account_id, key, mu, sigma, ordinal, matches, updated_at) "
+                   "VALUES (%s, %s, %s, %s, %s, %s, %s)", (account, key, mu, sigma, ordinal(mu, sigma), n, now))
 
     def ratings(self, account: str) -> dict[str, dict]:
         """The account's ratings by key: mu, sigma, ordinal, matches."""
@@ -1228,6 +1448,20 @@ def forget_name(tx: Tx, name: str, tables: list[str], account: str = "") -> None
             if name_key(was) == key:
                 tx.run("UPDATE match_players SET name = NULL WHERE table_id = %s AND match = %s AND seat = %s",
                        (table_id, match, seat))
+
+
+def _rated_matches(tx: Tx) -> list[tuple[str, list[Player]]]:
+    """``People.rated_matches``, read in ``tx``."""
+    matches = tx.run("SELECT table_id, match, game, seats FROM matches WHERE rated = 1 ORDER BY seq")
+    players = tx.run("SELECT p.table_id, p.match, p.seat, COALESCE(p.account_id, p.gone), p.name, p.team, "
+                     "p.total, p.absent, "
+                     "p.place FROM match_players p JOIN matches m ON m.table_id = p.table_id "
+                     "AND m.match = p.match WHERE m.rated = 1 ORDER BY m.seq, p.seat")
+    by_match: dict[tuple[str, int], list[Player]] = {}
+    for t, m, seat, account, name, team, total, absent, place in players:
+        by_match.setdefault((t, m), []).append(
+            Player(seat, name or NEUTRAL_NAME, team, total, bool(absent), account, place))
+    return [(rating_key(game, seats), by_match.get((t, m), [])) for t, m, game, seats in matches]
 
 
 def _match_players(tx: Tx, table_id: str, match: int, mine: int | None, ratings: bool = False) -> list[dict]:
