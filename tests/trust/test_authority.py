@@ -107,6 +107,12 @@ def test_rooms_cannot_be_listed(server):
                      "/api/players/{name}", "/api/leaderboard/{game}",
                      # (issue 56: one recorded match's result, named; the account's own pause)
                      "/api/matches/{reference}", "/api/me/pause",
+                     # (issue 58: the account's own friends, blocks, challenges and bell; a challenge
+                     # answered by its id, for those it names; reports; the moderators' alone)
+                     "/api/me/friends", "/api/me/blocks", "/api/me/challenges", "/api/challenges",
+                     "/api/challenges/{id}/accept", "/api/challenges/{id}/decline", "/api/challenges/{id}/cancel",
+                     "/api/me/bell", "/api/me/bell/read", "/api/reports", "/api/mod/reports",
+                     "/api/mod/reports/{id}/close", "/api/mod/players/{name}", "/api/mod/log", "/api/mod/actions",
                      "/api/push/key", "/api/push",  # (notifications, issue 41: the account's own)
                      "/api/lessons", "/api/lessons/{game}/{n:int}"}  # (issue 42: a lesson's own new table)
     # "Your tables" (issue 38) answers only for the seat links it is given, never a list of its own.
