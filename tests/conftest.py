@@ -104,30 +104,34 @@ def pytest_configure(config):
     SCREENSHOTS_WANTED = config.getoption("--screenshots")
 
 
-# The files that took longest, in seconds: the sum of their tests' rows in a whole suite's
-# --durations list (a run beside other work, 7 December 2026: /proc/loadavg 5-8 on the two cores;
-# what counts is their order). A file of a few long browser tests (the lessons, 8 tests, 210 s)
-# was handed out late by xdist's order, the files with the most tests first, and ran on alone at
-# the end. Measure again when a file's tests change much (a run with --durations=0, summed per
-# file); a file not listed goes after these, in xdist's order.
+# The files that took longest, in seconds: the sum of their tests' rows (setup, call, teardown)
+# in a whole suite's --durations=0 list (7 December 2026, beside other work: load average 3-18 on
+# the two cores; what counts is their order). Handed out in xdist's order (the files with the
+# most tests first), a file of a few long browser tests (the lessons: 8 tests, 290 s) started
+# late and ran on alone at the end. Measure again when a file's tests change much; a file not
+# listed goes after these, in xdist's order.
 LONGEST = {
-    "tests/browser/test_lessons.py": 210,
-    "tests/browser/test_screens.py": 160,
-    "tests/browser/test_correspondence_match.py": 150,  # one test: a match of 228 moves from 150 pages
-    "tests/browser/test_hint.py": 121,
-    "tests/trust/test_hint_leaks.py": 92,
-    "tests/browser/test_calabresella.py": 85,
-    "tests/browser/test_site_failover.py": 76,
-    "tests/browser/test_public.py": 67,
-    "tests/trust/test_watch_leaks.py": 62,
-    "tests/server/test_one_database.py": 61,
-    "tests/browser/test_renaissance.py": 55,
-    "tests/faults/test_sigkill.py": 54,
-    "tests/server/test_site.py": 52,
-    "tests/bots/test_advice.py": 49,
-    "tests/browser/test_ottocento.py": 45,
-    "tests/server/test_names_rematch.py": 44,
-    "tests/browser/test_issue12.py": 41,
+    "tests/browser/test_lessons.py": 291,
+    "tests/browser/test_screens.py": 256,
+    "tests/browser/test_correspondence_match.py": 224,  # one test: a match of 228 moves from ~150 pages
+    "tests/browser/test_public.py": 152,
+    "tests/browser/test_hint.py": 149,
+    "tests/trust/test_hint_leaks.py": 125,
+    "tests/browser/test_calabresella.py": 117,
+    "tests/trust/test_watch_leaks.py": 103,
+    "tests/browser/test_issue22.py": 93,
+    "tests/browser/test_accounts.py": 86,
+    "tests/browser/test_ottocento.py": 80,
+    "tests/server/test_accounts.py": 77,
+    "tests/server/test_one_database.py": 73,
+    "tests/browser/test_watch.py": 72,
+    "tests/trust/test_every_game.py": 72,
+    "tests/browser/test_site_failover.py": 68,
+    "tests/server/test_ratings.py": 65,
+    "tests/browser/test_words.py": 65,
+    "tests/faults/test_sigkill.py": 58,
+    "tests/browser/test_issue12.py": 57,
+    "tests/server/test_site.py": 56,
 }
 
 
