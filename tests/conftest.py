@@ -104,13 +104,43 @@ def pytest_configure(config):
     SCREENSHOTS_WANTED = config.getoption("--screenshots")
 
 
+# The files that took longest, in seconds: the sum of their tests' rows (setup, call, teardown)
+# in a whole suite's --durations=0 list (7 December 2026, beside other work: load average 3-18 on
+# the two cores; what counts is their order). Handed out in xdist's order (the files with the
+# most tests first), a file of a few long browser tests (the lessons: 8 tests, 290 s) started
+# late and ran on alone at the end. Measure again when a file's tests change much; a file not
+# listed goes after these, in xdist's order.
+LONGEST = {
+    "tests/browser/test_lessons.py": 291,
+    "tests/browser/test_screens.py": 256,
+    "tests/browser/test_correspondence_match.py": 224,  # one test: a match of 228 moves from ~150 pages
+    "tests/browser/test_public.py": 152,
+    "tests/browser/test_hint.py": 149,
+    "tests/trust/test_hint_leaks.py": 125,
+    "tests/browser/test_calabresella.py": 117,
+    "tests/trust/test_watch_leaks.py": 103,
+    "tests/browser/test_issue22.py": 93,
+    "tests/browser/test_accounts.py": 86,
+    "tests/browser/test_ottocento.py": 80,
+    "tests/server/test_accounts.py": 77,
+    "tests/server/test_one_database.py": 73,
+    "tests/browser/test_watch.py": 72,
+    "tests/trust/test_every_game.py": 72,
+    "tests/browser/test_site_failover.py": 68,
+    "tests/server/test_ratings.py": 65,
+    "tests/browser/test_words.py": 65,
+    "tests/faults/test_sigkill.py": 58,
+    "tests/browser/test_issue12.py": 57,
+    "tests/server/test_site.py": 56,
+}
+
+
 def pytest_collection_modifyitems(config, items):
     """The order xdist hands out the files in (``--dist loadfile --no-loadscope-reorder``,
-    scripts/test.sh): the files of browser tests marked slow first (the correspondence match,
-    the longest test, 108 s beside two other workers: started last, it was a tail with the
-    other workers idle), then xdist's own order (the files with the most tests
+    scripts/test.sh): the longest files first (``LONGEST``), so that none starts late and runs
+    on with the other workers idle, then xdist's own order (the files with the most tests
     first), which keeps the waiting tests and the computing ones side by side (the browser
-    tests all first, the suite took as long as with that tail: 1,072 s against 1,057 s, 6
+    tests all first, the suite took as long as with a tail: 1,072 s against 1,057 s, 6
     December 2026)."""
     tests_in: dict[str, int] = {}
     first: dict[str, int] = {}
@@ -121,8 +151,7 @@ def pytest_collection_modifyitems(config, items):
 
     def order(item) -> tuple:
         path = item.nodeid.split("::")[0]
-        long = item.get_closest_marker("browser") is not None and item.get_closest_marker("slow") is not None
-        return (not long, -tests_in[path], first[path])
+        return (-LONGEST.get(path, 0), -tests_in[path], first[path])
     items.sort(key=order)
 
 

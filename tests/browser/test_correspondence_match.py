@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import DESKTOP, PHONE
 from tests.push_service import PushService
 from tests.server.live import running_server
-from .driver import my_turn, take_turn, version
+from .driver import take_turn, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # A match of one round (A16): three deals of 76 moves (the dealer's discard, 25 tricks of three).
@@ -52,27 +52,30 @@ THEIRS = """() => !!document.querySelector('.status.yours')
   || (document.querySelector('.table-page')?.dataset.status === 'between' && !!document.querySelector('#next-deal:not([disabled])'))"""
 
 
+# What the page shows, in one round trip to the browser (each costs tens of milliseconds on a
+# loaded machine, and a match has 228 moves): whose turn, the table's status, whether its Next deal is pressed.
+SHOWN = """() => ({yours: !!document.querySelector('.status.yours'),
+  status: document.querySelector('.table-page')?.dataset.status || '',
+  nextDone: !!document.querySelector('#next-deal[disabled]')})"""
+
+
 def play_here(page) -> int:
     """What the page shows as this player's: their cards while it is their turn, their Next
     deal once a deal is counted. How many moves."""
     moves = 0
     while True:
-        if my_turn(page) and status(page) == "playing":
+        shown = page.evaluate(SHOWN)
+        if shown["yours"] and shown["status"] == "playing":
             before = version(page)
-            take_turn(page, prefer="")
+            take_turn(page, prefer="")  # (waits for the frame after the move: the version after before)
             moves += 1
             assert version(page) > before
-        elif status(page) == "between" and not page.locator("#next-deal[disabled]").count():
+        elif shown["status"] == "between" and not shown["nextDone"]:
             before = version(page)
             page.locator("#next-deal").click()  # (waits for the count's button to be drawn)
             page.wait_for_function("v => Number(document.querySelector('.table-page').dataset.version) > v", arg=before)
         else:
             return moves
-        settle(page)
-
-
-def status(page) -> str:
-    return page.get_attribute(".table-page", "data-status") or ""
 
 
 def test_a_renaissance_match_by_correspondence_move_by_move_from_pushed_links(browser):
