@@ -180,6 +180,12 @@ def test_a_flood_of_guesses_at_a_name_slows_strangers_but_never_locks_the_owners
         forged = browser(server)
         forged.cookies.set(DEVICE_COOKIE, owner.cookies[DEVICE_COOKIE][:-2] + "00", path="/api/")
         assert forged.post("/api/session", json={"name": "Bice", "password": PASSWORD}).status_code == 429
+        # It names the account, not the name: deleted, and the name taken anew, it trusts nobody.
+        assert owner.request("DELETE", "/api/account", json={"confirm": "Bice", "password": PASSWORD}).status_code == 204
+        assert browser(server).post("/api/account", json={"name": "Bice", "password": "another one!"}).status_code == 201
+        for i in range(SIGN_IN_BURST):
+            browser(server).post("/api/session", json={"name": "Bice", "password": f"guess {i}"})
+        assert owner.post("/api/session", json={"name": "Bice", "password": "another one!"}).status_code == 429
 
 
 def test_passkey_sign_up_options_for_a_taken_name_spend_nothing_of_that_name():

@@ -23,7 +23,7 @@ recovery code.
 Budgets that slow a guesser and never lock the owner out (issue 55, OWASP's device cookies): a
 sign-in with a password spends the budget of its client address, of that address and the name,
 and of the name across addresses; a browser the account signed in from before (its device
-cookie, ``DEVICE_COOKIE``, names the account, signed with the site's key) spends only its own
+cookie, ``DEVICE_COOKIE``, names the account by its id, signed with the site's key) spends only its own
 device's, so a flood of guesses at a name from elsewhere never reaches the owner's browser. A
 sign-up spends its address's alone (it checks no password). Budgets are kept in the store (or
 the site's Redis), where no flood of other names evicts them."""
@@ -206,7 +206,9 @@ class Accounts:
         in from before, its device's budget alone; from any other, the address's, the address
         and name's, and the name's (every one spent: a refusal by one still costs the others)."""
         key = name_key(name[:100])
-        if (device := self.trusted_device(request, key)) is not None:
+        found = self.people.account_named(name[:100])  # (the cookie names the account by its id:
+        # an account made later under a deleted one's name is not trusted by its browsers)
+        if found is not None and (device := self.trusted_device(request, found["id"])) is not None:
             return await self.spend("sign-in-device", device)
         by_address = await self.spend("sign-in-address", address, 3)
         by_pair = await self.spend("sign-in-pair", f"{address} {key}")
@@ -222,16 +224,16 @@ class Accounts:
     def device_key(self) -> bytes:
         return bytes.fromhex(self.people.site_key("device-cookies", lambda: secrets.token_hex(32)))
 
-    def device_cookie(self, name: str) -> str:
-        """A new device cookie for the account ``name``: the name's key, a random id, their MAC."""
+    def device_cookie(self, account: str) -> str:
+        """A new device cookie for the account of id ``account``: the id, a random one, their MAC."""
         nonce = secrets.token_urlsafe(12)
-        key = base64.urlsafe_b64encode(name_key(name).encode()).decode().rstrip("=")
+        key = base64.urlsafe_b64encode(account.encode()).decode().rstrip("=")
         mac = hmac.new(self.device_key(), f"{key}.{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
         return f"{key}.{nonce}.{mac}"
 
     def trusted_device(self, request: Request, key: str) -> str | None:
         """The id of this browser's device cookie if it is the site's and names the account of
-        name key ``key``; else None."""
+        id ``key``; else None."""
         value = request.cookies.get(DEVICE_COOKIE, "")
         parts = value.split(".")
         if len(value) > 300 or len(parts) != 3:
@@ -252,10 +254,8 @@ class Accounts:
         cookie = self.people.new_session(account["id"], request.headers.get("user-agent", ""))
         response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
         set_session_cookie(request, response, cookie)
-        name = account.get("name") or body.get("name")
-        if name:
-            response.set_cookie(DEVICE_COOKIE, self.device_cookie(name), max_age=DEVICE_SECONDS, path="/api/",
-                                httponly=True, samesite="lax", secure=request.url.scheme in ("https", "wss"))
+        response.set_cookie(DEVICE_COOKIE, self.device_cookie(account["id"]), max_age=DEVICE_SECONDS, path="/api/",
+                            httponly=True, samesite="lax", secure=request.url.scheme in ("https", "wss"))
         return response
 
     # --- the account's keys: asked for again (issue 55) --------------------------------------
