@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import msgspec
 
 from .core.features import Feature
+from .core.store.people import NEUTRAL_NAME
 
 if TYPE_CHECKING:
     from .core.hub import Connection, Hub
@@ -208,12 +209,14 @@ def routes(moderation_of: Callable[[], Moderation], read_body, client_address,
         if isinstance(body, Response):
             return body
         rid = request.path_params["id"][:40]
-        report_found = await run(lambda: [r for r in people().reports(status="open") if r["id"] == rid])
-        if not report_found or not await run(people().close_report, rid):
+        # (closed by its id alone: not looked for among a page of the open ones, nor by a name)
+        closed = await run(people().close_report, rid)
+        if closed is None:
             return error(NO_SUCH_REPORT, 404)
-        target = await run(people().account_named, report_found[0]["reported"])
+        target = await run(people().account, closed[0]) if closed[0] else None
         await run(people().log_moderation, found["id"], target and target["id"], "close_report", body.why,
-                  {"report": rid, "moderator_name": found["name"], "target_name": report_found[0]["reported"]})
+                  {"report": rid, "moderator_name": found["name"],
+                   "target_name": target["name"] if target else NEUTRAL_NAME})
         return Response(status_code=204, headers=headers)
 
     async def player_file(request: Request):

@@ -1092,10 +1092,13 @@ class People:
                  "text": text, "table": t, "deal": d, "chat": json.loads(c), "at": at, "status": st}
                 for i, a, b, reason, text, t, d, c, at, st in rows]
 
-    def close_report(self, rid: str) -> bool:
+    def close_report(self, rid: str) -> tuple[str | None] | None:
+        """Close an open report: (the reported account's id, None if deleted since), or None for
+        no such open report (one statement: of two closings at once, one wins)."""
         with self.write() as tx:
-            return bool(tx.run("UPDATE reports SET status = 'closed' WHERE id = %s AND status = 'open' RETURNING id",
-                               (rid,)))
+            rows = tx.run("UPDATE reports SET status = 'closed' WHERE id = %s AND status = 'open' RETURNING reported",
+                          (rid,))
+        return (rows[0][0],) if rows else None
 
     def log_moderation(self, moderator: str, target: str | None, action: str, why: str, data: dict) -> str:
         """One line of the moderation log: appended, never changed (no method here updates or
