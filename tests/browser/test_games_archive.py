@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from tarocchi.server.accounts import SIGNED_IN_HINT
+from tarocchi.server.core.sessions import COOKIE
 from tests.browser.checks import DESKTOP, SMALL, check_axe
 from tests.browser.test_accounts import fits
 from tests.server.live import running_server
@@ -21,10 +23,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory) -> tuple[str, str, str]:
+def played(tmp_path_factory) -> tuple[str, str, str, str]:
     """A database where Anna went solo in every deal of a rated match and sat through a casual
-    one: (its path, the rated table, the casual one). Made before the module's browser starts
-    (its event loop and asyncio.run do not mix)."""
+    one: (its path, the rated table, the casual one, a session cookie of Anna's). Made before the
+    module's browser starts (its event loop and asyncio.run do not mix)."""
     db = str(tmp_path_factory.mktemp("archive") / "games.sqlite3")
 
     async def play():
@@ -33,16 +35,16 @@ def played(tmp_path_factory) -> tuple[str, str, str]:
         people = accounts(store, "Anna", "Bruno", "Carla")
         rated = await play_solo_room(hub, store, people, 0, RATED, seed=1)
         casual = await play_solo_room(hub, store, [people[1], people[0], people[2]], 0, {}, seed=2)
+        session = store.people.new_session(people[0], "test")
         await hub.stop()
         store.close()
-        return rated, casual
+        return rated, casual, session
 
-    rated, casual = asyncio.run(play())
-    return db, rated, casual
+    return (db, *asyncio.run(play()))
 
 
 def test_a_player_s_games_list_filter_figures_chart_and_replay(played, new_page):
-    db, rated, casual = played
+    db, rated, casual, session = played
     with running_server(db) as server:
         page = new_page(SMALL)
         page.goto(server.url + "/@/anna/games")
@@ -83,4 +85,22 @@ def test_a_player_s_games_list_filter_figures_chart_and_replay(played, new_page)
         italian.goto(server.url + "/@/nobody-here/games")
         italian.locator(".missing").wait_for()
         check_axe(italian, "no such player's games, it")
-        assert page.errors == [] and italian.errors == []
+
+        # Anna's own page: her switch makes the archive hers alone, and a visitor then finds
+        # what a name no account has shows.
+        own = new_page(SMALL)
+        own.context.add_cookies([{"name": COOKIE, "value": session, "url": server.url},
+                                 {"name": SIGNED_IN_HINT, "value": "1", "url": server.url}])
+        own.goto(server.url + "/account")
+        own.locator("#my-games").click()
+        own.wait_for_url("**/@/Anna/games")
+        switch = own.locator("#games-public")
+        assert switch.is_checked()
+        switch.uncheck()
+        own.locator(".archive-privacy .ok-note").wait_for()
+        assert not own.locator("#games-public").is_checked()
+        check_axe(own, "one's own games, private, 360x640")
+        page.goto(server.url + "/@/Anna/games")
+        page.locator(".missing").wait_for()
+        assert page.locator(".archive-list").count() == 0
+        assert page.errors == [] and italian.errors == [] and own.errors == []
