@@ -223,18 +223,25 @@ def test_the_archive_and_the_figures_answer_what_the_deals_were(store_db, capsys
     assert capsys.readouterr().out.startswith("0 matches")
 
 
-def test_a_version_6_file_is_brought_to_version_7_with_its_archive_public(tmp_path):
-    path = str(tmp_path / "old.sqlite3")
-    store = open_store(path)
+def test_a_version_6_database_is_brought_to_version_7_with_its_archive_public(store_db):
+    store = open_store(store_db)
     anna = store.people.create_account("Anna", None, [])
     store.close()
-    with sqlite3.connect(path) as db:
-        db.execute("DROP TABLE deal_seats")
-        db.execute("ALTER TABLE accounts DROP COLUMN games_public")
-        db.execute("PRAGMA user_version = 6")
-    store = open_store(path)
+    undo = ["DROP TABLE deal_seats", "ALTER TABLE accounts DROP COLUMN games_public"]
+    if "://" in store_db:
+        import psycopg
+        with psycopg.connect(store_db, autocommit=True) as conn:
+            for statement in [*undo, "UPDATE schema_version SET version = 6"]:
+                conn.execute(statement)
+    else:
+        with sqlite3.connect(store_db) as db:
+            for statement in [*undo, "PRAGMA user_version = 6"]:
+                db.execute(statement)
+    store = open_store(store_db)
     assert store.people.games_public(anna) is True and store.people.matches_without_deals() == []
     assert store.people.figures_of(anna)["deals"] == {}
+    store.people.set_games_public(anna, False)
+    assert store.people.games_public(anna) is False
     store.close()
 
 
