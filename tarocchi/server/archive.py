@@ -136,7 +136,7 @@ class Archive(Feature):
         filters = dict(filters)
         if (opponent := filters.pop("opponent", None)) is not None:
             found = self.people.account_named(opponent) if len(opponent) <= NAME_LIMIT else None
-            if found is None:  # (no account of that name played anyone)
+            if found is None or found["id"] == account["id"]:  # (no such account; oneself is no opponent)
                 return {"name": account["name"], "games_public": self.people.games_public(account["id"]),
                         "matches": [], "next": None}
             filters["opponent"] = found["id"]

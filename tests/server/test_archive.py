@@ -138,7 +138,7 @@ def test_the_archive_and_the_figures_answer_what_the_deals_were(store_db, capsys
         won = [t for t in (casual, rated) if by_table[t]["place"] == 1]
         assert tables("result=won") == won and tables("result=lost") == [t for t in (casual, rated) if t not in won]
         assert tables("opponent=carla") == [casual, rated] and tables("opponent=Dario") == []
-        assert tables("opponent=nobody-at-all") == []
+        assert tables("opponent=nobody-at-all") == [] and tables("opponent=anna") == []
         today = datetime.datetime.now(datetime.timezone.utc).date()
         assert tables(f"from={today}&to={today}") == [casual, rated]
         assert tables(f"from={today + datetime.timedelta(days=1)}") == [] and tables(f"to={today - datetime.timedelta(days=1)}") == []
