@@ -290,7 +290,7 @@ def cmd_archive_backfill(args: argparse.Namespace) -> int:
         filled, broken = backfill(store)
     finally:
         store.close()
-    print(f"{filled} matches given their deals' figures"
+    print(f"{filled} match{'' if filled == 1 else 'es'} given their deals' figures"
           + (f"; {broken} left without (their tables' streams do not replay: tarocchi check-db)" if broken else ""))
     return 0
 

@@ -279,3 +279,43 @@ def test_each_games_figures_say_its_own_contracts(game, seats):
         assert kinds <= {"solo", "stata", "chiamo", "forced"} and "stata" in kinds
     if game == "calabresella":
         assert kinds <= {"chiamo", "solo", "solissimo", "solissimo dividete", "solissimo scegliete"} and len(kinds) >= 3
+
+
+def test_a_rematch_s_deals_are_its_own_and_a_backfill_finds_them_again(tmp_path, capsys):
+    """Deals are numbered within their match (as a match's replay link numbers them): a rematch's
+    rows are match 2's, each seat's points its deal's, and the backfill writes them alike."""
+    db = str(tmp_path / "rematch.sqlite3")
+
+    async def played():
+        hub, store = new_hub(db)
+        hub.start()
+        table_id, tokens = hub.new_room(3, "sicilian", settings=RATED)
+        sockets, tasks = seat_all(hub, store, tokens, "sicilian", 5, sitters=accounts(store, "Anna", "Bruno", "Carla"))
+        await until(lambda: over(sockets[0]), seconds=30)
+        for s in sockets:
+            s.say({"type": "rematch"})
+        await until(lambda: len(store.people.matches_without_deals()) == 0 and len(deal_matches(store)) == 2, seconds=30)
+        await leave(sockets, tasks)
+        await hub.stop()
+        store.close()
+        return table_id
+
+    def deal_matches(store) -> set[int]:
+        with store.people.read() as tx:
+            return {m for (m,) in tx.run("SELECT DISTINCT match FROM deal_seats")}
+
+    table_id = asyncio.run(played())
+    store = open_store(db)
+    matches = stored_table(table_id, store.events(table_id)).matches
+    rows = deal_rows(store)
+    for m, match in enumerate(matches, 1):
+        points = {(r[2], r[3]): r[4] for r in rows if r[1] == m}
+        assert points == {(k, s): p for k, d in enumerate(match.deals, 1) for s, p in enumerate(d.returns())}
+    with store.people.write() as tx:
+        tx.run("DELETE FROM deal_seats WHERE match = 2")
+    store.close()
+    assert tarocchi(["archive", "backfill", "--db", db]) == 0
+    assert capsys.readouterr().out.startswith("1 match given")
+    store = open_store(db)
+    assert deal_rows(store) == rows
+    store.close()
