@@ -1393,8 +1393,9 @@ class People:
         most: each one's game, seats, when, rated, the account's seat, total and place, the
         players (``_match_players``), its deals and its rating before and after; and the cursor
         of the next page (``before``: the ``seq`` of its last match), None at the end.
-        ``won``: placed first (a shared first too), or not; ``opponent``: an account at another
-        seat; ``since`` / ``until``: when it ended, ``until`` excluded."""
+        ``won``: placed first (a shared first too), or not; ``opponent``: an account that sat in
+        the match too (another than ``account``: the caller's to see); ``since`` / ``until``: when
+        it ended, ``until`` excluded."""
         where, params = ["p.account_id = %s"], [account]
         for column, value in (("m.game = %s", game), ("m.seats = %s", seats), ("m.ended_at >= %s", since),
                               ("m.ended_at < %s", until), ("m.seq < %s", before)):
