@@ -110,7 +110,11 @@ class Archive(Feature):
         return self.hub.store.people
 
     def ended(self, table: Table, ended: Ended) -> None:
-        ended.deals = deals_of(table.game.name, table.match)
+        try:
+            ended.deals = deals_of(table.game.name, table.match)
+        except Exception:  # (a figure never stops a match's end: its record is stored without them)
+            log.exception("table %s: match %s's deals' figures could not be read; "
+                          "tarocchi archive backfill tries again", table.id, table.matches)
 
     async def answer(self, work: Callable, *args):
         """``work(*args)`` off the event loop on PostgreSQL (its round trips), on it on SQLite."""
