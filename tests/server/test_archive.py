@@ -319,3 +319,33 @@ def test_a_rematch_s_deals_are_its_own_and_a_backfill_finds_them_again(tmp_path,
     store = open_store(db)
     assert deal_rows(store) == rows
     store.close()
+
+
+def test_figures_that_cannot_be_read_never_stop_a_match_s_end(tmp_path, monkeypatch, capsys):
+    from tarocchi.server import archive
+
+    def broken(game, match):
+        raise RuntimeError("a count this code cannot read")
+
+    monkeypatch.setattr(archive, "deals_of", broken)
+    db = str(tmp_path / "broken.sqlite3")
+
+    async def played():
+        hub, store = new_hub(db)
+        hub.start()
+        table_id = await play_solo_room(hub, store, accounts(store, "Anna", "Bruno", "Carla"), 0, RATED, seed=3)
+        await hub.stop()
+        store.close()
+        return table_id
+
+    table_id = asyncio.run(played())
+    store = open_store(db)
+    assert store.people.matches_without_deals() == [(table_id, 1, "sicilian")]  # (recorded, and rated)
+    assert store.people.ratings(store.people.account_named("Anna")["id"])["sicilian/3"]["matches"] == 1
+    store.close()
+    monkeypatch.undo()
+    assert tarocchi(["archive", "backfill", "--db", db]) == 0
+    assert capsys.readouterr().out.startswith("1 match given")
+    store = open_store(db)
+    assert store.people.matches_without_deals() == [] and deal_rows(store)
+    store.close()
