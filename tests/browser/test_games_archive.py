@@ -2,7 +2,8 @@
 finished matches (one rated, one casual) is looked up by a visitor; the list shows both, a filter
 narrows it (and the address keeps it), the figures name the contract the player took, the rating
 over time is a line with its numbers in a table for a screen reader, and a rated match's link
-opens its replay. axe-clean at 360x640 and on a desktop, in English and Italian."""
+opens its replay; the player's own page has the switch that makes it private. axe-clean and
+nothing wider than the screen at 360x640 and on a desktop, in English and Italian."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ def test_a_player_s_games_list_filter_figures_chart_and_replay(played, new_page)
         assert page.locator(".archive-privacy").count() == 0  # (a visitor: not their switch)
         fits(page, "a player's games, 360x640")
         check_axe(page, "a player's games, 360x640, en")
+        page.set_viewport_size(DESKTOP)
+        fits(page, "a player's games, desktop")
+        check_axe(page, "a player's games, desktop, en")
+        page.set_viewport_size(SMALL)
 
         page.select_option("#f-rated", "true")
         page.click("#filters-apply")
@@ -88,7 +93,7 @@ def test_a_player_s_games_list_filter_figures_chart_and_replay(played, new_page)
 
         # Anna's own page: her switch makes the archive hers alone, and a visitor then finds
         # what a name no account has shows.
-        own = new_page(SMALL)
+        own = new_page(SMALL, locale="it-IT")
         own.context.add_cookies([{"name": COOKIE, "value": session, "url": server.url},
                                  {"name": SIGNED_IN_HINT, "value": "1", "url": server.url}])
         own.goto(server.url + "/account")
@@ -99,7 +104,9 @@ def test_a_player_s_games_list_filter_figures_chart_and_replay(played, new_page)
         switch.uncheck()
         own.locator(".archive-privacy .ok-note").wait_for()
         assert not own.locator("#games-public").is_checked()
-        check_axe(own, "one's own games, private, 360x640")
+        assert own.locator("h1").inner_text() == "Le partite di Anna"
+        fits(own, "one's own games, 360x640")
+        check_axe(own, "one's own games, private, 360x640, it")
         page.goto(server.url + "/@/Anna/games")
         page.locator(".missing").wait_for()
         assert page.locator(".archive-list").count() == 0
