@@ -29,6 +29,8 @@ from . import collector, installable
 from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
 from .accounts import passkeys
 from .advice import ADVICE_WORKERS, Advisor
+from .archive import Archive
+from .archive import routes as archive_routes
 from .core.hub import TABLE_GAMES, Chance, Hub
 from .core.messages import (
     BODY_TOO_LARGE, BURST, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY, MAX_FRAME, NEW_TABLES_BURST,
@@ -272,6 +274,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/t/{token}", index),
         Route("/account", index),  # sign up, sign in, the account's sessions (accounts/)
         Route("/@/{name}", index),  # a player's profile (ratings.py)
+        Route("/@/{name}/games", index),  # a player's archive and figures (archive.py, issue 58)
         Route("/leaderboard/{game}", index),
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
@@ -280,6 +283,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         *lobby_routes(hub, may_browse, may_create, read_body, paused),
         *lesson_routes(hub, may_create),  # Learn to play: a lesson's table (lessons.py)
         *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
+        *archive_routes(lambda: hub().archive, may_browse, read_body),  # Your games (archive.py, issue 58)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
         # friends, challenges, blocks and the bell (issue 58)
@@ -316,6 +320,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
+    hub.archive = hub.plug(Archive(hub, shown_change))  # each deal's figures, kept as a match ends (issue 58)
     hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)
     hub.social = hub.plug(Social(hub))  # friends online, for the social routes (issue 58)
     hub.moderation = hub.plug(Moderation(hub, chat_words))  # chat bans, the word list (issue 58)

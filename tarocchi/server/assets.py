@@ -40,8 +40,9 @@ COMPRESSED = (".js", ".css", ".json", ".html", ".svg", ".webmanifest", ".txt")
 ENTRY = "app.js"
 # The modules app.js imports with import() for one kind of page only (issue 60): preloaded with
 # that page, so that they come beside app.js, not after it. The first prefix that a path starts
-# with decides; the lobby is "/" alone.
-PAGE_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+# with (or pattern that matches it from its start) decides; the lobby is "/" alone.
+PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
+    (re.compile(r"/@/[^/]+/games/?$"), ("archive.js",)),  # a player's games (issue 58)
     ("/t/", ("hint.js", "replay.js")),   # a seat's table: its hints and the deal's replay link
     ("/w/", ("hint.js", "replay.js")),   # a watched table
     ("/r/", ("replay.js",)),             # a replay
@@ -150,7 +151,7 @@ class Assets:
         """The modules the page at ``path`` loads at once: app.js's static graph and the page's own."""
         extra = LOBBY_MODULES if path == "/" else ()
         for prefix, modules in PAGE_MODULES:
-            if path.startswith(prefix):
+            if prefix.match(path) if isinstance(prefix, re.Pattern) else path.startswith(prefix):
                 extra = modules
                 break
         order: list[str] = []

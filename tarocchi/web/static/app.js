@@ -73,11 +73,12 @@ const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
 // chat read-only), a finished deal's replay /r/<token>/<deal> (replay.js).
 const pathMatch = /^\/([tw])\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
-const replayMatch = /^\/r\/([A-Za-z0-9_-]+)\/(\d+)\/?$/.exec(location.pathname);
+const replayMatch = /^\/r\/([A-Za-z0-9_.-]+)\/(\d+)\/?$/.exec(location.pathname);
 const token = pathMatch?.[2] || null;
 // Accounts, profiles and leaderboards (issue 40): /account, /@/<name>, /leaderboard/<game>.
 const accountMatch = /^\/account\/?$/.test(location.pathname);
 const profileMatch = /^\/@\/([^/]+)\/?$/.exec(location.pathname);
+const gamesMatch = /^\/@\/([^/]+)\/games\/?$/.exec(location.pathname);  // a player's games (issue 58)
 const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
@@ -1495,12 +1496,14 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
 } else if (profileMatch) {
   import("./players.js").then((m) => m.profilePage(root, decodeURIComponent(profileMatch[1])));
+} else if (gamesMatch) {
+  import("./archive.js").then((m) => m.archivePage(root, decodeURIComponent(gamesMatch[1])));
 } else if (boardMatch) {
   import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
 } else if (replayMatch) {

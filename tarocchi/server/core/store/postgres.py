@@ -49,6 +49,13 @@ def _version_6(conn: psycopg.Connection) -> None:
     people.fold_names(_Tx(conn))
 
 
+def _version_7(conn: psycopg.Connection) -> None:
+    # (issue 58's tables, made since version 6 by a new database alone, come with it: IF NOT EXISTS)
+    conn.execute(people.SCHEMA + people.DEALS
+                 + "".join(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
+                           for table, column, kind in people.COLUMNS))
+
+
 # MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database); a
 # function, for a step that SQL alone cannot do.
 MIGRATIONS: list = [
@@ -115,6 +122,8 @@ MIGRATIONS: list = [
     # 6: what issue 55 added to the people (a new database has some from 5's SCHEMA already):
     # SQL, then Python (account names folded anew).
     _version_6,
+    # 7: each finished deal's figures by seat, the archive's privacy setting (issue 58, "Your games")
+    _version_7,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):

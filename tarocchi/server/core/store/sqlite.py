@@ -146,7 +146,7 @@ class SqliteStore:
                 self.db.execute(statement)
             if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
-            steps = VISITS + people.SCHEMA + sleepers.SCHEMA + people.LOOKALIKES
+            steps = VISITS + people.SCHEMA + sleepers.SCHEMA + people.LOOKALIKES + people.DEALS
             for statement in filter(str.strip, steps.split(";")):
                 self.db.execute(statement)
             for table, column, kind in people.COLUMNS:  # (version 5's tables lack them)
