@@ -129,6 +129,9 @@ class Table:
         self.clock: float | None = created.get("clock")
         # A lesson's table (issue 42, lessons.py): "<game>/<n>", dealt and scripted by the lesson.
         self.lesson: str | None = created.get("lesson")
+        # A daily deal's table (issue 59, server/daily.py): {"game", "day", "deals", "try"}, dealt
+        # the day's deck orders; "try" names the account's ranked try, None at an unranked table.
+        self.daily: dict | None = created.get("daily")
         self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
@@ -290,6 +293,9 @@ class Table:
             "result": match_reference(self.id, self.matches) if self.status == OVER else None,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
             "lesson": self.lesson,  # a lesson's table (issue 42): never a seat to keep (issue 57)
+            # a daily deal's table (issue 59): its game, day, deals and whether it is ranked; no card
+            "daily": self.daily and {"game": self.daily["game"], "day": self.daily["day"],
+                                     "deals": self.daily["deals"], "ranked": self.daily.get("try") is not None},
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
                                      "bank": self.bank_left if self.bank else None,
