@@ -43,7 +43,7 @@ from tarocchi.engine.game import get_game
 
 from .core.features import Feature
 from .core.matchpoints import standings
-from .core.tables import BETWEEN, OVER, WAITING, shuffled_deck
+from .core.tables import BETWEEN, OVER, WAITING, shuffled_deck, utc_day
 
 if TYPE_CHECKING:
     from .core.hub import Hub
@@ -60,9 +60,7 @@ ALREADY_PLAYED = "you have played today's daily deal of this game: come back tom
 NO_DAILY = "no daily deal for that game"
 
 
-def today(now: float) -> str:
-    """The day (UTC, ISO: 2026-12-07) of the wall clock ``now``."""
-    return datetime.datetime.fromtimestamp(now, datetime.timezone.utc).date().isoformat()
+today = utc_day  # the day (UTC, ISO) of a wall clock
 
 
 def streak(days: list[str], day: str) -> int:

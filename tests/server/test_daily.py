@@ -20,24 +20,13 @@ import pytest
 from tarocchi.engine.game import get_game
 from tarocchi.server.core.sessions import COOKIE
 from tarocchi.server.core.store import SCHEMA_VERSION, open_store
+from tarocchi.server.watch import DAILY_HIDDEN
 from tarocchi.server.daily import ALREADY_PLAYED, DEALS, NO_DAILY, DailyDeals, streak, today
 from tests.redis_server import RedisServer
 from tests.server.live import running_server
 from tests.server.seat import Seat, deal_done, pick_action
 from tests.server.test_public import person
-
-
-def sign_up(server, n: int, name: str) -> httpx.Client:
-    """Person ``n`` (an address of their own) signs up as ``name``: their signed-in client."""
-    client = httpx.Client(base_url=server.url, headers=person(n), timeout=30)
-    r = client.post("/api/account", json={"name": name, "password": "segreto123"})
-    assert r.status_code == 201, r.text
-    return client
-
-
-def on(server, client: httpx.Client, n: int) -> httpx.Client:
-    """The same session on another server of the site."""
-    return httpx.Client(base_url=server.url, headers=person(n), cookies={COOKIE: client.cookies[COOKIE]}, timeout=30)
+from tests.server.test_social import on, sign_up
 
 
 def the_day(db: str) -> DailyDeals:
@@ -126,6 +115,12 @@ def test_a_ranked_try_is_the_day_s_deals_once_and_signed_out_is_unranked(store_d
         assert sorted((d, s) for _, d, s in store.dailies.scores(today(time.time()), "sicilian")) == \
             [(d, float(s)) for d, s in enumerate(sheet)]  # each deal's score, as the table counted it
         store.close()
+        # Its finished deals are not shown face up while others may still play them today.
+        token = again["link"].removeprefix("/t/")
+        for path in (f"/api/replay/{token}/1", f"/api/records/{token}"):
+            r = anna.get(path)
+            assert (r.status_code, r.json()) == (403, {"error": DAILY_HIDDEN}), path
+        assert anna.get(f"/api/deals/{token}").status_code == 200  # (dealers and payments: no card)
         done = anna.post("/api/daily/sicilian")
         assert done.status_code == 409 and done.json() == {"error": ALREADY_PLAYED, "result": mine["me"]}
 
@@ -292,3 +287,14 @@ def test_a_version_6_database_gains_the_daily_tables(store_db):
     assert store.dailies.begin("t2", "2026-12-07", "sicilian", account, "other", "x")["id"] == "t1"  # one a day
     store.close()
     assert SCHEMA_VERSION == 7
+
+
+def test_a_daily_table_s_cards_open_face_up_once_its_day_is_over():
+    from tarocchi.server.core.tables import daily_hidden
+
+    noon = datetime.datetime(2026, 12, 7, 12, tzinfo=datetime.timezone.utc).timestamp()
+    assert daily_hidden(types.SimpleNamespace(daily={"day": "2026-12-07"}), noon)
+    assert not daily_hidden(types.SimpleNamespace(daily={"day": "2026-12-06"}), noon)
+    assert not daily_hidden(types.SimpleNamespace(daily=None), noon)
+    assert daily_hidden(types.SimpleNamespace(daily={"day": "2026-12-07"}), noon + 11.9 * 3600)  # (till midnight UTC)
+    assert not daily_hidden(types.SimpleNamespace(daily={"day": "2026-12-07"}), noon + 12 * 3600)

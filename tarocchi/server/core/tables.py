@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import datetime
 import random
 import secrets
 import unicodedata
@@ -80,6 +81,17 @@ _encode = encode_json
 
 def _version(logged: tuple[int, dict]) -> int:
     return logged[0]
+
+
+def utc_day(now: float) -> str:
+    """The day (UTC, ISO: 2026-12-07) of the wall clock ``now``: a daily deal's (issue 59)."""
+    return datetime.datetime.fromtimestamp(now, datetime.timezone.utc).date().isoformat()
+
+
+def daily_hidden(table: Table, now: float) -> bool:
+    """Whether the table is a daily deal's whose day is not over (issue 59): others are still to
+    play its cards, so its finished deals are not shown face up yet (replays, records)."""
+    return table.daily is not None and table.daily["day"] >= utc_day(now)
 
 
 def shuffled_deck(rng: random.Random, game: Game | None = None) -> list[str]:
