@@ -13,7 +13,7 @@ import pytest
 from tarocchi.engine.game import get_game
 from tarocchi.server.core.store import open_store
 from tarocchi.server.daily import DEALS, today
-from tests.browser.checks import DESKTOP, PHONE, SMALL, check_axe
+from tests.browser.checks import DESKTOP, PHONE, SMALL, check_axe, check_inside
 from tests.browser.driver import deal_over, play_deal
 from tests.browser.test_accounts import sign_up
 
@@ -50,6 +50,8 @@ def test_the_daily_deal_from_the_lobby_to_the_shared_result(live_server, new_pag
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     sign_up(page, live_server.url, "Anna")
     page.goto(live_server.url + "/")
+    page.locator("#daily-link-sicilian").wait_for()
+    check_page(page, "the lobby with its daily deal links")
     page.click("#daily-link-sicilian")
     page.wait_for_url("**/daily/sicilian")
     page.locator("#daily-play").wait_for()
@@ -68,6 +70,12 @@ def test_the_daily_deal_from_the_lobby_to_the_shared_result(live_server, new_pag
             break
         page.click("#next-deal")
         page.wait_for_function("n => document.querySelector('.table-page')?.dataset.status === 'playing'", arg=n)
+    # The match's end on a small phone: the note and its way back fit, axe-clean.
+    page.set_viewport_size(SMALL)
+    page.locator("#daily-note-back").wait_for()
+    check_axe(page, "a daily table's end, 360x640")
+    check_inside(page, "a daily table's end, 360x640")
+    page.set_viewport_size(DESKTOP)
     page.click("#daily-note-back")
     page.wait_for_url("**/daily/sicilian")
     page.locator("#daily-done").wait_for()
@@ -98,6 +106,9 @@ def test_the_daily_deal_from_the_lobby_to_the_shared_result(live_server, new_pag
 
     # Signed out, on a phone in Italian: the same deals, unranked; Anna's result in the standings.
     visitor = new_page(SMALL, locale="it-IT")
+    visitor.goto(live_server.url + "/")
+    visitor.locator("#daily-link-sicilian").wait_for()
+    check_page(visitor, "the lobby with its daily deal links, 360x640, it")
     visitor.goto(live_server.url + "/daily/sicilian")
     visitor.locator("#daily-play").wait_for()
     assert visitor.locator("#daily-play").inner_text() == "Gioca le smazzate di oggi (fuori classifica)"
