@@ -37,6 +37,7 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from typing import TYPE_CHECKING
 
 from tarocchi.engine.game import get_game
@@ -56,6 +57,9 @@ LEVEL = "learned"  # the computers' level at a daily table
 PERSON = 0  # the person's seat at a computer table
 SECRET = "daily-deals"  # the site key the day's decks are drawn from
 STANDINGS_SHOWN = 100  # the day's standings list at most this many (and the person's own row)
+# Seconds a day's standings are kept before they are read and ranked again (every score of the
+# day: thousands of rows), unless this process wrote a score of that day and game meanwhile.
+STANDINGS_KEPT = 5.0
 ALREADY_PLAYED = "you have played today's daily deal of this game: come back tomorrow"
 NO_DAILY = "no daily deal for that game"
 
@@ -95,6 +99,7 @@ class DailyDeals(Feature):
         self.hub = hub
         self.written: dict[str, tuple[int, bool]] = {}  # table held here -> (deals, finished) last stored
         self._secret: bytes | None = None
+        self.kept: dict[tuple[str, str], tuple[float, list[dict]]] = {}  # (day, game) -> (when, standings)
 
     # --- the day's deals -----------------------------------------------------------------------
 
@@ -159,11 +164,24 @@ class DailyDeals(Feature):
             log.exception("table %s: could not store its daily scores", table.id)
             return
         self.written[table.id] = (done, finished)
+        self.kept.pop((daily["day"], daily["game"]), None)  # (its player sees their new place at once)
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.written.pop(table_id, None)
 
     # --- what the routes answer ------------------------------------------------------------------
+
+    def standings(self, day: str, game: str) -> list[dict]:
+        """The day's standings (``ranked``), kept a few seconds (``STANDINGS_KEPT``)."""
+        now = time.monotonic()
+        kept = self.kept.get((day, game))
+        if kept is not None and now - kept[0] < STANDINGS_KEPT:
+            return kept[1]
+        rows = ranked(self.hub.store.dailies.scores(day, game), DEALS)
+        if len(self.kept) >= 64:
+            self.kept.clear()  # (bounded: yesterday's are not asked for again)
+        self.kept[day, game] = (now, rows)
+        return rows
 
     def ranked_table(self, game: str, account: dict) -> tuple[dict, bool]:
         """The account's ranked try of today's ``game``: (its row, whether it is new). A new
@@ -185,7 +203,7 @@ class DailyDeals(Feature):
         public facts alone, no card (the same bytes whatever the day's decks)."""
         rules, day, dailies = get_game(game), self.today(), self.hub.store.dailies
         begun, finished = dailies.played(day, rules.name)
-        rows = ranked(dailies.scores(day, rules.name), DEALS)
+        rows = self.standings(day, rules.name)
         answer = {"game": rules.name, "day": day, "deals": DEALS, "seats": rules.seats[0], "seat": PERSON,
                   "level": LEVEL, "played": begun, "finished": finished, "compared": len(rows),
                   "standings": rows[:STANDINGS_SHOWN], "me": None}
