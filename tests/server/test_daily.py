@@ -8,6 +8,7 @@ databases, two secrets, two days' different decks, the same bytes for the same p
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import random
 import sqlite3
@@ -166,6 +167,15 @@ def test_two_accounts_on_two_processes_of_a_site_get_the_same_deals(redis, store
             assert states[0]["view"]["hand"] == states[1]["view"]["hand"] == first_hand(the_day(store_db), "ottocento", 0)
             assert states[0]["view"]["dealer"] == states[1]["view"]["dealer"]
             assert anna.get("/api/daily/ottocento").json()["played"] == bruno_b.get("/api/daily/ottocento").json()["played"] == 2
+            # One try an account, whichever process is asked: Anna's again from B, and Carla's
+            # first asked of both processes at once.
+            with on(b, anna, 1) as anna_b:
+                assert anna_b.post("/api/daily/ottocento").json()["link"] == links[0]
+            carla = sign_up(a, 3, "Carla")
+            with on(b, carla, 3) as carla_b, concurrent.futures.ThreadPoolExecutor(2) as pool:
+                answers = list(pool.map(lambda c: c.post("/api/daily/ottocento").json(), [carla, carla_b]))
+            assert answers[0] == answers[1] and answers[0]["ranked"] is True
+            assert anna.get("/api/daily/ottocento").json()["played"] == 3
 
 
 def store_tries(db: str, accounts: dict[str, str], scores: dict[str, list[float]], day: str) -> None:
