@@ -48,6 +48,7 @@ PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
     ("/r/", ("replay.js",)),             # a replay
     ("/@/", ("players.js",)),            # a profile
     ("/leaderboard/", ("players.js",)),  # a leaderboard
+    ("/daily/", ("daily.js",)),          # the daily deal's page (issue 59)
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 STATIC_IMPORT = re.compile(r"""^\s*import\s+(?:[^'";]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)

@@ -59,3 +59,14 @@ def test_a_table_loads_no_lobby_module(live_server, new_page):
     page.locator(".hand .card").first.wait_for()
     assert page.evaluate(FROM_NETWORK) == []
     assert page.errors == []
+
+
+def test_the_daily_page_loads_its_own_module_and_no_table_or_lobby_one(live_server, new_page):
+    page = new_page(PHONE)
+    asked, errors = watched(page)
+    page.goto(live_server.url + "/daily/sicilian")
+    page.locator("#daily-play").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert {"/static/daily.js", "/static/daily.i18n.js"} <= set(asked)
+    assert not [u for u in asked if u.startswith(TABLE_ONLY + LOBBY_ONLY)], asked
+    assert "/api/me" not in asked and errors == [] and page.errors == []

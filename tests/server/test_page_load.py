@@ -110,6 +110,11 @@ def test_each_page_preloads_its_own_modules_and_not_the_others(client):
     games, profile = preloads("/@/Anna/games"), preloads("/@/Anna")
     assert {"/static/archive.js", "/static/players.js"} <= games and not games & {"/static/hint.js", "/static/replay.js"}
     assert "/static/archive.js" not in profile | lobby | table and "/static/players.js" in profile
+    # The daily deal's page (issue 59): its module and catalogue, and neither anywhere else.
+    daily = preloads("/daily/sicilian")
+    assert {"/static/app.js", "/static/daily.js", "/static/daily.i18n.js"} <= daily
+    assert not daily & {"/static/hint.js", "/static/replay.js", "/static/players.js"}
+    assert not (lobby | table) & {"/static/daily.js", "/static/daily.i18n.js"}
 
 
 def test_a_deploy_is_seen_at_once(tmp_path, monkeypatch):

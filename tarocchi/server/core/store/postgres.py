@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from . import people, sleepers
+from . import dailies, people, sleepers
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -124,6 +124,8 @@ MIGRATIONS: list = [
     _version_6,
     # 7: each finished deal's figures by seat, the archive's privacy setting (issue 58, "Your games")
     _version_7,
+    # 8: the daily deal's tries and scores (issue 59).
+    dailies.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -162,6 +164,7 @@ class PostgresStore:
                                                 name="tarocchi-store")
         self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
         self.sleepers = sleepers.Sleepers(self._write, self._connection_tx)
+        self.dailies = dailies.Dailies(self._write, self._connection_tx)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
