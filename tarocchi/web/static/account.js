@@ -85,8 +85,15 @@ function maySignedIn() {
 }
 
 // GET /api/me: the account, null when signed out, undefined when the server could not say.
-export async function fetchMe() {
-  if (!maySignedIn()) return null;
+// (Asked once at a time: the bell and the page asking together share one request.)
+let asking = null;
+export function fetchMe() {
+  if (!maySignedIn()) return Promise.resolve(null);
+  asking ??= askMe().finally(() => { asking = null; });
+  return asking;
+}
+
+async function askMe() {
   try {
     const me = await call("GET", "/api/me");
     setAccountName(me.name);
@@ -128,6 +135,33 @@ export async function holdSeat(link) {
   }
 }
 
+// --- the bell (issue 58): one place in every page's top bar, for a signed-in player -----------
+//
+// Its module (social.js, with the lobby's challenges and friends and a profile's buttons) is
+// loaded only once GET /api/me says the page is signed in: a signed-out visitor's page asks for
+// none of it, and the first visit's weight (issue 60) does not grow. Each page's top bar puts
+// bellSlot() in it (null until the module is here) and draws itself again when it comes.
+
+let social = null;
+let socialAsked = null;
+const redraws = new Set();
+
+export function bellSlot() { return social ? social.bellNode() : null; }
+
+// The social module once the page is signed in (null signed out); ``redraw`` runs when it
+// comes. ``known``: the account GET /api/me gave this page already (not asked again).
+export function startSocial(redraw, known = undefined) {
+  if (redraw) redraws.add(redraw);
+  socialAsked ??= (known ? Promise.resolve(known) : fetchMe()).then(async (me) => {
+    if (!me) { socialAsked = null; return null; }  // (signed in later on this page: asked again)
+    social = await import("./social.js");
+    social.startBell();
+    for (const r of redraws) r();
+    return social;
+  }).catch(() => { socialAsked = null; return null; });
+  return socialAsked;
+}
+
 // The lobby's header link: the account's name, or "Sign in".
 export function accountLink() {
   const name = accountName();
@@ -153,6 +187,7 @@ export function pageTop(rerender) {
   return h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", "data-focus": "home", text: t("app.title") }),
     location.pathname.replace(/\/$/, "") === "/account" ? null : accountLink(),
+    bellSlot(),
     langButton(rerender));
 }
 
@@ -623,6 +658,7 @@ function render() {
   document.documentElement.lang = lang();
   const title = A.me === undefined ? t("acct.title") : A.codes ? t("acct.codes.title") : A.me ? t("acct.title.in") : t("acct.title.out");
   document.title = `${title} · ${t("app.title")}`;
+  if (A.me && !bellSlot()) startSocial(render);  // (signed in on this page: its bell now)
   root.replaceChildren(h("div", { class: "lobby people-page account-page", "data-state": A.me === undefined ? "loading" : A.codes ? "codes" : A.me ? "in" : "out" },
     pageTop(render), view()));
   for (const [id, v] of Object.entries(typed)) {
@@ -637,6 +673,7 @@ function render() {
 export async function accountPage(root) {
   A.root = root;
   render();
+  startSocial(render);
   const [me, offered] = await Promise.all([fetchMe(), loadPasskeys()]);
   passkeys = offered;
   A.me = me === undefined ? null : me;

@@ -58,7 +58,7 @@ import { h, patch, attr, text, signed } from "./dom.js";
 import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { rememberSeat, askTables } from "./seats.js";
-import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
+import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats, bellSlot, startSocial } from "./account.js";  // issue 40
 import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // the service worker, the offline banner
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
@@ -67,6 +67,7 @@ import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons,
 let hint = null;
 let replay = null;
 let players = null;
+let social = null;  // signed in: the bell, the lobby's challenges and friends (social.js, issue 58)
 let gamesLoaded = Promise.resolve();  // GET /api/games, at a table: its socket's messages wait for it
 
 const root = document.getElementById("app");
@@ -275,6 +276,7 @@ async function loadLobby() {
   const known = accountName();
   fetchMe().then(async (me) => {
     if (accountName() !== known) renderLobby();
+    if (me) startSocial(renderLobby, me).then((m) => { social = m; renderLobby(); });
     if (me && await syncSeats()) poll();
   });
 }
@@ -463,12 +465,12 @@ function lobbyPage() {
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
   return h("div", { class: "lobby" },
-    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), langButton(renderLobby)),
+    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), bellSlot(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), social?.lobbySection(), lessons.lobbySection(L.games, gameTitle), computer, room),
     L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
 }
 
@@ -1258,6 +1260,7 @@ function topbar() {
     T && !watching ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
       title: t("sound.label"),
       onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
+    bellSlot(),
     langButton(render),
   ];
 }
@@ -1522,6 +1525,7 @@ if (accountMatch) {
     render();
     connect();
     onNetwork((off) => { if (!off) reconnectNow(); render(); });
+    startSocial(render);
   });
 } else {
   renderLobby();
