@@ -110,6 +110,7 @@ def test_a_challenge_from_a_profile_accepted_in_the_lobby_is_played_to_its_end(n
         error.wait_for()
         assert error.inner_text() == "No player has that name: Nessuno."  # (the server's words, nothing stored)
         assert httpx.get(base + "/api/me/challenges", cookies=dict(ciro.cookies)).json()["challenges"] == []
+        check_axe(alba, "a profile's challenge form with the server's refusal")
         alba.fill("#challenge-other-0", "Ciro")
         alba.check("#challenge-rated")
         with alba.expect_request(lambda r: r.url.endswith("/api/challenges") and r.method == "POST") as sent:
@@ -128,6 +129,7 @@ def test_a_challenge_from_a_profile_accepted_in_the_lobby_is_played_to_its_end(n
         text = incoming.inner_text()
         assert "Da Alba" in text and "Tarocchi siciliani" in text and "3 posti" in text and "classificata" in text, text
         assert bell_count(bice) == 1  # (the challenge is on Bice's bell too)
+        check_axe(bice, "the lobby at 390x844 in Italian with a challenge")
         incoming.locator(".challenge-accept").click()
         bice.locator("#challenges .challenge.incoming :text('Hai accettato')").wait_for()
         # (Alba's list says who accepted, in its next look: it looks often while one is pending)
@@ -212,6 +214,15 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
         small.goto(base + path)
         small.locator("#bell-button").wait_for()
         assert bell_count(small) == 3, path
+    # (here, on Dora's profile at 360x640: the challenge form fits and is axe clean)
+    small.goto(base + "/@/Dora")
+    small.click("#challenge")
+    small.locator("input[name='challenge-seats'][value='4']").check()
+    small.locator("#challenge-other-1").wait_for()
+    check_axe(small, "the challenge form at 360x640")
+    fits(small, "the challenge form at 360x640")
+    small.click("#challenge-cancel")
+    assert small.evaluate("() => document.activeElement?.id") == "challenge"
     room = dora.post("/api/rooms", json={"seats": 3, "game": "sicilian"}).json()
     small.goto(base + room["links"][1])
     small.locator(".table-page .topbar #bell-button").wait_for()
@@ -273,4 +284,30 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
     assert desktop.locator("#challenge").count() == 0  # (no challenge to one blocked)
     # (Dora's pending challenges ended as if declined, docs/protocol.md: nothing says a block)
     assert {i["kind"] for i in dora.get("/api/me/bell").json()["items"]} == {"challenge_declined"}
-    assert all(page.errors == [] for page in [stranger, *pages.values()])
+    # Every kind an item may be, an unknown one too, each a line (a moderator's words as text,
+    # never markup), its link where it has one and only to the site's own pages.
+    other = new_page(PHONE)
+    signed_in(other, base, ezio)
+    items = [
+        {"id": "9", "kind": "warning", "data": {"text": "<b>Be kind</b> in the chat"}, "at": 1_780_000_900, "read": False},
+        {"id": "8", "kind": "turn", "data": {"table": "x", "link": "/t/abc", "game": "renaissance"}, "at": 1_780_000_800, "read": False},
+        {"id": "7", "kind": "started", "data": {"table": "x", "link": "https://elsewhere.example/t/abc", "game": "sicilian"}, "at": 1_780_000_700, "read": False},
+        {"id": "6", "kind": "rated", "data": {"table": "tab1", "match": 2, "key": "calabresella/3", "before": None, "after": [25, 8],
+                                               "rating_before": 1500, "rating_after": 1512}, "at": 1_780_000_600, "read": True},
+        {"id": "5", "kind": "something_later", "data": {"x": 1}, "at": 1_780_000_500, "read": True},
+    ]
+    other.route("**/api/me/bell", lambda route: route.fulfill(json={"items": items, "unread": 3}))
+    other.goto(base + "/leaderboard/sicilian")
+    other.locator("#bell-button").wait_for()
+    other.wait_for_function("() => /3/.test(document.querySelector('#bell-button').getAttribute('aria-label'))")
+    other.locator("#bell-button").click()
+    shown = other.locator("#bell-panel .bell-item")
+    shown.nth(4).wait_for()
+    assert shown.nth(0).locator(".bell-text").inner_text() == "A word from a moderator: <b>Be kind</b> in the chat"
+    assert shown.nth(1).locator("a").get_attribute("href") == "/t/abc" and "Your turn at Renaissance" in shown.nth(1).inner_text()
+    assert shown.nth(2).locator("a").count() == 0  # (another site's address is never linked)
+    assert "your rating 1500 → 1512 (+12)" in shown.nth(3).inner_text()
+    assert shown.nth(3).locator("a").get_attribute("href") == "/r/tab1.2/1"
+    assert shown.nth(4).locator(".bell-text").inner_text() == "Something new on your account."
+    check_axe(other, "the bell's every kind at 390x844")
+    assert all(page.errors == [] for page in [stranger, other, *pages.values()])
