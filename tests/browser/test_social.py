@@ -255,7 +255,7 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
     assert incoming.count() == 4 and phone.locator("#challenges .challenge-accept").count() == 4
     assert "2 giorni a mossa" in incoming.first.inner_text() and "4 posti" in incoming.nth(2).inner_text()
     assert "30 s a turno" in incoming.nth(1).inner_text()
-    friend = phone.locator("#challenges .friend.mutual[data-name='Dora']")
+    friend = phone.locator("#friends .friend.mutual[data-name='Dora']")
     assert friend.locator(".friend-state").inner_text() == "non in linea"
     check_axe(phone, "the lobby's challenges at 390x844 in Italian")
     fits(phone, "the lobby's challenges at 390x844 in Italian")

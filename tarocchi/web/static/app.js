@@ -63,7 +63,8 @@ import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // th
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
 // tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
-// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js).
+// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js); and,
+// signed in, the bell, the lobby's challenges and friends (social.js: account.js startSocial).
 let hint = null;
 let replay = null;
 let players = null;
@@ -464,13 +465,15 @@ function lobbyPage() {
         }
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
+  const [mine, now, list] = lobbyUi.sections();
+  const people = social ? social.lobbySections() : {};
   return h("div", { class: "lobby" },
     h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), bellSlot(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), social?.lobbySection(), lessons.lobbySection(L.games, gameTitle), computer, room),
+    h("div", { class: "lobby-grid" }, mine, people.challenges, now, list, lessons.lobbySection(L.games, gameTitle), computer, room, people.friends),
     L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
 }
 

@@ -9,8 +9,8 @@
 //   the button); opening it marks them read up to the newest (POST /api/me/bell/read), on every
 //   device. Its count is asked for again when the page is shown and every minute while it is,
 //   never while it is hidden.
-// - The lobby's section (lobbySection): challenges to and from the player (Accept, Decline,
-//   Cancel, who accepted, "Go to your seat" once the room is made) and the players it follows,
+// - The lobby's sections (lobbySections): challenges to and from the player (Accept, Decline,
+//   Cancel, who accepted, "Go to your seat" once the room is made), and the players it follows,
 //   a friend's online dot and Watch link. Asked for again when shown, often while one is pending.
 // - A profile's buttons (profileActions): Follow, Block (confirmed; the blocked is never told)
 //   and Challenge, a small form posting POST /api/challenges, the server's refusal said as it is.
@@ -259,6 +259,10 @@ async function answer(c, what) {
   } finally {
     L.busy = null;
     drawLobby();
+    // (the challenge answered is gone, its section too maybe: the keyboard's place is kept near)
+    if (document.activeElement === document.body || !document.activeElement) {
+      (L.node.hidden ? L.friends.querySelector("h2") : L.node.querySelector("button, a"))?.focus();
+    }
   }
 }
 
@@ -307,13 +311,16 @@ function drawLobby() {
   const incoming = shown.filter((c) => !c.mine);
   const outgoing = shown.filter((c) => c.mine);
   const friends = (L.following || []).slice().sort((a, b) => (b.friend - a.friend) || (!!b.online - !!a.online) || a.name.localeCompare(b.name));
+  // (the challenges high in the lobby, and only while there are some: one lapses in minutes)
+  L.node.hidden = !shown.length;
   patch(L.node, [
     h("h2", { id: "challenges-h", text: t("soc.title") }),
-    L.challenges === null ? h("p", { class: "quiet", text: t("soc.loading") }) : null,
     incoming.length ? [h("h3", { text: t("soc.incoming") }), h("ul", { class: "challenges incoming-list" }, incoming.map(challengeItem))] : null,
     outgoing.length ? [h("h3", { text: t("soc.outgoing") }), h("ul", { class: "challenges outgoing-list" }, outgoing.map(challengeItem))] : null,
-    L.challenges && !shown.length ? h("p", { class: "quiet", text: t("soc.none") }) : null,
-    h("h3", { id: "friends-h", text: t("soc.friends") }),
+  ]);
+  patch(L.friends, [
+    h("h2", { id: "friends-h", tabindex: "-1", text: t("soc.friends") }),
+    L.following === null ? h("p", { class: "quiet", text: t("soc.loading") }) : null,
     friends.length ? h("ul", { class: "friends", "aria-labelledby": "friends-h" }, friends.map(friendItem))
       : L.following ? h("p", { class: "quiet", text: t("soc.friends.none") }) : null,
   ]);
@@ -324,13 +331,17 @@ async function askLobby() {
   L.challenges = Array.isArray(challenges.challenges) ? challenges.challenges : [];
   L.following = Array.isArray(friends.following) ? friends.following : [];
   drawLobby();
+  if (!L.scrolled && location.hash === "#challenges" && !L.node.hidden) L.node.scrollIntoView();  // (the bell's link)
+  L.scrolled = true;
 }
 
-// The lobby's section, built once (the lobby draws it again with the rest of the page).
-export function lobbySection() {
-  if (!accountName()) return null;
+// The lobby's two sections, built once (the lobby draws them again with the rest of the page):
+// the challenges (high: hidden while there are none) and the players followed.
+export function lobbySections() {
+  if (!accountName()) return { challenges: null, friends: null };
   if (!L.node) {
-    L.node = h("section", { class: "panel lobby-card social-card", id: "challenges", "aria-labelledby": "challenges-h" });
+    L.node = h("section", { class: "panel lobby-card social-card", id: "challenges", "aria-labelledby": "challenges-h", hidden: true });
+    L.friends = h("section", { class: "panel lobby-card social-card", id: "friends", "aria-labelledby": "friends-h" });
     drawLobby();
     const pending = () => (L.challenges || []).some((c) => c.status === "pending" || c.status === "seating");
     L.poll = whileShown(askLobby, () => (pending() ? PENDING_MS : QUIET_MS));
@@ -338,7 +349,7 @@ export function lobbySection() {
   } else {
     drawLobby();  // (the language may have changed)
   }
-  return L.node;
+  return { challenges: L.node, friends: L.friends };
 }
 
 // --- a profile's buttons: follow, block, challenge ---------------------------------------------------
