@@ -156,7 +156,10 @@ export function startSocial(redraw, known = undefined) {
     if (!me) { socialAsked = null; return null; }  // (signed in later on this page: asked again)
     social = await import("./social.js");
     social.startBell();
+    // (each page drawn again with its bell; the keyboard's place stays where it was)
+    const id = document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null;
     for (const r of redraws) r();
+    if (id && document.activeElement?.id !== id) document.getElementById(id)?.focus({ preventScroll: true });
     return social;
   }).catch(() => { socialAsked = null; return null; });
   return socialAsked;
