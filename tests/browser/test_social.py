@@ -25,8 +25,8 @@ import pytest
 from tests.conftest import DESKTOP, PHONE
 from tests.server.live import running_server
 
-from .checks import SMALL, check_axe
-from .driver import take_turn, version
+from .checks import SMALL, check_axe, check_inside
+from .driver import resize, take_turn, version
 from .test_accounts import fits, play_match, sign_up
 
 pytestmark = pytest.mark.browser
@@ -63,16 +63,21 @@ def bell_count(page) -> int:
     return int(found[1])
 
 
-def play_to_the_end(pages) -> int:
+def play_to_the_end(pages, on_first_turn) -> int:
     """Each page does what it shows as its own (its cards on its turn, its Next deal after a
-    count) until both show the match over; how many moves the pages made."""
+    count) until both show the match over; how many moves the pages made. ``on_first_turn(page)``
+    runs at each page's first turn."""
     moves = 0
+    turned = set()
     while True:
         busy = False
         for page in pages:
             shown = page.evaluate(SHOWN)
             if shown["yours"] and shown["status"] == "playing":
-                take_turn(page, prefer="")
+                if id(page) not in turned:
+                    turned.add(id(page))
+                    on_first_turn(page)
+                take_turn(page)  # (a "vado solo" where offered: every deal is played out)
                 moves += 1
                 busy = True
             elif shown["status"] == "between" and not shown["nextDone"]:
@@ -149,7 +154,19 @@ def test_a_challenge_from_a_profile_accepted_in_the_lobby_is_played_to_its_end(n
         third = threading.Thread(target=lambda: ended.update(end=asyncio.run(play_match(
             server.ws_url, [seated["link"].removeprefix("/t/")], "sicilian", headers={"Cookie": f"tarocchi_session={ciro.cookies['tarocchi_session']}"}))))
         third.start()
-        moves = play_to_the_end([alba, bice])
+        def with_the_bell(page):
+            """A signed-in seat's top bar has the bell: the hand and the status stay inside the
+            screen, at the page's size and at 360x640 (then back)."""
+            size = page.viewport_size
+            assert page.locator(".table-page .topbar #bell-button").count() == 1
+            check_inside(page, f"a challenge's table with the bell at {size}")
+            if size != DESKTOP:
+                resize(page, SMALL)
+                check_inside(page, "a challenge's table with the bell at 360x640")
+                check_axe(page, "a challenge's table with the bell at 360x640, in Italian")
+                resize(page, size)
+
+        moves = play_to_the_end([alba, bice], with_the_bell)
         third.join(60)
         assert ended["end"]["table"]["status"] == "over" and ended["end"]["table"]["rated"] is True
         assert moves > 20, moves  # (three deals: each page played its cards)
@@ -264,6 +281,14 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
     phone.wait_for_function("() => document.querySelectorAll('#challenges .challenge.incoming').length === 3")
     kinds = [i["kind"] for i in dora.get("/api/me/bell").json()["items"]]
     assert kinds == ["challenge_declined"], kinds
+    # Ezio's own challenge to Dora (made elsewhere: the lobby's next look shows it), cancelled here.
+    assert ezio.post("/api/challenges", json={"to": ["Dora"], "game": "sicilian"}).status_code == 201
+    outgoing = phone.locator("#challenges .challenge.outgoing")
+    outgoing.wait_for()
+    assert outgoing.locator(".challenge-who").inner_text() == "A Dora"
+    outgoing.locator(".challenge-cancel").click()
+    outgoing.wait_for(state="detached")
+    assert [c["status"] for c in dora.get("/api/me/challenges").json()["challenges"] if not c["mine"]] == ["cancelled"]
     # The desktop, in English: nothing unread now (read on the phone), the panel at the right.
     desktop = pages["desktop"]
     desktop.goto(f"{base}/@/Dora")
@@ -275,6 +300,10 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
     desktop.click("#unfollow")
     desktop.locator("#follow").wait_for()
     assert [f["name"] for f in ezio.get("/api/me/friends").json()["following"]] == []
+    assert desktop.locator("#friend-note").count() == 0
+    desktop.click("#follow")
+    desktop.locator("#friend-note").wait_for()  # (Dora follows Ezio: friends again, said at once)
+    assert desktop.locator("#social-done").inner_text() == "You follow Dora."
     desktop.click("#block")
     desktop.locator("#block-confirm").wait_for()
     check_axe(desktop, "a profile, the block asked to confirm")
@@ -283,7 +312,7 @@ def test_the_bell_at_every_size_in_both_languages_and_the_friends_list(new_page,
     assert ezio.get("/api/me/blocks").json()["blocked"] == ["Dora"]
     assert desktop.locator("#challenge").count() == 0  # (no challenge to one blocked)
     # (Dora's pending challenges ended as if declined, docs/protocol.md: nothing says a block)
-    assert {i["kind"] for i in dora.get("/api/me/bell").json()["items"]} == {"challenge_declined"}
+    assert {i["kind"] for i in dora.get("/api/me/bell").json()["items"]} == {"challenge_declined", "challenge"}
     # Every kind an item may be, an unknown one too, each a line (a moderator's words as text,
     # never markup), its link where it has one and only to the site's own pages.
     other = new_page(PHONE)

@@ -357,7 +357,6 @@ export function lobbySections() {
 export function profileActions(name, redraw) {
   const P = { name, following: null, blocked: null, busy: false, error: "", done: "", confirmBlock: false,
     form: null, games: GAMES, node: h("section", { class: "panel lobby-card social-actions", id: "social-actions", "aria-labelledby": "social-h" }) };
-  const same = (x) => String(x).toLowerCase() === name.toLowerCase();
   const draw = () => { drawProfile(P); };
   P.draw = draw;
   P.change = async (method, path, after) => {
@@ -373,14 +372,16 @@ export function profileActions(name, redraw) {
     }
   };
   Promise.all([call("GET", "/api/me/friends"), call("GET", "/api/me/blocks")]).then(([f, b]) => {
-    P.following = (f.following || []).find((x) => same(x.name)) || false;
-    P.blocked = (b.blocked || []).some(same);
+    P.following = (f.following || []).find((x) => same(P, x.name)) || false;
+    P.blocked = (b.blocked || []).some((x) => same(P, x));
     draw();
     redraw?.();
   }).catch((e) => { P.error = refusal(e); draw(); });
   draw();
   return P.node;
 }
+
+function same(P, name) { return String(name).toLowerCase() === P.name.toLowerCase(); }
 
 function drawProfile(P) {
   if (P.form) {  // (what is typed in the form's names stays through a drawing)
@@ -398,7 +399,12 @@ function drawProfile(P) {
     known ? h("div", { class: "social-buttons" },
       P.following
         ? act("unfollow", "soc.unfollow", () => P.change("DELETE", "/api/me/friends", () => { P.following = false; P.done = t("soc.unfollowed", { name: P.name }); }))
-        : act("follow", "soc.follow", () => P.change("POST", "/api/me/friends", () => { P.following = { friend: false }; P.done = t("soc.followed", { name: P.name }); })),
+        : act("follow", "soc.follow", () => P.change("POST", "/api/me/friends", () => {
+          P.following = { friend: false };
+          P.done = t("soc.followed", { name: P.name });
+          // (followed back already: friends now, which the list says)
+          call("GET", "/api/me/friends").then((f) => { P.following = (f.following || []).find((x) => same(P, x.name)) || P.following; P.draw(); }).catch(() => {});
+        })),
       P.blocked
         ? act("unblock", "soc.unblock", () => P.change("DELETE", "/api/me/blocks", () => { P.blocked = false; P.done = t("soc.unblocked", { name: P.name }); }))
         : act("block", "soc.block", () => { P.confirmBlock = true; P.draw(); P.node.querySelector("#block-yes")?.focus(); },
