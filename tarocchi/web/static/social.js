@@ -201,6 +201,10 @@ async function openBell() {
   const newest = B.items[0];
   B.unread = 0;
   for (const item of B.items) item.read = true;
+  // (under the button, whatever the top bar's height; its bottom inside the screen)
+  const top = Math.round(Math.max(0, B.button.getBoundingClientRect().bottom) + 6);
+  B.panel.style.top = `${top}px`;
+  B.panel.style.maxHeight = `calc(100dvh - ${top + 8}px)`;
   B.panel.hidden = false;
   B.button.setAttribute("aria-expanded", "true");
   drawBell();
@@ -235,7 +239,8 @@ function pace(c) {
 }
 
 function challengeWhat(c) {
-  return [gameTitle(c.game), t("lobby.seats.n", { n: c.seats }), t(c.rated === false ? "soc.casual" : "soc.rated"), pace(c),
+  // (rated unsaid: as a room is, rated when its seats are listed in the lobby: lobby.py new_room)
+  return [gameTitle(c.game), t("lobby.seats.n", { n: c.seats }), t(c.rated ?? !!c.open ? "soc.rated" : "soc.casual"), pace(c),
     c.open ? t("soc.open") : null].filter(Boolean).join(" · ");
 }
 
@@ -474,7 +479,7 @@ function challengeForm(P) {
         onchange: () => { keep(); F.seats = n; P.draw(); } }),
       h("span", { text: t("lobby.seats.n", { n }) })))) : h("p", { text: t("lobby.seats.n", { n: F.seats }) }),
   Array.from({ length: F.seats - 2 }, (_, i) => h("label", { class: "field" },
-    h("span", { text: t("soc.form.other", { n: i + 2 }) }),
+    h("span", { text: t("soc.form.other", { n: i + 3 }) }),  // (seat 1 the challenger's, 2 this player's)
     h("input", { type: "text", id: `challenge-other-${i}`, "data-focus": `challenge-other-${i}`, value: F.others[i] || "",
       maxlength: 40, autocomplete: "off", spellcheck: "false" }))),
   h("p", { class: "note", text: t("soc.form.others.help") }),
