@@ -132,7 +132,7 @@ def test_a_challenge_from_a_profile_accepted_in_the_lobby_is_played_to_its_end(n
         incoming = bice.locator("#challenges .challenge.incoming")
         incoming.wait_for()
         text = incoming.inner_text()
-        assert "Da Alba" in text and "Tarocchi siciliani" in text and "3 posti" in text and "classificata" in text, text
+        assert "Da Alba" in text and "Tarocchi siciliani · 3 posti · classificata · Senza orologio" in text, text
         assert bell_count(bice) == 1  # (the challenge is on Bice's bell too)
         check_axe(bice, "the lobby at 390x844 in Italian with a challenge")
         incoming.locator(".challenge-accept").click()
