@@ -17,7 +17,7 @@
 //
 // Each region is built once and patched (dom.js patch): a poll never rebuilds what is typed.
 
-import { t, tn, has, reason, addMessages, REASONS } from "./i18n.js";
+import { t, tn, has, lang, reason, addMessages, REASONS } from "./i18n.js";
 import { h, patch, asset } from "./dom.js";
 import { accountName, when } from "./account.js";
 import messages from "./social.i18n.js";
@@ -126,7 +126,7 @@ function buildBell() {
 export function bellNode() {
   if (B.gone || !accountName()) return null;
   if (!B.node) buildBell();
-  drawBell();  // (the language may have changed: the page draws itself again then)
+  if (B.drawnIn !== lang()) drawBell();  // (a language switch draws the page again; a table's every frame does too)
   return B.node;
 }
 
@@ -160,6 +160,7 @@ function ownLink(link) { return typeof link === "string" && /^\/(?!\/)/.test(lin
 
 function drawBell() {
   if (!B.node) return;
+  B.drawnIn = lang();
   B.button.setAttribute("aria-label", tn("soc.bell.label", B.unread));
   B.button.title = t("soc.bell.title");
   B.button.classList.toggle("has-unread", B.unread > 0);
