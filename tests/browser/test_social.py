@@ -182,6 +182,11 @@ def test_a_challenge_from_a_profile_accepted_in_the_lobby_is_played_to_its_end(n
         replay = rated.locator("a.bell-link").get_attribute("href")
         assert re.fullmatch(r"/r/[A-Za-z0-9_-]+\.1/1", replay) and httpx.get(f"{base}/api/replay/{replay[3:]}").status_code == 200
         assert alba.locator("#bell-panel .bell-item[data-kind='challenge_accepted']").count() >= 1
+        # The link opens the match's replay, whose top bar has the bell too, all read now.
+        rated.locator("a.bell-link").click()
+        alba.wait_for_url("**/r/**")
+        alba.locator(".replay-page .topbar #bell-button").wait_for()
+        assert bell_count(alba) == 0
         assert alba.errors == [] and bice.errors == []
 
 

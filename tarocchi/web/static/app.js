@@ -75,7 +75,7 @@ const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
 // chat read-only), a finished deal's replay /r/<token>/<deal> (replay.js).
 const pathMatch = /^\/([tw])\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
-const replayMatch = /^\/r\/([A-Za-z0-9_-]+)\/(\d+)\/?$/.exec(location.pathname);
+const replayMatch = /^\/r\/([A-Za-z0-9_.-]+)\/(\d+)\/?$/.exec(location.pathname);
 const token = pathMatch?.[2] || null;
 // Accounts, profiles and leaderboards (issue 40): /account, /@/<name>, /leaderboard/<game>.
 const accountMatch = /^\/account\/?$/.test(location.pathname);
