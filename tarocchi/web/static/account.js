@@ -153,7 +153,8 @@ export function bellSlot() { return social ? social.bellNode() : null; }
 export function startSocial(redraw, known = undefined) {
   if (redraw) redraws.add(redraw);
   socialAsked ??= (known ? Promise.resolve(known) : fetchMe()).then(async (me) => {
-    if (!me) { socialAsked = null; return null; }  // (signed in later on this page: asked again)
+    if (me === null) socialAsked = null;  // (signed out: asked again at the next drawing, when signed in on this page)
+    if (!me) return null;
     social = await import("./social.js");
     social.startBell();
     // (each page drawn again with its bell; the keyboard's place stays where it was)
@@ -185,8 +186,10 @@ export function langButton(after) {
   }, t("lang.switch"));
 }
 
-// The top of the account, profile and leaderboard pages: the way home, the account, the language.
+// The top of the account, profile and leaderboard pages: the way home, the account, the bell
+// (signed in: the page is drawn again when it comes), the language.
 export function pageTop(rerender) {
+  startSocial(rerender);
   return h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", "data-focus": "home", text: t("app.title") }),
     location.pathname.replace(/\/$/, "") === "/account" ? null : accountLink(),
@@ -661,7 +664,6 @@ function render() {
   document.documentElement.lang = lang();
   const title = A.me === undefined ? t("acct.title") : A.codes ? t("acct.codes.title") : A.me ? t("acct.title.in") : t("acct.title.out");
   document.title = `${title} · ${t("app.title")}`;
-  if (A.me && !bellSlot()) startSocial(render);  // (signed in on this page: its bell now)
   root.replaceChildren(h("div", { class: "lobby people-page account-page", "data-state": A.me === undefined ? "loading" : A.codes ? "codes" : A.me ? "in" : "out" },
     pageTop(render), view()));
   for (const [id, v] of Object.entries(typed)) {
@@ -676,7 +678,6 @@ function render() {
 export async function accountPage(root) {
   A.root = root;
   render();
-  startSocial(render);
   const [me, offered] = await Promise.all([fetchMe(), loadPasskeys()]);
   passkeys = offered;
   A.me = me === undefined ? null : me;

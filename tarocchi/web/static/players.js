@@ -74,7 +74,6 @@ function page(root, kind, title, body) {
     root.replaceChildren(h("div", { class: `lobby people-page ${kind}` }, pageTop(draw), body()));
     if (focusKey) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
   };
-  startSocial(draw);  // (signed in: the bell in its top bar)
   return draw;
 }
 
