@@ -148,19 +148,21 @@ const redraws = new Set();
 
 export function bellSlot() { return social ? social.bellNode() : null; }
 
-// The social module once the page is signed in (null signed out); ``redraw`` runs when it
-// comes. ``known``: the account GET /api/me gave this page already (not asked again).
+// The social module once the page is signed in (null signed out); ``redraw`` runs when the
+// bell comes. ``known``: the account GET /api/me gave this page already (not asked again).
 export function startSocial(redraw, known = undefined) {
   if (redraw) redraws.add(redraw);
   socialAsked ??= (known ? Promise.resolve(known) : fetchMe()).then(async (me) => {
     if (me === null) socialAsked = null;  // (signed out: asked again at the next drawing, when signed in on this page)
     if (!me) return null;
     social = await import("./social.js");
-    social.startBell();
-    // (each page drawn again with its bell; the keyboard's place stays where it was)
-    const id = document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null;
-    for (const r of redraws) r();
-    if (id && document.activeElement?.id !== id) document.getElementById(id)?.focus({ preventScroll: true });
+    // The page drawn again once the bell has its count (not a 0 that turns into another number),
+    // the keyboard's place kept where it was.
+    social.startBell(() => {
+      const id = document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null;
+      for (const r of redraws) r();
+      if (id && document.activeElement?.id !== id) document.getElementById(id)?.focus({ preventScroll: true });
+    });
     return social;
   }).catch(() => { socialAsked = null; return null; });
   return socialAsked;

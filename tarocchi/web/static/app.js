@@ -277,7 +277,7 @@ async function loadLobby() {
   const known = accountName();
   fetchMe().then(async (me) => {
     if (accountName() !== known) renderLobby();
-    if (me) startSocial(null, me).then((m) => { social = m; if (m) renderLobby(); });
+    if (me) startSocial(renderLobby, me).then((m) => { social = m; if (m) renderLobby(); });
     if (me && await syncSeats()) poll();
   });
 }

@@ -91,6 +91,8 @@ const B = {
   unread: 0,
   fresh: new Set(),  // the items unread when the panel was opened: marked new while it is open
   open: false,
+  loaded: false,     // GET /api/me/bell answered once: until then no bell is shown
+  ready: null,       // what runs then (the page drawn again with it)
   gone: false,       // the session ended (a 401): no bell
   node: null, button: null, count: null, panel: null, list: null,
   poll: null,
@@ -124,7 +126,7 @@ function buildBell() {
 }
 
 export function bellNode() {
-  if (B.gone || !accountName()) return null;
+  if (B.gone || !B.loaded || !accountName()) return null;
   if (!B.node) buildBell();
   if (B.drawnIn !== lang()) drawBell();  // (a language switch draws the page again; a table's every frame does too)
   return B.node;
@@ -186,13 +188,16 @@ async function askBell() {
     B.items = Array.isArray(body.items) ? body.items : [];
     B.unread = B.open ? 0 : Number(body.unread) || 0;
     drawBell();
+    if (!B.loaded) { B.loaded = true; B.ready?.(); }
     if (newer) for (const heard of B.heard) heard();
   } catch (e) {
     if (e.status === 401) { B.gone = true; B.node?.remove(); }
   }
 }
 
-export function startBell() {
+// ``ready``: runs once the bell has its first answer (bellNode() gives it from then on).
+export function startBell(ready) {
+  B.ready = ready;
   B.poll ??= whileShown(askBell, () => BELL_MS);
 }
 
@@ -227,6 +232,7 @@ function closeBell(focus = true) {
 const L = {
   challenges: null,  // GET /api/me/challenges, once it answers
   following: null,   // GET /api/me/friends
+  friendsAt: 0,      // when it answered (Date.now())
   busy: null,        // the challenge whose answer is on its way
   error: "",
   errorAt: null,
@@ -333,9 +339,14 @@ function drawLobby() {
 }
 
 async function askLobby() {
-  const [challenges, friends] = await Promise.all([call("GET", "/api/me/challenges"), call("GET", "/api/me/friends")]);
+  // (the friends at the quiet pace alone: where they are is looked up on every process of a site)
+  const friendsDue = Date.now() - L.friendsAt >= QUIET_MS - 1000;
+  const [challenges, friends] = await Promise.all([call("GET", "/api/me/challenges"), friendsDue ? call("GET", "/api/me/friends") : null]);
   L.challenges = Array.isArray(challenges.challenges) ? challenges.challenges : [];
-  L.following = Array.isArray(friends.following) ? friends.following : [];
+  if (friends) {
+    L.following = Array.isArray(friends.following) ? friends.following : [];
+    L.friendsAt = Date.now();
+  }
   drawLobby();
   if (!L.scrolled && location.hash === "#challenges" && !L.node.hidden) L.node.scrollIntoView();  // (the bell's link)
   L.scrolled = true;
