@@ -465,15 +465,15 @@ function lobbyPage() {
         }
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
-  const [mine, now, list] = lobbyUi.sections();
-  const people = social ? social.lobbySections() : {};
+  const people = social ? social.lobbySections() : {};  // (signed in: challenges and friends, issue 58)
   return h("div", { class: "lobby" },
     h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), bellSlot(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
+    people.challenges,  // (above the rest while there are some: a challenge lapses in minutes)
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
-    h("div", { class: "lobby-grid" }, mine, people.challenges, now, list, lessons.lobbySection(L.games, gameTitle), computer, room, people.friends),
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
     L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
 }
 
@@ -482,6 +482,7 @@ function renderLobby() {
   document.documentElement.lang = lang();
   document.title = t("app.title");
   root.replaceChildren(lobbyPage());
+  if (social) root.querySelector(".lobby-grid")?.append(social.lobbySections().friends);  // (the players followed: last of the cards)
   if (focusKey) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
 }
 
