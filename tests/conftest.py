@@ -116,6 +116,7 @@ LONGEST = {
     "tests/browser/test_correspondence_match.py": 224,  # one test: a match of 228 moves from ~150 pages
     "tests/browser/test_public.py": 152,
     "tests/browser/test_hint.py": 149,
+    "tests/browser/test_social.py": 136,  # (two tests: a challenge's match of three deals, the bell; beside other work)
     "tests/trust/test_hint_leaks.py": 125,
     "tests/browser/test_calabresella.py": 117,
     "tests/trust/test_watch_leaks.py": 103,

@@ -51,6 +51,8 @@ PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
     ("/daily/", ("daily.js",)),          # the daily deal's page (issue 59)
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
+# (social.js, a signed-in page's bell, challenges and friends, is preloaded by no page: a
+# signed-out visitor's page never loads it, and a first visit is most often signed out.)
 STATIC_IMPORT = re.compile(r"""^\s*import\s+(?:[^'";]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
 STATIC_URL = re.compile(r"""(["'])/static/([^"'?#]+)\1""")
 

@@ -634,11 +634,12 @@ def test_the_profile_and_leaderboard_pages_fit_every_screen(live_server, new_pag
 ACT_EVERY = 0.05  # seconds a seat waits before it acts
 
 
-async def play_match(ws_url: str, tokens: list[str], game: str) -> dict:
+async def play_match(ws_url: str, tokens: list[str], game: str, headers: dict | None = None) -> dict:
     """Every seat plays random legal actions from a socket of its own, and asks for the next
-    deal, until the match is over; the last state of the first seat."""
+    deal, until the match is over; the last state of the first seat. ``headers``: each socket's
+    handshake's (a session's cookie)."""
     async def seat_plays(token: str, seed: int) -> dict:
-        seat = await Seat.open(ws_url, token)
+        seat = await Seat.open(ws_url, token, headers=headers)
         player = make_player("random", seed, game)
         done = None
         while True:

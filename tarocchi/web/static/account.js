@@ -85,8 +85,15 @@ function maySignedIn() {
 }
 
 // GET /api/me: the account, null when signed out, undefined when the server could not say.
-export async function fetchMe() {
-  if (!maySignedIn()) return null;
+// (Asked once at a time: the bell and the page asking together share one request.)
+let asking = null;
+export function fetchMe() {
+  if (!maySignedIn()) return Promise.resolve(null);
+  asking ??= askMe().finally(() => { asking = null; });
+  return asking;
+}
+
+async function askMe() {
   try {
     const me = await call("GET", "/api/me");
     setAccountName(me.name);
@@ -128,6 +135,39 @@ export async function holdSeat(link) {
   }
 }
 
+// --- the bell (issue 58): one place in every page's top bar, for a signed-in player -----------
+//
+// Its module (social.js, with the lobby's challenges and friends and a profile's buttons) is
+// loaded only once GET /api/me says the page is signed in: a signed-out visitor's page asks for
+// none of it, and the first visit's weight (issue 60) does not grow. Each page's top bar puts
+// bellSlot() in it (null until the module is here) and draws itself again when it comes.
+
+let social = null;
+let socialAsked = null;
+const redraws = new Set();
+
+export function bellSlot() { return social ? social.bellNode() : null; }
+
+// The social module once the page is signed in (null signed out); ``redraw`` runs when the
+// bell comes. ``known``: the account GET /api/me gave this page already (not asked again).
+export function startSocial(redraw, known = undefined) {
+  if (redraw) redraws.add(redraw);
+  socialAsked ??= (known ? Promise.resolve(known) : fetchMe()).then(async (me) => {
+    if (me === null) socialAsked = null;  // (signed out: asked again at the next drawing, when signed in on this page)
+    if (!me) return null;
+    social = await import("./social.js");
+    // The page drawn again once the bell has its count (not a 0 that turns into another number),
+    // the keyboard's place kept where it was.
+    social.startBell(() => {
+      const id = document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null;
+      for (const r of redraws) r();
+      if (id && document.activeElement?.id !== id) document.getElementById(id)?.focus({ preventScroll: true });
+    });
+    return social;
+  }).catch(() => { socialAsked = null; return null; });
+  return socialAsked;
+}
+
 // The lobby's header link: the account's name, or "Sign in".
 export function accountLink() {
   const name = accountName();
@@ -148,11 +188,14 @@ export function langButton(after) {
   }, t("lang.switch"));
 }
 
-// The top of the account, profile and leaderboard pages: the way home, the account, the language.
+// The top of the account, profile and leaderboard pages: the way home, the account, the bell
+// (signed in: the page is drawn again when it comes), the language.
 export function pageTop(rerender) {
+  startSocial(rerender);
   return h("header", { class: "topbar" },
     h("a", { class: "home", href: "/", "data-focus": "home", text: t("app.title") }),
     location.pathname.replace(/\/$/, "") === "/account" ? null : accountLink(),
+    bellSlot(),
     langButton(rerender));
 }
 

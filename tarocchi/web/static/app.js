@@ -58,15 +58,17 @@ import { h, patch, attr, text, signed } from "./dom.js";
 import { seatLine, eventText } from "./lines.js";
 import * as lobbyUi from "./lobby.js";  // public tables, Play now, the turn clock
 import { rememberSeat, askTables } from "./seats.js";
-import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats } from "./account.js";  // issue 40
+import { accountName, accountLink, accountPage, fetchMe, holdSeat, signedInNote, syncSeats, bellSlot, startSocial } from "./account.js";  // issue 40
 import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // the service worker, the offline banner
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
 // tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
-// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js).
+// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js); and,
+// signed in, the bell, the lobby's challenges and friends (social.js: account.js startSocial).
 let hint = null;
 let replay = null;
 let players = null;
+let social = null;  // signed in: the bell, the lobby's challenges and friends (social.js, issue 58)
 let gamesLoaded = Promise.resolve();  // GET /api/games, at a table: its socket's messages wait for it
 
 const root = document.getElementById("app");
@@ -278,6 +280,7 @@ async function loadLobby() {
   const known = accountName();
   fetchMe().then(async (me) => {
     if (accountName() !== known) renderLobby();
+    if (me) startSocial(renderLobby, me).then((m) => { social = m; if (m) renderLobby(); });
     if (me && await syncSeats()) poll();
   });
 }
@@ -465,11 +468,13 @@ function lobbyPage() {
         }
       } }, t("lobby.room.create")),
     L.room ? roomLinks(L.room) : null);
+  const people = social ? social.lobbySections() : {};  // (signed in: challenges and friends, issue 58)
   return h("div", { class: "lobby" },
-    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), langButton(renderLobby)),
+    h("header", { class: "topbar" }, h("h1", { text: t("app.title") }), accountLink(), bellSlot(), langButton(renderLobby)),
     h("p", { class: "tagline", text: t("app.tagline") }),
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
+    people.challenges,  // (above the rest while there are some: a challenge lapses in minutes)
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
     h("div", { class: "lobby-grid" }, lobbyUi.sections(), lobbyUi.dailySection(L.games, gameTitle),
       lessons.lobbySection(L.games, gameTitle), computer, room),
@@ -481,6 +486,7 @@ function renderLobby() {
   document.documentElement.lang = lang();
   document.title = t("app.title");
   root.replaceChildren(lobbyPage());
+  if (social) root.querySelector(".lobby-grid")?.append(social.lobbySections().friends);  // (the players followed: last of the cards)
   if (focusKey) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
 }
 
@@ -1262,6 +1268,7 @@ function topbar() {
     T && !watching ? h("button", { type: "button", class: "sound", "data-focus": "sound", "aria-pressed": String(state.sound), "aria-label": t("sound.label"),
       title: t("sound.label"),
       onclick: () => { state.sound = !state.sound; store("tarocchi.sound", state.sound ? "on" : "off"); if (state.sound) beep(); render(); } }, "♪") : null,
+    bellSlot(),
     langButton(render),
   ];
 }
@@ -1532,6 +1539,7 @@ if (accountMatch) {
     render();
     connect();
     onNetwork((off) => { if (!off) reconnectNow(); render(); });
+    startSocial(render);
   });
 } else {
   renderLobby();

@@ -9,7 +9,7 @@
 
 import { t, tn, has, lang, seatName } from "./i18n.js";
 import { h } from "./dom.js";
-import { accountName, pageTop, when } from "./account.js";  // (it brings the catalogue: account.i18n.js)
+import { accountName, pageTop, when, startSocial } from "./account.js";  // (it brings the catalogue: account.i18n.js)
 
 const LOOKED_UP = 10;  // tables whose deals a profile asks for (to link a rematch's replay)
 const GAMES = ["sicilian", "renaissance", "calabresella", "ottocento"];  // the order the lobby shows them in
@@ -183,6 +183,7 @@ function profileBody(P) {
     // (a leaver's pause from rated tables: said to that player alone, issue 56)
     mine && P.pause?.until ? h("p", { class: "error pause-note", id: "pause-note", role: "note",
       text: t("prof.paused", { time: when(P.pause.until), n: P.pause.leaves }) }) : null,
+    mine ? null : socialBlock(P),
     h("div", { class: "profile-grid" },
       h("section", { class: "panel lobby-card", id: "ratings", "aria-labelledby": "ratings-h" },
         h("h2", { id: "ratings-h", text: t("prof.ratings") }),
@@ -200,6 +201,7 @@ export async function profilePage(root, name) {
   const P = { name, status: null, body: null, firstDeals: {} };
   const draw = page(root, "profile-page", () => (P.status === 200 ? P.body.name : P.status === 404 ? t("prof.missing") : name),
     () => profileBody(P));
+  P.draw = draw;
   draw();
   const { status, body } = await getJson(`/api/players/${encodeURIComponent(name)}`);
   P.status = status;
@@ -214,6 +216,22 @@ export async function profilePage(root, name) {
     await findFirstDeals(P);
     draw();
   }
+}
+
+// --- a profile's friends, blocks and challenges (issue 58: social.js draws them) ------------------
+// (Kept in this one block: the profile's other buttons are drawn apart from it.)
+
+function socialBlock(P) {
+  if (!accountName()) return null;
+  if (P.social === undefined) {
+    P.social = null;
+    startSocial().then((m) => {
+      if (!m) return;
+      P.social = m.profileActions(P.body.name, P.draw);
+      P.draw();
+    });
+  }
+  return P.social;
 }
 
 // --- the leaderboard ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { cardSvg, cardName, cardLabel, cardInfo, miniCard, useDeck, deck } from 
 import { seatAt, seatByWatch } from "./seats.js";
 import { h, patch, text, signed } from "./dom.js";
 import { seatLine, eventText } from "./lines.js";
+import { bellSlot, startSocial } from "./account.js";  // (signed in: the bell, issue 58)
 
 const en = {
   "watch.badge": "Watching",
@@ -304,6 +305,7 @@ function replayTop() {
       h("h1", { class: "home-h" }, h("a", { class: "home", href: "/", text: t("app.title") })),
       D ? h("span", { class: "game-name", text: t(`game.${D.game}`) }) : null),
     D ? h("span", { class: "deal-no", text: t("replay.title", { n: D.number, m: D.of }) }) : null,
+    bellSlot(),
     h("button", { class: "lang", type: "button", "data-focus": "lang", lang: lang() === "en" ? "it" : "en", "aria-label": t("lang.switch.label"),
       onclick: () => { setLang(lang() === "en" ? "it" : "en"); renderReplay(); } }, t("lang.switch")),
   ];
@@ -363,6 +365,7 @@ export async function replayPage(root, token, number, loadGames) {
   R.shell = buildReplayShell(root);
   document.addEventListener("keydown", onReplayKey);
   renderReplay();
+  startSocial(renderReplay);
   await loadGames();
   try {
     const res = await fetch(`/api/replay/${token}/${number}`);
