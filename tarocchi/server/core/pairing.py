@@ -243,3 +243,30 @@ def swiss_order(rows: Sequence[dict], entered: Sequence[Hashable]) -> list[Hasha
     row yet in entry order after them; the first round: entry order."""
     placed = [r["player"] for r in rows if r["player"] in set(entered)]
     return placed + [p for p in entered if p not in set(placed)]
+
+
+def results_from_records(records: Iterable[dict]) -> tuple[str | None, list[Result], dict[Hashable, str]]:
+    """A tournament's kind, its results and its players' names from its match records alone
+    (``GET /api/tournaments/<id>/records``, docs/records.md "Match records" with ``meta``):
+    each match replayed by the rules (every deal re-checked), its seats' totals and each deal's
+    results taken from the replay, not from the record's own ``result``."""
+    from tarocchi.engine.game import get_game
+    from tarocchi.engine.records import replay_match
+
+    kind, results, names = None, [], {}
+    for record in records:
+        meta = record.get("meta") or {}
+        if "tournament" not in meta:
+            continue
+        kind = meta["kind"]
+        match = replay_match(record)
+        sides = get_game(record["game"]).sides
+        seats = []
+        for s, who in enumerate(meta["players"]):
+            player = None if who.get("computer") else who["player"]
+            if player is not None:
+                names[player] = who.get("name")
+            seats.append(Seat(player, sides(s) if sides else s, match.totals[s], bool(who.get("absent")),
+                              [d.returns()[s] for d in match.deals if d.done]))
+        results.append(Result(meta["round"], meta["table"], seats))
+    return kind, results, names

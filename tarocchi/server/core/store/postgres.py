@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from . import people, sleepers
+from . import people, sleepers, tournaments
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -115,6 +115,8 @@ MIGRATIONS: list = [
     # 6: what issue 55 added to the people (a new database has some from 5's SCHEMA already):
     # SQL, then Python (account names folded anew).
     _version_6,
+    # 7: tournaments, their players and tables (issue 59).
+    tournaments.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -153,6 +155,7 @@ class PostgresStore:
                                                 name="tarocchi-store")
         self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
         self.sleepers = sleepers.Sleepers(self._write, self._connection_tx)
+        self.tournaments = tournaments.Tournaments(self._write, self._connection_tx)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
