@@ -26,7 +26,7 @@ QUICK = {"no_show": 0.3, "leave_after": 0.3, "arena_wait": 0.3, "every": 0.1, "c
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 
 
-def until(check, seconds: float = 90.0, every: float = 0.2):
+def until(check, seconds: float = 90.0, every: float = 0.6):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = check()
