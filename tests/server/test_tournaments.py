@@ -163,3 +163,23 @@ def test_the_routes_refuse_strangers_bad_bodies_and_floods_and_change_nothing():
         made = [anna.post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "arena", "minutes": 5})
                 for _ in range(3)]
         assert [r.status_code for r in made] == [201, 201, 429]  # (three at once; bad bodies spend nothing)
+
+
+def test_a_server_stopped_mid_round_carries_the_tournament_on_from_the_store(store_db, tmp_path):
+    """The tournament, its players and its tables are in the store: a new server on the same
+    database takes the tables over where they were and finishes the tournament."""
+    slow = {**QUICK, "no_show": 0.3}
+    with running_server(db=store_db, bot_delay=0.2, trick_pause=0.2, tournaments=slow) as server:
+        clients = [sign_up(server, n + 1, NAMES[n]) for n in range(3)]
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "swiss", "rounds": 2,
+                                                        "starts": 2}).json()["id"]
+        for c in clients:
+            c.post(f"/api/tournaments/{tid}/join")
+        until(lambda: clients[0].get(f"/api/tournaments/{tid}").json()["rounds"])
+        cookies = [c.cookies[COOKIE] for c in clients]
+    with running_server(db=store_db, bot_delay=0.01, trick_pause=0.01, tournaments=QUICK) as server:
+        again = httpx.Client(base_url=server.url, headers=person(1), cookies={COOKIE: cookies[0]}, timeout=30)
+        page = until(lambda: (p := again.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p,
+                     seconds=240)
+        assert page["round"] == 2 and all(t["done"] for r in page["rounds"] for t in r["tables"])
+        same_standings(page, again.get(f"/api/tournaments/{tid}/records").text, tmp_path)
