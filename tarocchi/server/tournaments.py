@@ -76,6 +76,7 @@ MADE_PER_DAY = 5  # tournaments an account may make a day
 MAKING_PER_ACCOUNT = (3, 3 / 3600)
 MAKING_PER_ADDRESS = (6, 6 / 3600)
 JOINING_PER_ACCOUNT = (20, 10 / 60)
+JOINING_PER_ADDRESS = (40, 20 / 60)
 LOOKING_PER_ADDRESS = (60, 2.0)
 
 SIGNED_OUT = "you are not signed in"
@@ -564,7 +565,8 @@ def routes(of: Callable[[], Tournaments], read_body, client_address, spend: Call
         account = me(request)
         if account is None:
             return error(SIGNED_OUT, 401)
-        if not await spend("tournaments-joining", account["id"], JOINING_PER_ACCOUNT):
+        if not await spend("tournaments-joining", account["id"], JOINING_PER_ACCOUNT) or \
+                not await spend("tournaments-joining-address", client_address(request) or "?", JOINING_PER_ADDRESS):
             return error(TOO_MANY, 429)
         t = await found(request)
         if t is None:
