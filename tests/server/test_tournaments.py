@@ -183,3 +183,26 @@ def test_a_server_stopped_mid_round_carries_the_tournament_on_from_the_store(sto
                      seconds=240)
         assert page["round"] == 2 and all(t["done"] for r in page["rounds"] for t in r["tables"])
         same_standings(page, again.get(f"/api/tournaments/{tid}/records").text, tmp_path)
+
+
+def test_the_operator_makes_tournaments_from_arguments_or_a_schedule_file(tmp_path):
+    db = str(tmp_path / "site.sqlite3")
+    schedule = tmp_path / "weekly.jsonl"
+    schedule.write_text('# the week\n{"game": "sicilian", "seats": 4, "kind": "swiss", "rounds": 5, "starts": 1800}\n'
+                        '{"game": "ottocento", "seats": 4, "kind": "duplicate", "rounds": 3, "starts": 7200}\n')
+
+    def make(*args):
+        return subprocess.run([sys.executable, "-m", "tarocchi.cli", "tournaments", "make", "--db", db, *args],
+                              capture_output=True, text=True, timeout=120)
+    done = make("--schedule", str(schedule))
+    assert done.returncode == 0, done.stderr
+    made = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(made) == 2 and all(m["link"] == f"/tournament/{m['id']}" for m in made)
+    done = make("--kind", "arena", "--minutes", "30", "--starts", "60")
+    assert done.returncode == 0, done.stderr
+    refused = make("--kind", "arena", "--starts", "60")  # (an arena needs its minutes)
+    assert refused.returncode == 1 and "minutes" in refused.stderr
+    with running_server(db=db) as server:
+        listed = httpx.get(f"{server.url}/api/tournaments").json()["upcoming"]
+        assert [(t["kind"], t["game"]) for t in listed] == [("arena", "sicilian"), ("swiss", "sicilian"),
+                                                           ("duplicate", "ottocento")]
