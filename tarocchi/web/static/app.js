@@ -63,7 +63,8 @@ import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // th
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
 // tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
-// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js).
+// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js), a
+// tournament's page (tournament.js).
 let hint = null;
 let replay = null;
 let players = null;
@@ -79,6 +80,8 @@ const token = pathMatch?.[2] || null;
 const accountMatch = /^\/account\/?$/.test(location.pathname);
 const profileMatch = /^\/@\/([^/]+)\/?$/.exec(location.pathname);
 const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
+// A tournament's page (issue 59, tournament.js): /tournament/<id>.
+const tournamentMatch = /^\/tournament\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -1495,7 +1498,7 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !tournamentMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
@@ -1503,6 +1506,8 @@ if (accountMatch) {
   import("./players.js").then((m) => m.profilePage(root, decodeURIComponent(profileMatch[1])));
 } else if (boardMatch) {
   import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
+} else if (tournamentMatch) {
+  import("./tournament.js").then((m) => m.tournamentPage(root, tournamentMatch[1]));
 } else if (replayMatch) {
   import("./replay.js").then((m) => m.replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames));
 } else if (token) {
