@@ -100,6 +100,25 @@ def test_an_arena_seats_the_free_players_until_its_end(tmp_path):
         same_standings(page, records, tmp_path)
 
 
+async def play_seat(server, link: str, client: httpx.Client, n: int) -> int:
+    """Person ``n`` opens their seat signed in, from an address of their own, and plays it to
+    the match's end (Next deal between deals); the actions they made."""
+    rng = random.Random(n)
+    seat = await Seat.open(server.ws_url, link.removeprefix("/t/"),
+                           headers={"Cookie": f"{COOKIE}={client.cookies[COOKIE]}", **person(n)})
+    acted = 0
+    while seat.state["table"]["status"] != "over":
+        version = seat.state["version"]
+        if seat.my_turn():
+            await seat.act(pick_action(seat.view, rng), f"a{version}")
+            acted += 1
+        elif seat.state["table"]["status"] == "between" and not seat.state["table"]["ready"][seat.you]:
+            await seat.send({"type": "next"})
+        await seat.wait_state(lambda st: st["version"] > version, timeout=60)
+    await seat.close()
+    return acted
+
+
 def test_a_player_plays_their_own_seat_from_the_link_they_are_given():
     """One person opens the seat link the page gives them and plays it; the others' seats are
     the computer's (never opened)."""
@@ -114,22 +133,7 @@ def test_a_player_plays_their_own_seat_from_the_link_they_are_given():
         assert bruno.get(f"/api/tournaments/{tid}").json()["seat"] not in (None, link)
         assert httpx.get(f"{server.url}/api/tournaments/{tid}").json()["seat"] is None  # (a stranger: none)
 
-        async def play():
-            rng = random.Random(1)
-            seat = await Seat.open(server.ws_url, link.removeprefix("/t/"),
-                                   headers={"Cookie": f"{COOKIE}={anna.cookies[COOKIE]}"})
-            acted = 0
-            while seat.state["table"]["status"] != "over":
-                version = seat.state["version"]
-                if seat.my_turn():
-                    await seat.act(pick_action(seat.view, rng), f"a{version}")
-                    acted += 1
-                elif seat.state["table"]["status"] == "between" and not seat.state["table"]["ready"][seat.you]:
-                    await seat.send({"type": "next"})
-                await seat.wait_state(lambda st: st["version"] > version, timeout=60)
-            await seat.close()
-            return acted
-        assert asyncio.run(play()) > 10
+        assert asyncio.run(play_seat(server, link, anna, 1)) > 10
         page = until(lambda: (p := anna.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p)
         anna_row = next(p for p in page["players"] if p["name"] == "Anna")
         assert anna_row["matches"] == 1
@@ -206,3 +210,25 @@ def test_the_operator_makes_tournaments_from_arguments_or_a_schedule_file(tmp_pa
         listed = httpx.get(f"{server.url}/api/tournaments").json()["upcoming"]
         assert [(t["kind"], t["game"]) for t in listed] == [("arena", "sicilian"), ("swiss", "sicilian"),
                                                            ("duplicate", "ottocento")]
+
+
+def test_a_rated_tournaments_match_is_rated_as_a_rated_rooms():
+    """Three people, one table, each playing their own seat signed in: the match is rated (each
+    bell says the change), as a rated room's would be."""
+    options = {**QUICK, "no_show": 20.0, "leave_after": 20.0}
+    with running_server(bot_delay=0.01, trick_pause=0.01, tournaments=options) as server:
+        clients = [sign_up(server, n + 1, NAMES[n]) for n in range(3)]
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "swiss", "rounds": 1,
+                                                        "starts": 2, "rated": True}).json()["id"]
+        for c in clients:
+            c.post(f"/api/tournaments/{tid}/join")
+        links = [until(lambda c=c: c.get(f"/api/tournaments/{tid}").json()["seat"]) for c in clients]
+
+        async def everyone():
+            return await asyncio.gather(*(play_seat(server, link, c, n + 1)
+                                          for n, (link, c) in enumerate(zip(links, clients))))
+        assert all(acted > 0 for acted in asyncio.run(everyone()))
+        until(lambda: clients[0].get(f"/api/tournaments/{tid}").json()["status"] == "finished")
+        for c in clients:
+            kinds = [i["kind"] for i in c.get("/api/me/bell").json()["items"]]
+            assert "rated" in kinds and "tournament" in kinds
