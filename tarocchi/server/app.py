@@ -292,6 +292,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/@/{name}", index),  # a player's profile (ratings.py)
         Route("/leaderboard/{game}", index),
         Route("/tournament/{id}", index),  # a tournament's page (tournaments.py)
+        Route("/tournaments", index),  # their list and the form to make one
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),

@@ -48,6 +48,7 @@ PAGE_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/@/", ("players.js",)),            # a profile
     ("/leaderboard/", ("players.js",)),  # a leaderboard
     ("/tournament/", ("tournament.js",)),  # a tournament's page (issue 59)
+    ("/tournaments", ("tournament.js",)),  # the tournaments' list and the form to make one
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 STATIC_IMPORT = re.compile(r"""^\s*import\s+(?:[^'";]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)

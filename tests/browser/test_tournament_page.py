@@ -84,3 +84,45 @@ def test_the_podium_at_the_end_and_a_missing_tournament(live_server, new_page):
     assert other.locator("h1").inner_text() == "No such tournament"
     check_axe(other, "a missing tournament")
     assert page.errors == [] and other.errors == []
+
+
+LISTS = {"upcoming": [{"id": "up1", "game": "ottocento", "seats": 4, "kind": "duplicate", "status": "upcoming",
+                       "rounds": 3, "round": 0, "rated": False, "public": True, "starts": 1_900_000_000, "ends": None,
+                       "players": 1, "link": "/tournament/up1"}],
+         "running": [], "finished": []}
+
+
+@pytest.mark.parametrize("size", ["small", "desktop"])
+def test_the_list_and_the_form_to_make_one(live_server, new_page, size):
+    """The lobby links to /tournaments; signed out it lists them and says to sign in; signed in
+    the form makes one (POST /api/tournaments, as the test answers it) and opens its page."""
+    base = live_server.url
+    page = new_page(SIZES[size])
+    page.route(f"{base}/api/tournaments", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(LISTS)) if route.request.method == "GET"
+        else route.fulfill(status=201, content_type="application/json",
+                           body=json.dumps({"id": "new1", "link": "/tournament/new1", "sent": route.request.post_data})))
+    page.goto(base + "/")
+    page.locator("a[href='/tournaments']").click()
+    page.locator(".tournament-list li").first.wait_for()
+    assert page.locator("h1").inner_text() == "Tournaments"
+    assert page.locator(".tournament-list li a").get_attribute("href") == "/tournament/up1"
+    assert "1 player" in page.locator(".tournament-list li").inner_text()
+    assert page.locator("a[data-focus=sign-in]").count() == 1
+    check_axe(page, f"the tournaments, signed out, {size}")
+    # signed in (the page asks GET /api/me only with the hint cookie: given by a real sign-up)
+    r = page.request.post(base + "/api/account", data=json.dumps({"name": f"Maker{size}", "password": "segreto123"}),
+                          headers={"Content-Type": "application/json"})
+    assert r.status == 201
+    page.reload()
+    page.locator("form.tournament-make").wait_for()
+    page.select_option("#make-kind", "swiss")
+    page.locator("#make-rounds").fill("5")
+    check_axe(page, f"the form, {size}")
+    sent = []
+    page.on("request", lambda req: sent.append(req.post_data) if req.method == "POST" and req.url.endswith("/api/tournaments") else None)
+    page.locator("button[data-focus=make-go]").click()
+    page.wait_for_url("**/tournament/new1")
+    assert json.loads(sent[0]) == {"game": "sicilian", "seats": 3, "kind": "swiss", "starts": 600, "rated": False,
+                                   "public": True, "rounds": 5}
+    assert page.errors == []

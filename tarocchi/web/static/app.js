@@ -82,6 +82,7 @@ const profileMatch = /^\/@\/([^/]+)\/?$/.exec(location.pathname);
 const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
 // A tournament's page (issue 59, tournament.js): /tournament/<id>.
 const tournamentMatch = /^\/tournament\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+const tournamentsMatch = /^\/tournaments\/?$/.test(location.pathname);  // their list and the form to make one
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -472,7 +473,9 @@ function lobbyPage() {
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
     h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
-    L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
+    L.games.length && players ? players.boardsNav(L.games, gameTitle) : null,
+    h("p", { class: "tournaments-link" }, h("a", { class: "button", href: "/tournaments", "data-focus": "tournaments" },
+      t("lobby.tournaments"))));  // (issue 59: tournament.js)
 }
 
 function renderLobby() {
@@ -1498,7 +1501,7 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !tournamentMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !tournamentMatch && !tournamentsMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
@@ -1506,6 +1509,8 @@ if (accountMatch) {
   import("./players.js").then((m) => m.profilePage(root, decodeURIComponent(profileMatch[1])));
 } else if (boardMatch) {
   import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
+} else if (tournamentsMatch) {
+  import("./tournament.js").then((m) => m.tournamentsPage(root));
 } else if (tournamentMatch) {
   import("./tournament.js").then((m) => m.tournamentPage(root, tournamentMatch[1]));
 } else if (replayMatch) {

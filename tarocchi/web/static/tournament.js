@@ -1,12 +1,13 @@
-// A tournament's page, /tournament/<id> (issue 59; the server's side is
+// The tournaments' list and the form to make one, /tournaments, and a tournament's page,
+// /tournament/<id> (issue 59; the server's side is
 // tarocchi/server/tournaments.py: GET /api/tournaments/<id>, POST and DELETE .../join): who
 // plays, the standings as they move, the tables now with their watch links, the podium at the
 // end, and the asker's own seat when their table is ready. Asked again every few seconds while
 // the tournament is not over. Every text is set with textContent (dom.js h's ``text``).
 
-import { t, lang, reason, addMessages, REASONS } from "./i18n.js";
+import { t, tn, lang, reason, addMessages, REASONS } from "./i18n.js";
 import { h } from "./dom.js";
-import { accountName, pageTop, when } from "./account.js";
+import { accountName, fetchMe, pageTop, when } from "./account.js";
 import { gameTitle } from "./players.js";
 import messages from "./tournament.i18n.js";
 
@@ -126,5 +127,96 @@ export async function tournamentPage(root, id) {
     draw();
   }
   draw();
+  fetchMe().then(() => { if (P.status === 200) draw(); });  // (signed in: the join button; the header's name)
   await load();
+}
+
+// --- the list and the form, /tournaments ---------------------------------------------------------
+
+const KINDS = ["arena", "swiss", "duplicate"];
+
+function listItem(x) {
+  return h("li", { "data-id": x.id },
+    h("a", { href: x.link, "data-focus": `tour-${x.id}`,
+      text: t("tour.title", { kind: t(`tour.kind.${x.kind}`), game: gameTitle(x.game) }) }),
+    h("span", { class: "quiet", text: ` · ${x.status === "upcoming" ? t("tour.status.upcoming", { time: when(x.starts) })
+      : t(`tour.status.${x.status}`)} · ${tn("tour.list.players", x.players)}` }));
+}
+
+function makeForm(F, games, submit) {
+  const game = games.find((g) => g.name === F.game) || games[0];
+  const seats = game ? game.seats : [3, 4];
+  if (!seats.includes(F.seats)) F.seats = seats[0];
+  const select = (id, key, value, options, onchange) => h("p", {},
+    h("label", { for: id, text: t(key) }), " ",
+    h("select", { id, "data-focus": id, onchange: (e) => onchange(e.target.value) },
+      options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label))));
+  const numberField = (id, key, value, min, max, onchange) => h("p", {},
+    h("label", { for: id, text: t(key) }), " ",
+    h("input", { id, type: "number", min: String(min), max: String(max), value: String(value), "data-focus": id,
+      oninput: (e) => onchange(Number(e.target.value)) }));
+  const box = (id, key, checked, onchange) => h("p", {},
+    h("input", { id, type: "checkbox", checked, "data-focus": id, onchange: (e) => onchange(e.target.checked) }), " ",
+    h("label", { for: id, text: t(key) }));
+  return h("form", { class: "tournament-make", onsubmit: (e) => { e.preventDefault(); submit(); } },
+    select("make-game", "tour.make.game", F.game, games.map((g) => [g.name, gameTitle(g.name)]), (v) => { F.game = v; F.redraw(); }),
+    select("make-seats", "tour.make.seats", F.seats, seats.map((n) => [n, String(n)]), (v) => { F.seats = Number(v); }),
+    select("make-kind", "tour.make.kind", F.kind, KINDS.map((k) => [k, t(`tour.kind.${k}`)]), (v) => { F.kind = v; F.redraw(); }),
+    numberField("make-starts", "tour.make.starts", F.starts, 0, 7 * 24 * 60, (v) => { F.starts = v; }),
+    F.kind === "arena" ? numberField("make-minutes", "tour.make.minutes", F.minutes, 1, 240, (v) => { F.minutes = v; })
+      : numberField("make-rounds", "tour.make.rounds", F.rounds, 1, 15, (v) => { F.rounds = v; }),
+    box("make-rated", "tour.make.rated", F.rated, (v) => { F.rated = v; }),
+    box("make-public", "tour.make.public", F.public, (v) => { F.public = v; }),
+    F.error ? h("p", { class: "error", role: "alert", text: reason(F.error) }) : null,
+    h("button", { type: "submit", class: "primary", "data-focus": "make-go", disabled: F.busy, text: t("tour.make.go") }));
+}
+
+export async function tournamentsPage(root) {
+  const L = { lists: null, games: [] };
+  const F = { game: "sicilian", seats: 3, kind: "arena", starts: 10, minutes: 30, rounds: 4, rated: false, public: true,
+    error: null, busy: false, redraw: () => draw() };
+  const section = (status) => h("section", { class: "panel lobby-card", "aria-labelledby": `list-${status}-h` },
+    h("h2", { id: `list-${status}-h`, text: t(`tour.list.${status}`) }),
+    L.lists?.[status]?.length ? h("ul", { class: "tournament-list" }, L.lists[status].map(listItem))
+      : h("p", { class: "quiet", text: t(L.lists ? "tour.list.none" : "tour.loading") }));
+  async function submit() {
+    F.busy = true;
+    F.error = null;
+    draw();
+    const body = { game: F.game, seats: F.seats, kind: F.kind, starts: Math.round(F.starts * 60), rated: F.rated, public: F.public,
+      ...(F.kind === "arena" ? { minutes: F.minutes } : { rounds: F.rounds }) };
+    try {
+      const res = await fetch("/api/tournaments", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const data = await res.json().catch(() => ({}));
+      if (res.ok && data.link) { location.assign(data.link); return; }
+      F.error = data.error || String(res.status);
+    } catch {
+      F.error = t("tour.offline");
+    }
+    F.busy = false;
+    draw();
+  }
+  function draw() {
+    const focusKey = document.activeElement?.dataset?.focus;
+    document.documentElement.lang = lang();
+    document.title = `${t("tour.list.title")} · ${t("app.title")}`;
+    root.replaceChildren(h("div", { class: "lobby people-page tournaments-page" }, pageTop(draw),
+      h("h1", { id: "page-h", text: t("tour.list.title") }),
+      ["running", "upcoming", "finished"].map(section),
+      h("section", { class: "panel lobby-card", "aria-labelledby": "make-h" },
+        h("h2", { id: "make-h", text: t("tour.make") }),
+        h("p", { class: "note", text: t("tour.make.help") }),
+        accountName() ? makeForm(F, L.games, submit)
+          : h("p", {}, h("a", { class: "button", href: "/account", "data-focus": "sign-in", text: t("tour.make.sign.in") })))));
+    if (focusKey) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+  }
+  draw();
+  fetchMe().then(() => draw());  // (signed in: the form)
+  const [lists, games] = await Promise.all([
+    fetch("/api/tournaments").then((r) => (r.ok ? r.json() : null)).catch(() => null),
+    fetch("/api/games").then((r) => (r.ok ? r.json() : { games: [] })).catch(() => ({ games: [] })),
+  ]);
+  L.lists = lists || { upcoming: [], running: [], finished: [] };
+  L.games = games.games || [];
+  draw();
 }
