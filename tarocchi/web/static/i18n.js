@@ -762,6 +762,7 @@ const REASONS_IT = {
   "too late: the computer played for you": "troppo tardi: ha giocato il computer per te",
   "the table moved on: look again": "il tavolo è andato avanti: guarda di nuovo",
   "the match is not over yet": "la partita non è ancora finita",
+  "a tournament's table plays its one match with the players seated there": "un tavolo di torneo gioca la sua sola partita con i giocatori che vi sono seduti",
   "a name needs at least one letter or digit": "un nome ha almeno una lettera o una cifra",
   "a name is at most 24 characters": "un nome ha al massimo 24 caratteri",
   // Limits (tarocchi/server/messages.py, hub.py; docs/protocol.md).
