@@ -2,7 +2,8 @@
 
 **Kinds.** *Arena*: for ``minutes`` from its start, whoever has joined and is free (their last
 table ended, they have not left) is seated, as tables end, with players of near score, not the
-same table-mates twice running where the numbers allow (core/pairing.py); a player alone waits
+same table-mates twice running where the numbers allow (core/pairing.py), nor two who block
+each other (issue 58: in every kind, where the numbers allow); a player alone waits
 ``arena_wait`` seconds for others, then plays with computers. No table begins after the end;
 those under way finish. *Swiss*: ``rounds`` rounds, each formed by standing once every table of
 the one before has ended, nobody with the same people twice where the numbers allow; a short
@@ -318,7 +319,7 @@ class Tournaments(Feature):
         size = t["seats"]
         numbers = [p["number"] for p in players]
         before = [[x["players"] for x in tables if x["round"] == r] for r in range(1, t["round"] + 1)]
-        met = meetings(before)
+        met = self.blocked(players, meetings(before))
         if t["kind"] == "swiss":
             rows = standings("swiss", results_of(tables, "swiss"), numbers)
             formed = form_tables(swiss_order(rows, numbers), size, met)
@@ -354,8 +355,21 @@ class Tournaments(Feature):
         chosen = free[:take]
         points = {r["player"]: r["points"] for r in standings("arena", results_of(tables, "arena"))}
         order = sorted((p["number"] for p in chosen), key=lambda n: (-points.get(n, 0.0), n))
-        met = {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order}
+        met = self.blocked(chosen, {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order})
         self.seat(t, form_tables(order, size, met), players, t["round"], t["round"] + 1)
+
+    def blocked(self, players: list[dict], met: dict) -> dict:
+        """``met`` with every two of ``players`` who block each other, either way (issue 58):
+        seated apart where the numbers allow, as if they had met."""
+        people = self.hub.store.people
+        accounts = {p["account"]: p["number"] for p in players}
+        if not people.block_between(list(accounts)):
+            return met
+        for p in players:
+            for other in people.blocked_among(p["account"], list(accounts)):
+                met.setdefault(p["number"], set()).add(accounts[other])
+                met.setdefault(accounts[other], set()).add(p["number"])
+        return met
 
     def seat(self, t: dict, formed: list[list], players: list[dict], round_was: int, round_now: int) -> None:
         """Make the formed tables (player numbers by seat, None a computer), then claim the round

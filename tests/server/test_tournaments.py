@@ -232,3 +232,20 @@ def test_a_rated_tournaments_match_is_rated_as_a_rated_rooms():
         for c in clients:
             kinds = [i["kind"] for i in c.get("/api/me/bell").json()["items"]]
             assert "rated" in kinds and "tournament" in kinds
+
+
+def test_two_who_block_each_other_are_not_seated_together_where_the_numbers_allow():
+    """Six people, tables of three: in entry order Anna and Bruno would share the first table,
+    but Bruno blocks Anna (issue 58: she is never told)."""
+    names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
+    with running_server(bot_delay=0.01, trick_pause=0.01, tournaments=QUICK) as server:
+        clients = [sign_up(server, n + 1, name) for n, name in enumerate(names)]
+        assert clients[1].post("/api/me/blocks", json={"name": "Anna"}).status_code == 204
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "swiss", "rounds": 1,
+                                                        "starts": 2}).json()["id"]
+        for c in clients:
+            assert c.post(f"/api/tournaments/{tid}/join").status_code == 200
+        tables = until(lambda: clients[2].get(f"/api/tournaments/{tid}").json()["rounds"])[0]["tables"]
+        assert len(tables) == 2 and all(None not in t["names"] for t in tables)
+        assert not any({"Anna", "Bruno"} <= set(t["names"]) for t in tables)
+        assert tables[0]["names"][0] == "Anna"  # (the first in order still heads the first table)
