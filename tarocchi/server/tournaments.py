@@ -26,7 +26,8 @@ played for most of a deal or more is placed as leavers are (after those who were
 (store/tournaments.py); a table's result is written once its match is recorded (its own commit
 records it), from the table's stream. Every process ticks: it starts the tournaments due,
 writes the results of tables ended, forms the next tables (one process wins a round:
-``add_tables``), so a killed process's tournament is carried on by the next, and its tables by
+``claim_round``; a round claimed and left without tables by a killed process is formed again after
+``FORMING_STALE``), so a killed process's tournament is carried on by the next, and its tables by
 whoever takes them (as any room). The standings are worked out from the results, and
 ``tarocchi tournaments standings FILE`` works them out again from the records alone.
 
@@ -84,6 +85,7 @@ SIGNED_OUT = "you are not signed in"
 NO_SUCH_TOURNAMENT = "no such tournament"
 TOO_MANY = "too many requests: wait a little and try again"
 MADE_ENOUGH = f"you made {MADE_PER_DAY} tournaments today: make the next tomorrow"
+FORMING_STALE = 30.0  # a round claimed this long ago with no tables (its process killed) is formed again
 FINISHED = "this tournament is over"
 STARTED = "this duplicate has started: its rounds are set"
 FULL = f"this tournament has its {MOST_PLAYERS} players"
@@ -309,16 +311,22 @@ class Tournaments(Feature):
             return
         if still:
             return
+        if t["round"] and not any(x["round"] == t["round"] for x in tables):
+            # (claimed, and its tables never written: the process that claimed it was killed)
+            if now - (t["round_at"] or 0.0) >= FORMING_STALE:
+                self.seat_round(t, players, tables, again=True)
+            return
         if t["round"] >= t["rounds"] or len(players) < 2:
             self.finish(t, now)
             return
         self.seat_round(t, players, tables)
 
-    def seat_round(self, t: dict, players: list[dict], tables: list[dict]) -> None:
-        """A Swiss's or a duplicate's next round."""
+    def seat_round(self, t: dict, players: list[dict], tables: list[dict], again: bool = False) -> None:
+        """A Swiss's or a duplicate's next round (``again``: the round claimed and left without tables)."""
         size = t["seats"]
         numbers = [p["number"] for p in players]
-        before = [[x["players"] for x in tables if x["round"] == r] for r in range(1, t["round"] + 1)]
+        last = t["round"] - 1 if again else t["round"]
+        before = [[x["players"] for x in tables if x["round"] == r] for r in range(1, last + 1)]
         met = self.blocked(players, meetings(before))
         if t["kind"] == "swiss":
             rows = standings("swiss", results_of(tables, "swiss"), numbers)
@@ -331,7 +339,7 @@ class Tournaments(Feature):
                         held.setdefault(p, {}).setdefault(s, 0)
                         held[p][s] += 1
             formed = [seat_players(table, held) for table in form_tables(numbers, size, met)]
-        self.seat(t, formed, players, t["round"], t["round"] + 1)
+        self.seat(t, formed, players, last, last + 1)
 
     def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float) -> None:
         """The arena's free players at new tables: as many full tables as they make, those free
@@ -372,8 +380,10 @@ class Tournaments(Feature):
         return met
 
     def seat(self, t: dict, formed: list[list], players: list[dict], round_was: int, round_now: int) -> None:
-        """Make the formed tables (player numbers by seat, None a computer), then claim the round
-        for them; each person is told on their bell."""
+        """Claim the round (one process forms it), make the formed tables (player numbers by
+        seat, None a computer) and write them; each person is told on their bell."""
+        if not self.store.claim_round(t["id"], round_was, round_now, self.hub.now(), t["round_at"]):
+            return  # (another process forms it)
         accounts = {p["number"]: {"id": p["account"], "name": p["name"]} for p in players}
         made = []
         for i, numbers in enumerate(formed):
@@ -381,8 +391,7 @@ class Tournaments(Feature):
             table_id, links = self.seat_room(t["seats"], t["game"], t["rated"], self.clock, holders, t["id"])
             made.append((i + 1, table_id, numbers, holders, links))
             self.rounds[table_id] = round_now
-        if not self.store.add_tables(t["id"], round_was, round_now, [(n, tid, nums) for n, tid, nums, _, _ in made]):
-            return  # (another process formed this round; these rooms wait for nobody)
+        self.store.put_tables(t["id"], round_now, [(n, tid, nums) for n, tid, nums, _, _ in made])
         for number, table_id, numbers, holders, links in made:
             table = self.hub.tables.get(table_id)
             if table is not None and any(h is None for h in holders):

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     ends_at double precision,
     rounds integer,
     round integer NOT NULL DEFAULT 0,
+    round_at double precision,
     entries integer NOT NULL DEFAULT 0,
     rated integer NOT NULL,
     public integer NOT NULL,
@@ -58,8 +59,8 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
 CREATE INDEX IF NOT EXISTS tournament_tables_open ON tournament_tables (ended_at);
 """
 
-COLUMNS = ("id, maker, game, seats, kind, status, starts_at, ends_at, rounds, round, entries, rated, public, "
-           "settings, seed, created_at, finished_at")
+COLUMNS = ("id, maker, game, seats, kind, status, starts_at, ends_at, rounds, round, round_at, entries, rated, "
+           "public, settings, seed, created_at, finished_at")
 
 
 def _tournament(row: tuple) -> dict:
@@ -77,9 +78,9 @@ class Tournaments:
     def create(self, t: dict) -> None:
         """A new tournament (``t``: every column but the counters)."""
         with self.write() as tx:
-            tx.run(f"INSERT INTO tournaments ({COLUMNS}) VALUES ({', '.join(['%s'] * 17)})",
+            tx.run(f"INSERT INTO tournaments ({COLUMNS}) VALUES ({', '.join(['%s'] * 18)})",
                    (t["id"], t["maker"], t["game"], t["seats"], t["kind"], "upcoming", t["starts_at"], t["ends_at"],
-                    t["rounds"], 0, 0, int(t["rated"]), int(t["public"]), json.dumps(t["settings"]), t["seed"],
+                    t["rounds"], 0, None, 0, int(t["rated"]), int(t["public"]), json.dumps(t["settings"]), t["seed"],
                     time.time(), None))
 
     def get(self, tid: str) -> dict | None:
@@ -155,18 +156,25 @@ class Tournaments:
 
     # --- tables -------------------------------------------------------------------------------
 
-    def add_tables(self, tid: str, round_was: int, round_now: int, tables: list[tuple[int, str, list]]) -> bool:
-        """A round's tables (number, table id, player number by seat: None a computer), if the
-        tournament is still at ``round_was`` (one process forms a round; False: another did)."""
+    def claim_round(self, tid: str, was: int, now: int, at: float, claimed_at: float | None = None) -> bool:
+        """This process forms round ``now`` (an arena's seating): the tournament goes from round
+        ``was`` to ``now`` unless another process did it first. A round claimed and left
+        without tables (its process killed meanwhile) is claimed again with ``was == now`` and the
+        claim's time seen (``claimed_at``): one process wins that too."""
         with self.write() as tx:
-            if not tx.run("UPDATE tournaments SET round = %s WHERE id = %s AND round = %s RETURNING id",
-                          (round_now, tid, round_was)):
-                return False
+            if was == now:
+                return bool(tx.run("UPDATE tournaments SET round_at = %s WHERE id = %s AND round = %s AND round_at = %s "
+                                   "RETURNING id", (at, tid, was, claimed_at)))
+            return bool(tx.run("UPDATE tournaments SET round = %s, round_at = %s WHERE id = %s AND round = %s "
+                               "RETURNING id", (now, at, tid, was)))
+
+    def put_tables(self, tid: str, round_: int, tables: list[tuple[int, str, list]]) -> None:
+        """A round's tables (number, table id, player number by seat: None a computer)."""
+        with self.write() as tx:
             now = time.time()
             for number, table_id, players in tables:
                 tx.run("INSERT INTO tournament_tables (tournament_id, round, number, table_id, players, started_at) "
-                       "VALUES (%s, %s, %s, %s, %s, %s)", (tid, round_now, number, table_id, json.dumps(players), now))
-        return True
+                       "VALUES (%s, %s, %s, %s, %s, %s)", (tid, round_, number, table_id, json.dumps(players), now))
 
     def tables(self, tid: str) -> list[dict]:
         with self.read() as tx:
