@@ -176,3 +176,14 @@ def test_duplicate_standings_compare_each_seats_cards_and_never_rank_computers(f
     assert standings("duplicate", shuffled) == rows
     for row in rows:
         assert 0 <= row["percent"] <= 100
+
+
+def test_ottocento_partnerships_are_compared_by_side():
+    """Each seat's result is its side's (B24: a deal's payments by seat are the side's score):
+    partners earn the same, and each side is compared with the same side at the other table."""
+    def table(n, players, a, b):
+        return Result(1, n, [Seat(p, s % 2, 0, False, [a if s % 2 == 0 else b]) for s, p in enumerate(players)])
+    rows = standings("duplicate", [table(0, "abcd", 300, 100), table(1, "efgh", 200, 250)])
+    share = {r["player"]: r["percent"] for r in rows}
+    assert share["a"] == share["c"] == 100 and share["e"] == share["g"] == 0  # (300 beats 200 holding side A's cards)
+    assert share["f"] == share["h"] == 100 and share["b"] == share["d"] == 0  # (250 beats 100 with side B's)
