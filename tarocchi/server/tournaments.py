@@ -189,7 +189,8 @@ class Tournaments(Feature):
                  arena_wait: float = ARENA_WAIT, every: float = TICK, minute: float = 60.0):
         self.hub = hub
         self.minute = minute  # an arena's minute in seconds (a test's are shorter)
-        self.clock, self.no_show, self.leave_after, self.arena_wait, self.every = clock, no_show, leave_after, arena_wait, every
+        self.clock, self.no_show, self.leave_after = clock, no_show, leave_after
+        self.arena_wait, self.every = arena_wait, every
         # (seats, game, rated, clock, holders {id, name} or None by seat, tournament) -> (table, links); the app's
         self.seat_room: Callable[..., tuple[str, list[str]]] | None = None
         self.task: asyncio.Task | None = None
