@@ -249,3 +249,23 @@ def test_two_who_block_each_other_are_not_seated_together_where_the_numbers_allo
         assert len(tables) == 2 and all(None not in t["names"] for t in tables)
         assert not any({"Anna", "Bruno"} <= set(t["names"]) for t in tables)
         assert tables[0]["names"][0] == "Anna"  # (the first in order still heads the first table)
+
+
+def test_a_swiss_takes_a_late_player_from_the_next_round_and_seats_a_leaver_no_more(tmp_path):
+    with running_server(bot_delay=0.01, trick_pause=0.01, tournaments=QUICK) as server:
+        clients = [sign_up(server, n + 1, NAMES[n]) for n in range(5)]
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "swiss", "rounds": 2,
+                                                        "starts": 2}).json()["id"]
+        for c in clients[:4]:
+            c.post(f"/api/tournaments/{tid}/join")
+        until(lambda: clients[0].get(f"/api/tournaments/{tid}").json()["rounds"])
+        assert clients[3].delete(f"/api/tournaments/{tid}/join").status_code == 204  # Dario leaves
+        assert clients[4].post(f"/api/tournaments/{tid}/join").json()["status"] == "running"  # Elena comes late
+        page = until(lambda: (p := clients[0].get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p,
+                     seconds=240)
+        first, second = ([n for t in r["tables"] for n in t["names"] if n] for r in page["rounds"])
+        assert "Dario" in first and "Elena" not in first
+        assert "Elena" in second and "Dario" not in second
+        rows = {p["name"]: p for p in page["players"]}
+        assert rows["Dario"]["present"] is False and rows["Dario"]["matches"] == 1 and rows["Elena"]["matches"] == 1
+        same_standings(page, clients[0].get(f"/api/tournaments/{tid}/records").text, tmp_path)
