@@ -215,7 +215,7 @@ class Tournaments(Feature):
         while True:
             await asyncio.sleep(self.every)
             try:
-                self.tick()
+                await self.tick()
             except Exception:  # (the store away: the next tick)
                 log.exception("the tournaments' tick raised")
 
@@ -264,29 +264,39 @@ class Tournaments(Feature):
 
     # --- the tick ----------------------------------------------------------------------------------
 
-    def tick(self) -> None:
+    async def off(self, work: Callable, *args):
+        """``work(*args)`` off the event loop where the store is used from threads (PostgreSQL's
+        round trips), on it for SQLite (its one connection is the loop's), as ratings.py."""
+        if getattr(self.hub.store, "commits_off_loop", False):
+            return await asyncio.to_thread(work, *args)
+        return work(*args)
+
+    async def tick(self) -> None:
         """Results of the tables ended, tournaments started, tables formed, tournaments finished,
-        seats of the absent played by the computer."""
+        seats of the absent played by the computer. (The results' reads and replays off the
+        loop; a step, which makes tables, on it.)"""
         now = self.hub.now()
-        for tid, table_id in self.store.ended():
-            self.record(tid, table_id, now)
-        for tid in self.store.due(now):
+        for tid, table_id in await self.off(self.store.ended):
+            await self.record(tid, table_id, now)
+        for tid in await self.off(self.store.due, now):
             try:
                 self.step(tid, now)
             except Exception:
                 log.exception("tournament %s: its step raised", tid)
         self.absent(now)
 
-    def record(self, tid: str, table_id: str, now: float) -> None:
-        row = next((t for t in self.store.tables(tid) if t["table"] == table_id), None)
+    async def record(self, tid: str, table_id: str, now: float) -> None:
+        tables = await self.off(self.store.tables, tid)
+        row = next((t for t in tables if t["table"] == table_id), None)
         if row is None:
             return
-        try:
-            result = table_result(table_id, self.hub.store.events(table_id), row["players"])
+        events = await self.off(self.hub.store.events, table_id)
+        try:  # (a whole match replayed: in a thread, as Hub.stored does)
+            result = await asyncio.to_thread(table_result, table_id, events, row["players"])
         except Exception:
             log.exception("tournament %s: the result of table %s could not be read", tid, table_id)
             return
-        self.store.set_result(table_id, result, now)
+        await self.off(self.store.set_result, table_id, result, now)
 
     def step(self, tid: str, now: float) -> None:
         t = self.store.get(tid)
