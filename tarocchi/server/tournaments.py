@@ -506,23 +506,27 @@ class Tournaments(Feature):
         out["seat"] = mine
         return out
 
-    def records(self, t: dict) -> str:
-        """Each finished match's record (docs/records.md), with its round, table and players."""
-        tables = self.store.tables(t["id"])
-        players = {p["number"]: p["name"] for p in self.store.players(t["id"])}
+    async def records(self, t: dict) -> str:
+        """Each finished match's record (docs/records.md), with its round, table and players:
+        the streams read from the store, the matches replayed in a thread."""
+        tables = await self.off(self.store.tables, t["id"])
+        players = {p["number"]: p["name"] for p in await self.off(self.store.players, t["id"])}
         shown = {(r.round, r.table) for r in results_of(tables, t["kind"])}
-        lines = []
-        for x in tables:
-            if (x["round"], x["number"]) not in shown:
-                continue
-            stored = stored_table(x["table"], self.hub.store.events(x["table"]))
-            record = match_record(stored.matches[0])
-            record["meta"] = {"tournament": t["id"], "kind": t["kind"], "round": x["round"], "table": x["number"],
-                              "players": [{"seat": s, "player": p, "name": players.get(p) if p is not None else None,
-                                           "computer": p is None, "absent": x["result"][s]["absent"]}
-                                          for s, p in enumerate(x["players"])]}
-            lines.append(dumps(record))
-        return "".join(line + "\n" for line in lines)
+        tables = [x for x in tables if (x["round"], x["number"]) in shown]
+        streams = [await self.off(self.hub.store.events, x["table"]) for x in tables]
+        return await asyncio.to_thread(records_text, t, tables, players, streams)
+
+
+def records_text(t: dict, tables: list[dict], players: dict, streams: list) -> str:
+    lines = []
+    for x, events in zip(tables, streams):
+        record = match_record(stored_table(x["table"], events).matches[0])
+        record["meta"] = {"tournament": t["id"], "kind": t["kind"], "round": x["round"], "table": x["number"],
+                          "players": [{"seat": s, "player": p, "name": players.get(p) if p is not None else None,
+                                       "computer": p is None, "absent": x["result"][s]["absent"]}
+                                      for s, p in enumerate(x["players"])]}
+        lines.append(dumps(record))
+    return "".join(line + "\n" for line in lines)
 
 
 # --- the routes (app.create_app mounts them) ---------------------------------------------------
@@ -628,7 +632,7 @@ def routes(of: Callable[[], Tournaments], read_body, client_address, spend: Call
         t = await found(request)
         if t is None:
             return error(NO_SUCH_TOURNAMENT, 404)
-        body = await run(of().records, t)
+        body = await of().records(t)
         return PlainTextResponse(body, media_type="application/x-ndjson", headers=headers)
 
     return [Route("/api/tournaments", listing, methods=["GET"]),
