@@ -280,7 +280,7 @@ class Tournaments(Feature):
             await self.record(tid, table_id, now)
         for tid in await self.off(self.store.due, now):
             try:
-                self.step(tid, now)
+                await self.step(tid, now)
             except Exception:
                 log.exception("tournament %s: its step raised", tid)
         self.absent(now)
@@ -298,7 +298,7 @@ class Tournaments(Feature):
             return
         await self.off(self.store.set_result, table_id, result, now)
 
-    def step(self, tid: str, now: float) -> None:
+    async def step(self, tid: str, now: float) -> None:
         t = self.store.get(tid)
         if t is None:
             return
@@ -316,7 +316,7 @@ class Tournaments(Feature):
         still = [x for x in tables if x["result"] is None]
         if t["kind"] == "arena":
             if now < t["ends_at"]:
-                self.seat_arena(t, players, tables, now)
+                await self.seat_arena(t, players, tables, now)
             elif not still:
                 self.finish(t, now)
             return
@@ -325,15 +325,17 @@ class Tournaments(Feature):
         if t["round"] and not any(x["round"] == t["round"] for x in tables):
             # (claimed, and its tables never written: the process that claimed it was killed)
             if now - (t["round_at"] or 0.0) >= FORMING_STALE:
-                self.seat_round(t, players, tables, again=True)
+                await self.seat_round(t, players, tables, again=True)
             return
         if t["round"] >= t["rounds"] or len(players) < 2:
             self.finish(t, now)
             return
-        self.seat_round(t, players, tables)
+        await self.seat_round(t, players, tables)
 
-    def seat_round(self, t: dict, players: list[dict], tables: list[dict], again: bool = False) -> None:
-        """A Swiss's or a duplicate's next round (``again``: the round claimed and left without tables)."""
+    async def seat_round(self, t: dict, players: list[dict], tables: list[dict], again: bool = False) -> None:
+        """A Swiss's or a duplicate's next round (``again``: the round claimed and left without
+        tables). The seating is searched in a thread (a second or so for 200 players): the tables
+        play on meanwhile."""
         size = t["seats"]
         numbers = [p["number"] for p in players]
         last = t["round"] - 1 if again else t["round"]
@@ -341,7 +343,7 @@ class Tournaments(Feature):
         met = self.blocked(players, meetings(before))
         if t["kind"] == "swiss":
             rows = standings("swiss", results_of(tables, "swiss"), numbers)
-            formed = form_tables(swiss_order(rows, numbers), size, met)
+            formed = await asyncio.to_thread(form_tables, swiss_order(rows, numbers), size, met)
         else:
             held: dict = {}
             for x in tables:
@@ -349,10 +351,10 @@ class Tournaments(Feature):
                     if p is not None:
                         held.setdefault(p, {}).setdefault(s, 0)
                         held[p][s] += 1
-            formed = [seat_players(table, held) for table in form_tables(numbers, size, met)]
+            formed = [seat_players(table, held) for table in await asyncio.to_thread(form_tables, numbers, size, met)]
         self.seat(t, formed, players, last, last + 1)
 
-    def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float) -> None:
+    async def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float) -> None:
         """The arena's free players at new tables: as many full tables as they make, those free
         longest first, by score; one left alone long enough plays with computers."""
         busy = {p for x in tables if x["result"] is None for p in x["players"] if p is not None}
@@ -375,7 +377,7 @@ class Tournaments(Feature):
         points = {r["player"]: r["points"] for r in standings("arena", results_of(tables, "arena"))}
         order = sorted((p["number"] for p in chosen), key=lambda n: (-points.get(n, 0.0), n))
         met = self.blocked(chosen, {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order})
-        self.seat(t, form_tables(order, size, met), players, t["round"], t["round"] + 1)
+        self.seat(t, await asyncio.to_thread(form_tables, order, size, met), players, t["round"], t["round"] + 1)
 
     def blocked(self, players: list[dict], met: dict) -> dict:
         """``met`` with every two of ``players`` who block each other, either way (issue 58):

@@ -187,3 +187,13 @@ def test_ottocento_partnerships_are_compared_by_side():
     share = {r["player"]: r["percent"] for r in rows}
     assert share["a"] == share["c"] == 100 and share["e"] == share["g"] == 0  # (300 beats 200 holding side A's cards)
     assert share["f"] == share["h"] == 100 and share["b"] == share["d"] == 0  # (250 beats 100 with side B's)
+
+
+def test_two_hundred_players_meet_new_people_for_eight_rounds():
+    """The most a tournament takes, at tables of three: past the ordered search's steps, the
+    greedy seating and its swaps still find no repeated meeting."""
+    people, rounds = list(range(200)), []
+    for _ in range(8):
+        tables = form_tables(people, 3, meetings(rounds))
+        assert repeats(tables, meetings(rounds)) == 0
+        rounds.append(tables)

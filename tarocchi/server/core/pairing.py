@@ -4,7 +4,7 @@
 number), at tables of the game's size: the first player not yet seated with the next ones in
 order that none of them has met (``met``), searched with backtracking so that a seating with no
 repeated meeting is found whenever one exists (within a budget of steps: past it, a greedy
-seating with few repeats). When the players do not fill the tables, computers (``None``)
+seating, then players swapped between tables while that leaves fewer repeats). When the players do not fill the tables, computers (``None``)
 take the seats left over, at most one a table where the numbers allow, at the last tables.
 
 - *Arena*: the free players by score, ``met`` their last table-mates only (not the same
@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from .matchpoints import standings as matchpoint_standings
 from .store.people import Player, places
 
-SEARCH_STEPS = 20_000  # tables tried before the best seating found so far is taken
+SEARCH_STEPS = 3_000  # tables tried in order before the greedy seating and its swaps are taken
+SWAP_PASSES = 20  # passes over the tables swapping players to undo repeats (each pass: every clash tried)
 
 Meetings = Mapping[Hashable, set]  # player -> the players it may not meet again
 
@@ -110,7 +111,38 @@ def form_tables(order: Sequence[Hashable], size: int, met: Meetings | None = Non
                 table.append(min(rest, key=lambda p: sum(clash(p, q) for q in table)))  # (min: the first of the fewest)
             found.append(table)
             left = [p for p in left if p not in table]
+        swap_apart(found, clash)
     return [t + [None] * (size - len(t)) for t in found]
+
+
+def swap_apart(tables: list[list], clash: Callable[[Hashable, Hashable], bool]) -> None:
+    """Swap players between tables, the nearest tables first, while a swap leaves fewer pairs
+    who met sharing a table (in place): what the search in order could not find in its steps."""
+    def cost(table: list) -> int:
+        return sum(clash(a, b) for a, b in itertools.combinations(table, 2))
+
+    for _ in range(SWAP_PASSES):
+        swapped = False
+        for i, here in enumerate(tables):
+            for a_at, a in enumerate(here):
+                if not any(clash(a, q) for q in here if q != a):
+                    continue
+                for j in sorted(range(len(tables)), key=lambda j: (abs(j - i), j)):
+                    there = tables[j]
+                    if j == i:
+                        continue
+                    before = cost(here) + cost(there)
+                    for b_at, b in enumerate(there):
+                        here[a_at], there[b_at] = b, a
+                        if cost(here) + cost(there) < before:
+                            swapped = True
+                            break
+                        here[a_at], there[b_at] = a, b
+                    else:
+                        continue
+                    break
+        if not swapped:
+            return
 
 
 def meetings(rounds: Iterable[Sequence[Sequence[Hashable | None]]]) -> dict[Hashable, set]:
