@@ -135,8 +135,12 @@ def test_a_player_plays_their_own_seat_from_the_link_they_are_given():
 
         assert asyncio.run(play_seat(server, link, anna, 1)) > 10
         page = until(lambda: (p := anna.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p)
-        anna_row = next(p for p in page["players"] if p["name"] == "Anna")
-        assert anna_row["matches"] == 1
+        rows = {p["name"]: p for p in page["players"]}
+        assert rows["Anna"]["matches"] == rows["Bruno"]["matches"] == 1
+        # Bruno never came: the computer played his seat, and he is placed as a leaver, last
+        assert rows["Bruno"]["points"] == 0 and rows["Anna"]["points"] >= 1
+        (record,) = [json.loads(line) for line in anna.get(f"/api/tournaments/{tid}/records").text.splitlines()]
+        assert {p["name"]: p["absent"] for p in record["meta"]["players"] if p["name"]} == {"Anna": False, "Bruno": True}
 
 
 def test_the_routes_refuse_strangers_bad_bodies_and_floods_and_change_nothing():
