@@ -352,7 +352,7 @@ class Tournaments(Feature):
                         held.setdefault(p, {}).setdefault(s, 0)
                         held[p][s] += 1
             formed = [seat_players(table, held) for table in await asyncio.to_thread(form_tables, numbers, size, met)]
-        self.seat(t, formed, players, last, last + 1)
+        self.seat(t, formed, players, t["round"] if again else last, last + 1)
 
     async def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float) -> None:
         """The arena's free players at new tables: as many full tables as they make, those free

@@ -273,3 +273,25 @@ def test_a_swiss_takes_a_late_player_from_the_next_round_and_seats_a_leaver_no_m
         rows = {p["name"]: p for p in page["players"]}
         assert rows["Dario"]["present"] is False and rows["Dario"]["matches"] == 1 and rows["Elena"]["matches"] == 1
         same_standings(page, clients[0].get(f"/api/tournaments/{tid}/records").text, tmp_path)
+
+
+def test_a_round_claimed_by_a_process_killed_before_its_tables_is_formed_again(tmp_path):
+    """As if a process claimed round 1 and died before writing its tables: the claim is stale
+    (``FORMING_STALE``), one process claims it again and forms it, and the tournament ends."""
+    from tarocchi.server.core.store import open_store
+
+    with running_server(bot_delay=0.01, trick_pause=0.01, tournaments=QUICK) as server:
+        clients = [sign_up(server, n + 1, NAMES[n]) for n in range(3)]
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "swiss", "rounds": 1,
+                                                        "starts": 2}).json()["id"]
+        for c in clients:
+            c.post(f"/api/tournaments/{tid}/join")
+        other = open_store(server.db)
+        try:
+            assert other.tournaments.claim_round(tid, 0, 1, at=time.time() - 60)  # (the dead process's claim)
+        finally:
+            other.close()
+        page = until(lambda: (p := clients[0].get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p,
+                     seconds=120)
+        assert page["round"] == 1 and [len(r["tables"]) for r in page["rounds"]] == [1]
+        assert all(t["done"] for t in page["rounds"][0]["tables"])
