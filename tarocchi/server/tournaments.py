@@ -299,20 +299,20 @@ class Tournaments(Feature):
         await self.off(self.store.set_result, table_id, result, now)
 
     async def step(self, tid: str, now: float) -> None:
-        t = self.store.get(tid)
+        t = await self.off(self.store.get, tid)
         if t is None:
             return
-        players = [p for p in self.store.players(tid) if p["present"]]
+        players = [p for p in await self.off(self.store.players, tid) if p["present"]]
         if t["status"] == "upcoming":
             if len(players) < 2:  # (nobody to play with: it ends unplayed)
-                self.store.set_status(tid, "upcoming", "finished", finished_at=now)
+                await self.off(lambda: self.store.set_status(tid, "upcoming", "finished", finished_at=now))
                 return
-            if not self.store.set_status(tid, "upcoming", "running"):
+            if not await self.off(self.store.set_status, tid, "upcoming", "running"):
                 return
             t["status"] = "running"
             for p in players:
-                self.hub.store.people.ring(p["account"], "tournament", {"tournament": tid, "started": True})
-        tables = self.store.tables(tid)
+                await self.off(self.hub.store.people.ring, p["account"], "tournament", {"tournament": tid, "started": True})
+        tables = await self.off(self.store.tables, tid)
         still = [x for x in tables if x["result"] is None]
         if t["kind"] == "arena":
             if now < t["ends_at"]:
