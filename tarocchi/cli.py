@@ -292,6 +292,54 @@ def cmd_archive_backfill(args: argparse.Namespace) -> int:
         store.close()
     print(f"{filled} match{'' if filled == 1 else 'es'} given their deals' figures"
           + (f"; {broken} left without (their tables' streams do not replay: tarocchi check-db)" if broken else ""))
+def cmd_tournament_standings(args: argparse.Namespace) -> int:
+    """A tournament's standings from its records alone (GET /api/tournaments/<id>/records): one
+    JSON line a player, best first, as the server's ``players`` (issue 59: the independent check)."""
+    from tarocchi.engine.records import RecordError
+    from tarocchi.server.core.pairing import results_from_records, standings
+
+    stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    try:
+        records = [json.loads(line) for line in stream if line.strip()]
+        kind, results, names = results_from_records(records)
+    except (ValueError, RecordError) as e:
+        print(f"tarocchi tournaments standings: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    if kind is None:
+        print("tarocchi tournaments standings: no tournament's record in the file", file=sys.stderr)
+        return 1
+    for row in standings(kind, results):
+        row["number"] = row.pop("player")
+        print(json.dumps({**row, "name": names.get(row["number"])}))
+    return 0
+
+
+def cmd_tournaments_make(args: argparse.Namespace) -> int:
+    """The operator's tournaments (issue 59): one from the arguments, or every line of a
+    schedule file (JSON lines, each a body of POST /api/tournaments), made in the database."""
+    from tarocchi.server.core.store import open_store
+    from tarocchi.server.tournaments import schedule
+
+    if args.schedule:
+        with open(args.schedule, encoding="utf-8") as f:
+            bodies = [json.loads(line) for line in f if line.strip() and not line.lstrip().startswith("#")]
+    else:
+        bodies = [{k: v for k, v in {"game": args.game, "seats": args.seats, "kind": args.kind, "starts": args.starts,
+                                     "minutes": args.minutes, "rounds": args.rounds, "rated": args.rated,
+                                     "public": True}.items() if v is not None}]
+    store = open_store(args.db)
+    try:
+        for body in bodies:
+            made = schedule(store, body)
+            if isinstance(made, str):
+                print(f"tarocchi tournaments: {made}: {json.dumps(body)}", file=sys.stderr)
+                return 1
+            print(json.dumps(made))
+    finally:
+        store.close()
     return 0
 
 
@@ -413,6 +461,23 @@ def build_parser() -> argparse.ArgumentParser:
     ab.add_argument("--db", default="tarocchi.sqlite3",
                     help="SQLite database file, or a PostgreSQL URL (docs/operations.md)")
     ab.set_defaults(func=cmd_archive_backfill)
+    t = sub.add_parser("tournaments", help="tournaments (issue 59): make them, or recompute one's standings")
+    tsub = t.add_subparsers(dest="tournaments_command", required=True)
+    ts = tsub.add_parser("standings", help="a tournament's standings from its records alone (JSON lines of "
+                                           "GET /api/tournaments/<id>/records; - reads stdin)")
+    ts.add_argument("file")
+    ts.set_defaults(func=cmd_tournament_standings)
+    tm = tsub.add_parser("make", help="make a tournament in the database, from arguments or a schedule file")
+    tm.add_argument("--db", default="tarocchi.sqlite3", help="the server's database (a file, or postgresql://...)")
+    tm.add_argument("--schedule", help="a file of JSON lines, each a tournament as POST /api/tournaments takes it")
+    tm.add_argument("--game", default="sicilian")
+    tm.add_argument("--seats", type=int, default=3)
+    tm.add_argument("--kind", choices=["arena", "swiss", "duplicate"], default="arena")
+    tm.add_argument("--starts", type=int, default=300, help="seconds from now")
+    tm.add_argument("--minutes", type=int, help="an arena's length")
+    tm.add_argument("--rounds", type=int, help="a Swiss's or a duplicate's rounds")
+    tm.add_argument("--rated", action="store_true")
+    tm.set_defaults(func=cmd_tournaments_make)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
     d.add_argument("--game", choices=game_names(), default=DEFAULT)

@@ -113,6 +113,7 @@ def pytest_configure(config):
 LONGEST = {
     "tests/browser/test_lessons.py": 291,
     "tests/browser/test_screens.py": 256,
+    "tests/server/test_tournaments.py": 230,  # (issue 59: each kind played to its end, both stores)
     "tests/browser/test_correspondence_match.py": 224,  # one test: a match of 228 moves from ~150 pages
     "tests/browser/test_public.py": 152,
     "tests/browser/test_hint.py": 149,

@@ -54,6 +54,8 @@ from .ratings import Ratings, shown_change
 from .ratings import routes as ratings_routes
 from .social import Social
 from .social import routes as social_routes
+from .tournaments import Tournaments
+from .tournaments import routes as tournament_routes
 from .site import ALONE, LEASE_SECONDS, Bus, DatabaseTaken, Site, alone_name, hold_alone, process_name
 from .watch import Watchers
 from .watch import routes as watch_routes
@@ -74,7 +76,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                advice_seconds: float = ADVICE_SECONDS, advice_workers: int = ADVICE_WORKERS,
                sign_in: tuple[int, float] = (SIGN_IN_BURST, SIGN_IN_PER_SECOND),
                push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-               time_bank: float = TIME_BANK, chat_words: str | None = None) -> Starlette:
+               time_bank: float = TIME_BANK, chat_words: str | None = None,
+               tournaments: dict | None = None) -> Starlette:
     """The app on the database ``db`` (a SQLite file, or a ``postgresql://`` URL: see
     ``store.open_store``). Bots think in a thread pool, or in
     ``bot_processes`` worker processes when it is above zero (strong bots need the cores);
@@ -96,7 +99,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
     per account name (accounts/); ``push_contact``: the operator's address the push services
     are given (VAPID's ``sub``), ``push_hosts``: the push services a browser's subscription may
     name (notify.py); ``time_bank``: a live clock's spare seconds per seat and match (lobby.py);
-    ``chat_words``: the operator's own word list, beside the shipped ones (moderation.py)."""
+    ``chat_words``: the operator's own word list, beside the shipped ones (moderation.py);
+    ``tournaments``: the tournaments' clock and waits (tournaments.Tournaments' keywords)."""
     if advice_workers < 0:
         raise ValueError("advice_workers is 0 or more")
     state: dict = {}
@@ -145,6 +149,18 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
             state["accounts"].hold(account, [link])
         return table_id, links
 
+    def seat_tournament(seats: int, game: str, rated: bool, clock: float, holders: list[dict | None],
+                        tournament: str) -> tuple[str, list[str]]:
+        """A tournament's table (tournaments.py): a room as a challenge's, not listed, each seat
+        with a person held for their account."""
+        table_id, tokens = hub().lobby.new_room(seats, game, public=False, clock=clock, rated=rated,
+                                                tournament=tournament)
+        links = [f"/t/{t}" for t in tokens]
+        for account, link in zip(holders, links):
+            if account is not None:
+                state["accounts"].hold(account, [link])
+        return table_id, links
+
     async def may_create(request: Request) -> bool:
         return await may_spend(request, "new-tables", new_tables, creators)
 
@@ -187,9 +203,11 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
                                 advice_workers=advice_workers or bot_processes or BOT_THREADS,
                                 fill_seconds=fill_seconds, public_clock=public_clock,
                                 push_contact=push_contact, push_hosts=push_hosts, time_bank=time_bank,
-                                chat_words=chat_words)
+                                chat_words=chat_words, tournaments=tournaments)
         state["accounts"] = Accounts(store, may_sign_in, state["hub"].rename, forget=state["hub"].forget)
+        state["hub"].tournaments.seat_room = seat_tournament
         state["hub"].start()
+        state["hub"].tournaments.start()
         if site is not None:
             await site.start(state["hub"])
         resting = collector.collect_when_idle(asyncio.get_running_loop())
@@ -279,6 +297,8 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/@/{name}/games", index),  # a player's archive and figures (archive.py, issue 58)
         Route("/leaderboard/{game}", index),
         Route("/daily/{game}", index),  # the daily deal's page (daily.py)
+        Route("/tournament/{id}", index),  # a tournament's page (tournaments.py)
+        Route("/tournaments", index),  # their list and the form to make one
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
@@ -299,6 +319,9 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         # reports, moderators and their log (issue 58)
         *moderation_routes(lambda: hub().moderation, read_body, client_address, may_spend_kept,
                            lambda: hub().ratings.rebuild(), lambda *a: hub().forget(*a)),
+        # tournaments: arenas, Swiss and duplicates (issue 59)
+        *tournament_routes(lambda: hub().tournaments, read_body, client_address, may_spend_kept, lambda: hub().games,
+                           lambda account: hub().ratings.pause_refusal(account)),
         WebSocketRoute("/ws/{token}", table_socket),
         *watch_routes(lambda: hub().watch, index, may_look),  # spectators, replays, downloads (watch.py)
         *installable.routes(STATIC),  # the manifest and the service worker, from the site's root
@@ -314,7 +337,8 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
              advice_workers: int = ADVICE_WORKERS, advice_seconds: float = ADVICE_SECONDS,
              fill_seconds: float = FILL_SECONDS, public_clock: float = PUBLIC_CLOCK,
              push_contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-             time_bank: float = TIME_BANK, chat_words: str | None = None, **options) -> Hub:
+             time_bank: float = TIME_BANK, chat_words: str | None = None, tournaments: dict | None = None,
+             **options) -> Hub:
     """The server's core with its features plugged in: the one place they are wired
     (core/features.py). The lobby (public tables, Play now, the turn clock), the spectators and
     looking back, hints and reviews, the ratings, and on a site of several processes its leases and relays.
@@ -331,6 +355,7 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.daily = hub.plug(DailyDeals(hub))  # the daily deal's tables dealt and their scores written (issue 59)
     hub.social = hub.plug(Social(hub))  # friends online, for the social routes (issue 58)
     hub.moderation = hub.plug(Moderation(hub, chat_words))  # chat bans, the word list (issue 58)
+    hub.tournaments = hub.plug(Tournaments(hub, **(tournaments or {})))  # arenas, Swiss, duplicates (issue 59)
     hub.site = site
     if site is not None:
         site.hub = hub

@@ -49,6 +49,8 @@ PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
     ("/@/", ("players.js",)),            # a profile
     ("/leaderboard/", ("players.js",)),  # a leaderboard
     ("/daily/", ("daily.js",)),          # the daily deal's page (issue 59)
+    ("/tournament/", ("tournament.js",)),  # a tournament's page (issue 59)
+    ("/tournaments", ("tournament.js",)),  # the tournaments' list and the form to make one
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 # (social.js, a signed-in page's bell, challenges and friends, is preloaded by no page: a

@@ -115,6 +115,10 @@ def test_each_page_preloads_its_own_modules_and_not_the_others(client):
     assert {"/static/app.js", "/static/daily.js", "/static/daily.i18n.js"} <= daily
     assert not daily & {"/static/hint.js", "/static/replay.js", "/static/players.js"}
     assert not (lobby | table) & {"/static/daily.js", "/static/daily.i18n.js"}
+    tournament = preloads("/tournament/abcdef")  # (issue 59: its page and what it imports, no table's)
+    assert {"/static/tournament.js", "/static/tournament.i18n.js", "/static/players.js"} <= tournament
+    assert not tournament & {"/static/hint.js", "/static/replay.js"}
+    assert "/static/tournament.js" not in lobby | table
 
 
 def test_a_deploy_is_seen_at_once(tmp_path, monkeypatch):

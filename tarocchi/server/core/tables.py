@@ -48,6 +48,7 @@ ALREADY_STARTED = "the room has already started"
 START_WITH_THREE = "a four-seat room starts early only with three seats joined"  # R17
 NEEDS_EVERY_SEAT = "this game is played by four: the match starts when all four have joined"  # B5
 NOT_OVER = "the match is not over yet"
+TOURNAMENT_TABLE = "a tournament's table plays its one match with the players seated there"
 NAME_EMPTY = "a name needs at least one letter or digit"
 NAME_LONG = f"a name is at most {NAME_LIMIT} characters"
 CHAT_EMPTY = "say something"
@@ -144,6 +145,9 @@ class Table:
         # A daily deal's table (issue 59, server/daily.py): {"game", "day", "deals", "try"}, dealt
         # the day's deck orders; "try" names the account's ranked try, None at an unranked table.
         self.daily: dict | None = created.get("daily")
+        # A tournament's table (issue 59, server/tournaments.py): the tournament's id. Its seats
+        # are the tournament's: nobody starts it early, lists it or plays it again.
+        self.tournament: str | None = created.get("tournament")
         self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
@@ -440,6 +444,8 @@ class Table:
     def check_start(self, seat: int) -> str | None:
         if self.kind != "room" or seat != 0:
             return ONLY_HOST_STARTS
+        if self.tournament:
+            return TOURNAMENT_TABLE
         if self.status != WAITING:
             return ALREADY_STARTED
         if not self.may_start_early():
@@ -474,11 +480,15 @@ class Table:
         """Why room seat ``seat`` may not list the room in the lobby (or take it off)."""
         if self.kind != "room" or seat != 0:
             return ONLY_HOST_PUBLIC
+        if self.tournament:
+            return TOURNAMENT_TABLE
         if self.status != WAITING:
             return ALREADY_STARTED
         return None
 
     def check_rematch(self) -> str | None:
+        if self.tournament:
+            return TOURNAMENT_TABLE
         return None if self.status == OVER else NOT_OVER
 
     def all_rematch(self) -> bool:

@@ -63,8 +63,9 @@ import { startNetwork, onNetwork, offline, reached } from "./offline.js";  // th
 import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons, a lesson table's guide (issue 42)
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
 // tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
-// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js); and,
-// signed in, the bell, the lobby's challenges and friends (social.js: account.js startSocial).
+// the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js), a
+// tournament's page (tournament.js); and, signed in, the bell, the lobby's challenges and friends
+// (social.js: account.js startSocial).
 let hint = null;
 let replay = null;
 let players = null;
@@ -84,6 +85,9 @@ const gamesMatch = /^\/@\/([^/]+)\/games\/?$/.exec(location.pathname);  // a pla
 const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
 // The daily deal's page (issue 59): /daily/<game> (daily.js).
 const dailyMatch = /^\/daily\/([^/]+)\/?$/.exec(location.pathname);
+// A tournament's page (issue 59, tournament.js): /tournament/<id>.
+const tournamentMatch = /^\/tournament\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+const tournamentsMatch = /^\/tournaments\/?$/.test(location.pathname);  // their list and the form to make one
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -478,7 +482,10 @@ function lobbyPage() {
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
     h("div", { class: "lobby-grid" }, lobbyUi.sections(), lobbyUi.dailySection(L.games, gameTitle),
       lessons.lobbySection(L.games, gameTitle), computer, room),
-    L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
+    L.games.length && players ? players.boardsNav(L.games, gameTitle) : null,
+    h("p", { class: "tournaments-link" }, h("a", { class: "button", href: "/tournaments", "data-focus": "tournaments" },
+      t("lobby.tournaments"))));  // (issue 59: tournament.js)
+
 }
 
 function renderLobby() {
@@ -1508,7 +1515,7 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !dailyMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !dailyMatch && !tournamentMatch && !tournamentsMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
@@ -1520,6 +1527,10 @@ if (accountMatch) {
   import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
 } else if (dailyMatch) {
   import("./daily.js").then((m) => m.dailyPage(root, decodeURIComponent(dailyMatch[1])));
+} else if (tournamentsMatch) {
+  import("./tournament.js").then((m) => m.tournamentsPage(root));
+} else if (tournamentMatch) {
+  import("./tournament.js").then((m) => m.tournamentPage(root, tournamentMatch[1]));
 } else if (replayMatch) {
   import("./replay.js").then((m) => m.replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames));
 } else if (token) {

@@ -21,6 +21,7 @@ const en = {
   "level.expert": "Expert",
   "lobby.sit": "Sit down",
   "lobby.room.title": "A room with friends",
+  "lobby.tournaments": "Tournaments",
   "lobby.room.help": "Pick the seats, create the room, and send each guest their own link.",
   "lobby.room.create": "Create room",
   "lobby.room.yours": "Your seat ({name})",
@@ -362,6 +363,7 @@ const it = {
   "level.expert": "Esperto",
   "lobby.sit": "Siediti",
   "lobby.room.title": "Una stanza con gli amici",
+  "lobby.tournaments": "Tornei",
   "lobby.room.help": "Scegli i posti, crea la stanza e manda a ogni ospite il suo link.",
   "lobby.room.create": "Crea la stanza",
   "lobby.room.yours": "Il tuo posto ({name})",
@@ -761,6 +763,7 @@ const REASONS_IT = {
   "too late: the computer played for you": "troppo tardi: ha giocato il computer per te",
   "the table moved on: look again": "il tavolo è andato avanti: guarda di nuovo",
   "the match is not over yet": "la partita non è ancora finita",
+  "a tournament's table plays its one match with the players seated there": "un tavolo di torneo gioca la sua sola partita con i giocatori che vi sono seduti",
   "a name needs at least one letter or digit": "un nome ha almeno una lettera o una cifra",
   "a name is at most 24 characters": "un nome ha al massimo 24 caratteri",
   // Limits (tarocchi/server/messages.py, hub.py; docs/protocol.md).

@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from . import dailies, people, sleepers
+from . import dailies, people, sleepers, tournaments
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -126,6 +126,8 @@ MIGRATIONS: list = [
     _version_7,
     # 8: the daily deal's tries and scores (issue 59).
     dailies.SCHEMA,
+    # 9: tournaments, their players and tables (issue 59).
+    tournaments.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -165,6 +167,7 @@ class PostgresStore:
         self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
         self.sleepers = sleepers.Sleepers(self._write, self._connection_tx)
         self.dailies = dailies.Dailies(self._write, self._connection_tx)
+        self.tournaments = tournaments.Tournaments(self._write, self._connection_tx)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
