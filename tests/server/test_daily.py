@@ -20,7 +20,7 @@ import pytest
 
 from tarocchi.engine.game import get_game
 from tarocchi.server.core.sessions import COOKIE
-from tarocchi.server.core.store import SCHEMA_VERSION, open_store
+from tarocchi.server.core.store import open_store
 from tarocchi.server.watch import DAILY_HIDDEN
 from tarocchi.server import daily
 from tarocchi.server.daily import ALREADY_PLAYED, DEALS, NO_DAILY, DailyDeals, streak, today
@@ -279,20 +279,26 @@ def test_bad_games_and_floods_are_refused_and_change_nothing(tmp_path):
         store.close()
 
 
+DAILY_VERSION = 8  # (base.py SCHEMA_VERSION's comment)
+
+
 def test_a_database_of_the_version_before_gains_the_daily_tables(store_db):
-    """The daily tables are the last schema version's step (the one before opens with them made)."""
+    """The daily tables are schema version 8's step: a database of version 7 opens with them made
+    (and with version 9's, the tournaments', after them)."""
     store = open_store(store_db)
     with store.people.write() as tx:
         tx.run("DROP TABLE daily_scores")
         tx.run("DROP TABLE daily_tries")
+        for table in ("tournament_tables", "tournament_players", "tournaments"):
+            tx.run(f"DROP TABLE {table}")
     store.close()
     if store_db.startswith("postgresql"):
         import psycopg
         with psycopg.connect(store_db, autocommit=True) as conn:
-            conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION - 1,))
+            conn.execute("UPDATE schema_version SET version = %s", (DAILY_VERSION - 1,))
     else:
         with sqlite3.connect(store_db) as db:
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+            db.execute(f"PRAGMA user_version = {DAILY_VERSION - 1}")
     store = open_store(store_db)
     account = store.people.create_account("Anna", "segreto123", [])
     row = store.dailies.begin("t1", "2026-12-07", "sicilian", account, "table", "token")
