@@ -292,6 +292,9 @@ def cmd_archive_backfill(args: argparse.Namespace) -> int:
         store.close()
     print(f"{filled} match{'' if filled == 1 else 'es'} given their deals' figures"
           + (f"; {broken} left without (their tables' streams do not replay: tarocchi check-db)" if broken else ""))
+    return 0
+
+
 def cmd_tournament_standings(args: argparse.Namespace) -> int:
     """A tournament's standings from its records alone (GET /api/tournaments/<id>/records): one
     JSON line a player, best first, as the server's ``players`` (issue 59: the independent check)."""
