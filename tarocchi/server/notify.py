@@ -26,9 +26,10 @@ that rang it alone, so each is pushed once. This feature rings two kinds itself,
 whose seat an account holds, when no page of that seat is open and in sight: ``started`` (the
 room's match has begun) and ``turn`` (at a table by correspondence; one unread ``turn`` item a
 table, the newer replacing it, and gone when a page of the seat says hello there). Their push
-is the item's: a turn at a live table is pushed as before, with no bell item. Bell pushes are
-budgeted per account (``BELL_PUSHES``): past it, one later push says how many more are on the
-bell; challenges share one notification on the phone (one tag). A rated match's end is pushed
+is the item's: a turn at a live table is pushed as before, with no bell item. The other bell
+pushes (those others may cause: challenges and their answers, warnings, ratings) are budgeted
+per account (``BELL_PUSHES``): past it, one later push says how many more are on the bell;
+challenges share one notification on the phone (one tag). A rated match's end is pushed
 once, as its ``rated`` item (with the rating's change), not also as "the match is over".
 Pushes go out from tasks, their store reads off the event loop where the store commits off it:
 a table's play never waits for them."""
@@ -457,7 +458,9 @@ class Notifier(Feature):
             account = item["account"]
             if item["kind"] == "rated":
                 self.rated[(account, item["data"].get("table"))] = now
-            if self._spend(account):
+            # (a turn, a start: each needs the account's own move or sitting between two; the
+            # rest others may cause, a flood of challenges)
+            if item["kind"] in ("turn", "started") or self._spend(account):
                 self._spawn(self._send(account, lambda texts, item=item: {
                     **bell_message(item, texts, self.shown), "what": item["kind"], "bell": item["id"],
                     **({"table": item["data"]["table"]} if "table" in item["data"] else {})}))

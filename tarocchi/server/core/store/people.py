@@ -925,10 +925,9 @@ class People:
         return kept
 
     def _forget_kept(self, *accounts: str) -> None:
-        """A ban or block of these accounts changed here: read afresh at the next chat line."""
+        """A block between these accounts changed here: read afresh at the next chat line."""
         for account in accounts:
             self._blocks.pop(account, None)
-            self._chat_bans.pop(account, None)
 
     def block_between(self, accounts: list[str]) -> bool:
         """Whether any two of ``accounts`` block each other, either way (issue 58: Play now and
@@ -1225,7 +1224,7 @@ class People:
             tx.run("INSERT INTO sanctions (account_id, kind, until, at) VALUES (%s, %s, %s, %s) "
                    "ON CONFLICT (account_id, kind) DO UPDATE SET until = excluded.until, at = excluded.at",
                    (account, kind, until, time.time()))
-        self._forget_kept(account)
+        self._chat_bans.pop(account, None)  # (read afresh at the next chat line)
 
     def sanctioned_until(self, account: str, kind: str) -> float | None:
         """When the account's live ban of ``kind`` (chat, rated) ends, or None."""
