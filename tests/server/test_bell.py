@@ -222,3 +222,30 @@ def test_a_correspondence_turn_rings_one_item_a_table_pushed_once_and_the_start_
 
     with PushService() as service, running_server(push_hosts=(service.origin,)) as server:
         asyncio.run(body(server, service))
+
+
+@pytest.fixture(scope="module")
+def redis():
+    from tests.redis_server import RedisServer
+    with RedisServer() as server:
+        yield server
+
+
+def test_on_a_site_of_two_each_item_is_pushed_once_by_the_process_that_rang_it(redis, store_db):
+    from tests.server.test_social import on
+    with PushService() as service, \
+            running_server(store_db, bus=redis.url, process="A", lease=2.0, push_hosts=(service.origin,)) as a, \
+            running_server(store_db, bus=redis.url, process="B", lease=2.0, push_hosts=(service.origin,)) as b:
+        anna, bruno = sign_up(a, 1, "Anna"), sign_up(a, 2, "Bruno")
+        a_browser, b_browser = service.browser(), service.browser()
+        assert anna.post("/api/push", json=a_browser.subscription).status_code == 204
+        assert bruno.post("/api/push", json=b_browser.subscription).status_code == 204
+        cid = challenge(anna, "Bruno")  # rung on A
+        with on(b, bruno, 2) as bruno_b:
+            assert bruno_b.post(f"/api/challenges/{cid}/decline").status_code == 204  # rung on B
+        service.wait(lambda m: m["what"] == "challenge_declined")
+        time.sleep(1.0)  # (time for a second push, if one were sent)
+        assert [m["what"] for m in service.of(b_browser)] == ["challenge"]
+        assert [m["what"] for m in service.of(a_browser)] == ["challenge_declined"]
+        anna.close()
+        bruno.close()
