@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import json
 import os
+import platform
 import random
 import signal
 import statistics
@@ -297,18 +298,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
 
+    print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print(f"1. the store: {args.players:,} players, {args.friends} friends each")
     with tempfile.TemporaryDirectory(prefix="tarocchi-social-") as tmp:
         store_figures("sqlite", os.path.join(tmp, "people.sqlite3"), args.players, args.friends)
     if args.postgres:
         store_figures("postgresql", args.postgres, args.players, args.friends)
     elif not args.no_postgres:
-        from tests.postgres import Postgres, available
-        if available():
-            with Postgres() as cluster:
-                store_figures("postgresql", cluster.new_database(), args.players, args.friends)
+        from tests.postgres import Cluster
+        try:
+            cluster = Cluster(durable=True)  # (every COMMIT flushed, as the server's default)
+        except RuntimeError as e:
+            print(f"  postgresql: {e} (or --postgres URL)")
         else:
-            print("  postgresql: no PostgreSQL programs here (--postgres URL)")
+            with cluster:
+                store_figures("postgresql", cluster.new_database(), args.players, args.friends)
     print(f"2. who is online, a site of two, {args.players:,} online")
     online_figures(args.players, args.poll)
     print(f"3. {args.tables} computer tables played over sockets, {args.seconds:.0f} s a phase, one process (SQLite)")

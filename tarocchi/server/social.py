@@ -136,14 +136,9 @@ class Social(Feature):
         now = time.monotonic()
         if self._online is not None and now - self._online[0] < ONLINE_FRESH:
             return self._online[1]
-        if self._gathering is None:
+        if self._gathering is None or self._gathering.done():
             self._gathering = asyncio.get_running_loop().create_task(self._gather())
-        gathering = self._gathering
-        try:
-            found = await asyncio.shield(gathering)
-        finally:
-            if self._gathering is gathering and gathering.done():
-                self._gathering = None
+        found = await asyncio.shield(self._gathering)  # (a request gone does not stop the others')
         self._online = (now, found)
         return found
 

@@ -249,3 +249,32 @@ def test_on_a_site_of_two_each_item_is_pushed_once_by_the_process_that_rang_it(r
         assert [m["what"] for m in service.of(a_browser)] == ["challenge_declined"]
         anna.close()
         bruno.close()
+
+
+def test_who_is_online_is_gathered_once_in_a_while_for_every_friends_list(monkeypatch):
+    """Issue 58: one gathering of who is online serves the friends lists asked within
+    ONLINE_FRESH seconds; a friend who leaves shows offline after it."""
+    from tarocchi.server import social
+    from tarocchi.server.core.sessions import COOKIE
+
+    monkeypatch.setattr(social, "ONLINE_FRESH", 3.0)  # (the server's 2 s: room for a slow machine)
+
+    async def body(server):
+        anna, bruno = sign_up(server, 1, "Anna"), sign_up(server, 2, "Bruno")
+        for a, b in ((anna, "Bruno"), (bruno, "Anna")):
+            assert a.post("/api/me/friends", json={"name": b}).status_code == 204
+        links = anna.post("/api/rooms", json={"seats": 3}).json()["links"]
+        seat = await Seat.open(server.ws_url, links[1].removeprefix("/t/"),
+                               headers={"Cookie": f"{COOKIE}={bruno.cookies[COOKIE]}"})
+        assert anna.get("/api/me/friends").json()["following"][0]["online"]
+        await seat.close()
+        await asyncio.sleep(0.2)
+        assert anna.get("/api/me/friends").json()["following"][0]["online"]  # (the gathering kept)
+        await asyncio.sleep(3.0)
+        assert anna.get("/api/me/friends").json()["following"][0] == {
+            "name": "Bruno", "friend": True, "online": False, "table": None}
+        anna.close()
+        bruno.close()
+
+    with running_server() as server:
+        asyncio.run(body(server))
