@@ -22,8 +22,9 @@
    latency from an action sent to the state that answers it), for ``--seconds`` alone, then as
    long again with ``--pollers`` signed-in players (each with ``--friends`` friends) asking
    ``GET /api/me/friends`` at ``--rate`` requests a second in all and the bell (``GET
-   /api/me/bell``) at a tenth of it, and one challenge a second rung and read. Prints the moves'
-   p50/p99 latency, the requests answered a second, and the server's CPU a second, both phases.
+   /api/me/bell``) at a tenth of it, and one challenge a second rung and read (from a client
+   process of their own). Prints the moves' p50/p99 latency, the requests answered a second, and
+   the server's CPU a second, both phases.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import platform
 import random
@@ -61,22 +63,21 @@ SERVER_FLAGS = ["--bot-delay", "0", "--trick-pause", "0", "--bot-processes", "0"
 
 def people_with_friends(people: People, players: int, friends: int) -> list[str]:
     """``players`` accounts, each following and followed by its ``friends`` nearest in a ring
-    (friends of each other), written in one transaction each thousand (no password hashing)."""
+    (friends of each other), written a thousand rows a statement (no password hashing)."""
     ids = [f"{n:016x}" for n in range(players)]
     now = time.time()
     half = friends // 2
-    for start in range(0, players, 1000):
+    accounts = [(ids[n], f"player{n}", f"player{n}", None, now) for n in range(players)]
+    follows = [(ids[n], ids[(n + s * d) % players], now) for n in range(players) for d in range(1, half + 1)
+               for s in (1, -1)]
+    for table, columns, rows in (("accounts", "id, name, name_key, password, created_at", accounts),
+                                 ("follows", "follower, followed, at", follows)):
+        marks = "(" + ", ".join(["%s"] * len(rows[0])) + ")"
         with people.write() as tx:
-            for n in range(start, min(players, start + 1000)):
-                tx.run("INSERT INTO accounts (id, name, name_key, password, created_at) VALUES (%s, %s, %s, %s, %s)",
-                       (ids[n], f"player{n}", f"player{n}", None, now))
-    for start in range(0, players, 1000):
-        with people.write() as tx:
-            for n in range(start, min(players, start + 1000)):
-                for d in range(1, half + 1):
-                    for m in ((n + d) % players, (n - d) % players):
-                        tx.run("INSERT INTO follows (follower, followed, at) VALUES (%s, %s, %s) "
-                               "ON CONFLICT DO NOTHING", (ids[n], ids[m], now))
+            for start in range(0, len(rows), 1000):
+                chunk = rows[start:start + 1000]
+                tx.run(f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([marks] * len(chunk)) +
+                       " ON CONFLICT DO NOTHING", [v for row in chunk for v in row])
     return ids
 
 
@@ -193,14 +194,34 @@ async def tables_for(client: httpx.AsyncClient, ws_url: str, count: int, until: 
     await asyncio.gather(*(one() for _ in range(count)))
 
 
+class Player:
+    """A signed-in player's requests, on a client shared by all."""
+
+    def __init__(self, client: httpx.AsyncClient, headers: dict):
+        self.client, self.headers = client, headers
+
+    async def get(self, path: str) -> httpx.Response:
+        return await self.client.get(path, headers=self.headers)
+
+    async def post(self, path: str, json: dict) -> httpx.Response:
+        return await self.client.post(path, json=json, headers=self.headers)
+
+
 async def social_load(url: str, cookies: list[str], names: list[str], rate: float, until: float, counts: dict) -> None:
     """``rate`` friends polls a second in all, the bell a tenth as often, one challenge a second
     (rung, then the challenged reads its bell and marks it read)."""
-    clients = [httpx.AsyncClient(base_url=url, cookies={COOKIE: c}, timeout=30) for c in cookies]
+    # (one client, each request with its player's cookie: a client each would build an SSL
+    # context each, seconds of the loop for hundreds)
+    shared = httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=64))
+    clients = [Player(shared, {"Cookie": f"{COOKIE}={c}"}) for c in cookies]
     try:
-        async def ask(client: httpx.AsyncClient, kind: str, path: str):
-            r = await client.get(path)
-            counts[kind] = counts.get(kind, 0) + (r.status_code == 200)
+        async def ask(client: Player, kind: str, path: str):
+            try:
+                r = await client.get(path)
+                key = kind if r.status_code == 200 else f"{kind} {r.status_code}"
+            except httpx.HTTPError as e:
+                key = f"{kind} {type(e).__name__}"
+            counts[key] = counts.get(key, 0) + 1
 
         async def poll(kind: str, path: str, every: float):
             """One request every ``every`` seconds, each on its own (64 at most on their way)."""
@@ -230,8 +251,13 @@ async def social_load(url: str, cookies: list[str], names: list[str], rate: floa
         await asyncio.gather(poll("friends", "/api/me/friends", 1 / rate), poll("bell", "/api/me/bell", 10 / rate),
                              challenges())
     finally:
-        for c in clients:
-            await c.aclose()
+        await shared.aclose()
+
+
+def load_process(url: str, cookies: list[str], names: list[str], rate: float, seconds: float, out) -> None:
+    counts: dict = {}
+    asyncio.run(social_load(url, cookies, names, rate, time.monotonic() + seconds, counts))
+    out.put(counts)
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -261,20 +287,27 @@ def play_figures(players: int, friends: int, pollers: int, tables: int, rate: fl
             async def phase(loaded: bool) -> tuple[list[float], dict, float]:
                 latencies: list[float] = []
                 counts: dict = {}
-                until = time.monotonic() + seconds
                 cpu0 = cpu_seconds(server.pid)
+                if loaded:  # (a process of its own: the players' client does not slow the tables')
+                    results = mp.get_context("spawn").Queue()
+                    loader = mp.get_context("spawn").Process(
+                        target=load_process, args=(url, cookies, [f"player{n}" for n in range(pollers)], rate,
+                                                   seconds, results))
+                    loader.start()
+                until = time.monotonic() + seconds
                 async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-                    work = [tables_for(client, ws_url, tables, until, latencies)]
-                    if loaded:
-                        work.append(social_load(url, cookies, [f"player{n}" for n in range(pollers)], rate, until,
-                                                counts))
-                    await asyncio.gather(*work)
+                    await tables_for(client, ws_url, tables, until, latencies)
+                if loaded:
+                    counts = await asyncio.to_thread(results.get, True, 120)
+                    loader.join(30)
                 return latencies, counts, (cpu_seconds(server.pid) - cpu0) / seconds
 
             for loaded in (False, True):
                 latencies, counts, cpu = asyncio.run(phase(loaded))
                 load = (f"friends {counts.get('friends', 0) / seconds:,.0f}/s, bell {counts.get('bell', 0) / seconds:,.0f}/s, "
                         f"challenges {counts.get('challenges', 0) / seconds:.1f}/s" if loaded else "no social load")
+                if errors := {k: v for k, v in counts.items() if " " in k}:
+                    load += f" (not answered 200: {errors})"
                 print(f"  {load:52} moves {len(latencies) / seconds:6.0f}/s  p50 {quantile(latencies, 0.5):6.2f} ms  "
                       f"p99 {quantile(latencies, 0.99):6.2f} ms  server CPU {cpu:.2f} s/s")
         finally:
