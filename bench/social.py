@@ -23,8 +23,10 @@
    long again with ``--pollers`` signed-in players (each with ``--friends`` friends) asking
    ``GET /api/me/friends`` at ``--rate`` requests a second in all and the bell (``GET
    /api/me/bell``) at a tenth of it, and one challenge a second rung and read (from a client
-   process of their own). Prints the moves' p50/p99 latency, the requests answered a second, and
-   the server's CPU a second, both phases.
+   ``--load-procs`` processes of their own). Prints the moves' p50/p99 latency, the requests
+   answered a second, and the server's CPU a second, both phases; and the server's CPU a request
+   (what the load added, over the requests answered), times ``--rate``: on a machine whose
+   clients cannot ask that many, what that many would cost.
 """
 
 from __future__ import annotations
@@ -265,7 +267,8 @@ def quantile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000 if xs else float("nan")
 
 
-def play_figures(players: int, friends: int, pollers: int, tables: int, rate: float, seconds: float) -> None:
+def play_figures(players: int, friends: int, pollers: int, tables: int, rate: float, seconds: float,
+                 procs: int = 4) -> None:
     with tempfile.TemporaryDirectory(prefix="tarocchi-social-") as tmp:
         db = os.path.join(tmp, "social.sqlite3")
         store = open_store(db)
@@ -288,20 +291,25 @@ def play_figures(players: int, friends: int, pollers: int, tables: int, rate: fl
                 latencies: list[float] = []
                 counts: dict = {}
                 cpu0 = cpu_seconds(server.pid)
-                if loaded:  # (a process of its own: the players' client does not slow the tables')
+                loaders = []
+                if loaded:  # (processes of their own: the players' clients do not slow the tables')
                     results = mp.get_context("spawn").Queue()
-                    loader = mp.get_context("spawn").Process(
-                        target=load_process, args=(url, cookies, [f"player{n}" for n in range(pollers)], rate,
-                                                   seconds, results))
-                    loader.start()
+                    names = [f"player{n}" for n in range(pollers)]
+                    for k in range(procs):
+                        loaders.append(mp.get_context("spawn").Process(
+                            target=load_process, args=(url, cookies[k::procs], names[k::procs], rate / procs,
+                                                       seconds, results)))
+                        loaders[-1].start()
                 until = time.monotonic() + seconds
                 async with httpx.AsyncClient(base_url=url, timeout=30) as client:
                     await tables_for(client, ws_url, tables, until, latencies)
-                if loaded:
-                    counts = await asyncio.to_thread(results.get, True, 120)
+                for loader in loaders:
+                    for kind, n in (await asyncio.to_thread(results.get, True, 120)).items():
+                        counts[kind] = counts.get(kind, 0) + n
                     loader.join(30)
                 return latencies, counts, (cpu_seconds(server.pid) - cpu0) / seconds
 
+            idle = 0.0
             for loaded in (False, True):
                 latencies, counts, cpu = asyncio.run(phase(loaded))
                 load = (f"friends {counts.get('friends', 0) / seconds:,.0f}/s, bell {counts.get('bell', 0) / seconds:,.0f}/s, "
@@ -310,6 +318,12 @@ def play_figures(players: int, friends: int, pollers: int, tables: int, rate: fl
                     load += f" (not answered 200: {errors})"
                 print(f"  {load:52} moves {len(latencies) / seconds:6.0f}/s  p50 {quantile(latencies, 0.5):6.2f} ms  "
                       f"p99 {quantile(latencies, 0.99):6.2f} ms  server CPU {cpu:.2f} s/s")
+                if not loaded:
+                    idle = cpu
+                elif (asked := sum(counts.get(k, 0) for k in ("friends", "bell")) / seconds) > 0:
+                    each = (cpu - idle) / asked  # (the challenges' few left in: an upper bound)
+                    print(f"  the server's CPU a friends or bell request: {each * 1e3:.2f} ms; at {rate:.0f} friends "
+                          f"polls a second and a tenth as many bells: {each * rate * 1.1:.2f} of a core")
         finally:
             server.send_signal(signal.SIGINT)
             try:
@@ -329,6 +343,7 @@ def main() -> None:
     parser.add_argument("--pollers", type=int, default=500, help="signed-in players whose sessions poll")
     parser.add_argument("--rate", type=float, default=333.0, help="friends polls a second, all together")
     parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--load-procs", type=int, default=4, help="client processes of the players' requests")
     args = parser.parse_args()
 
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
@@ -349,7 +364,7 @@ def main() -> None:
     print(f"2. who is online, a site of two, {args.players:,} online")
     online_figures(args.players, args.poll)
     print(f"3. {args.tables} computer tables played over sockets, {args.seconds:.0f} s a phase, one process (SQLite)")
-    play_figures(args.players, args.friends, args.pollers, args.tables, args.rate, args.seconds)
+    play_figures(args.players, args.friends, args.pollers, args.tables, args.rate, args.seconds, args.load_procs)
 
 
 if __name__ == "__main__":
