@@ -1,4 +1,4 @@
-"""The ``tarocchi`` command: simulate, replay, serve, check-db, ratings, duel, selfplay."""
+"""The ``tarocchi`` command: simulate, replay, serve, check-db, ratings, archive, duel, selfplay."""
 
 from __future__ import annotations
 
@@ -272,6 +272,29 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_archive_backfill(args: argparse.Namespace) -> int:
+    """Each deal's figures (issue 58, "Your games": server/archive.py) for the matches recorded
+    before schema 7, from their tables' stored events, so that an old match counts as a new one.
+    Safe beside a running server: it writes only the matches that have none, and a match ending
+    now has its own from the server."""
+    import os
+
+    from .server.archive import backfill
+    from .server.core.store import open_store
+
+    if "://" not in args.db and not os.path.isfile(args.db):
+        print(f"tarocchi archive backfill: no database at {args.db}", file=sys.stderr)
+        return 2
+    store = open_store(args.db)
+    try:
+        filled, broken = backfill(store)
+    finally:
+        store.close()
+    print(f"{filled} match{'' if filled == 1 else 'es'} given their deals' figures"
+          + (f"; {broken} left without (their tables' streams do not replay: tarocchi check-db)" if broken else ""))
+    return 0
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     from .bots.duel import main as duel_main
 
@@ -382,6 +405,14 @@ def build_parser() -> argparse.ArgumentParser:
     rb.add_argument("--db", default="tarocchi.sqlite3",
                     help="SQLite database file, or a PostgreSQL URL (docs/operations.md)")
     rb.set_defaults(func=cmd_ratings_rebuild)
+
+    g = sub.add_parser("archive", help="the players' archives of matches (issue 58)")
+    asub = g.add_subparsers(dest="archive_command", required=True)
+    ab = asub.add_parser("backfill", help="each deal's figures for the matches recorded before schema 7, "
+                         "from their stored events (safe beside a running server)")
+    ab.add_argument("--db", default="tarocchi.sqlite3",
+                    help="SQLite database file, or a PostgreSQL URL (docs/operations.md)")
+    ab.set_defaults(func=cmd_archive_backfill)
 
     d = sub.add_parser("duel", help="duplicate match between bots")
     d.add_argument("--game", choices=game_names(), default=DEFAULT)

@@ -119,9 +119,11 @@ LONGEST = {
     "tests/trust/test_hint_leaks.py": 125,
     "tests/browser/test_calabresella.py": 117,
     "tests/trust/test_watch_leaks.py": 103,
+    "tests/browser/test_daily.py": 97,  # one flow: the day's three deals played by clicking, the page at 3 sizes x 2 languages
     "tests/browser/test_issue22.py": 93,
     "tests/browser/test_accounts.py": 86,
     "tests/browser/test_ottocento.py": 80,
+    "tests/server/test_daily.py": 79,
     "tests/server/test_accounts.py": 77,
     "tests/server/test_one_database.py": 73,
     "tests/browser/test_watch.py": 72,

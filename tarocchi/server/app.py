@@ -29,6 +29,8 @@ from . import collector, installable
 from .accounts import SIGN_IN_BURST, SIGN_IN_PER_SECOND, Accounts
 from .accounts import passkeys
 from .advice import ADVICE_WORKERS, Advisor
+from .archive import Archive
+from .archive import routes as archive_routes
 from .core.hub import TABLE_GAMES, Chance, Hub
 from .core.messages import (
     BODY_TOO_LARGE, BURST, HELLO_TIMEOUT, LOBBY_BURST, LOBBY_PER_SECOND, MAX_BODY, MAX_FRAME, NEW_TABLES_BURST,
@@ -37,6 +39,8 @@ from .core.messages import (
 from .core.sessions import gives_browser_id, persons, signed_in
 from .core.sockets import client_address, serve_socket
 from .core.store import Store, open_store, redacted
+from .daily import DailyDeals
+from .daily import routes as daily_routes
 from .guard import CONNECTIONS_PER_ADDRESS, HEADER_TIMEOUT, ConnectionGuard, protocols, raise_descriptor_limit
 from .lessons import Lessons
 from .lessons import routes as lesson_routes
@@ -272,14 +276,20 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/t/{token}", index),
         Route("/account", index),  # sign up, sign in, the account's sessions (accounts/)
         Route("/@/{name}", index),  # a player's profile (ratings.py)
+        Route("/@/{name}/games", index),  # a player's archive and figures (archive.py, issue 58)
         Route("/leaderboard/{game}", index),
+        Route("/daily/{game}", index),  # the daily deal's page (daily.py)
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),
         Route("/api/games", list_games),
         *lobby_routes(hub, may_browse, may_create, read_body, paused),
         *lesson_routes(hub, may_create),  # Learn to play: a lesson's table (lessons.py)
+        # the daily deal: today's facts, standings and streak; a table of it (issue 59, daily.py)
+        *daily_routes(lambda: hub().daily, may_browse, may_create, lambda request: signed_in(hub().store.people, request),
+                      lambda account, links: state["accounts"].hold(account, links)),
         *ratings_routes(lambda: hub().ratings, may_browse),  # profiles and leaderboards (ratings.py)
+        *archive_routes(lambda: hub().archive, may_browse, read_body),  # Your games (archive.py, issue 58)
         *accounts_feature.routes(lambda: state["accounts"], read_body, client_address),
         *push_routes(lambda: hub().notifier, read_body),
         # friends, challenges, blocks and the bell (issue 58)
@@ -317,7 +327,9 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts,
                                           shown=shown_change))
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
+    hub.archive = hub.plug(Archive(hub, shown_change))  # each deal's figures, kept as a match ends (issue 58)
     hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)
+    hub.daily = hub.plug(DailyDeals(hub))  # the daily deal's tables dealt and their scores written (issue 59)
     hub.social = hub.plug(Social(hub))  # friends online, for the social routes (issue 58)
     hub.moderation = hub.plug(Moderation(hub, chat_words))  # chat bans, the word list (issue 58)
     hub.site = site

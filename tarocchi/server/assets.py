@@ -40,13 +40,15 @@ COMPRESSED = (".js", ".css", ".json", ".html", ".svg", ".webmanifest", ".txt")
 ENTRY = "app.js"
 # The modules app.js imports with import() for one kind of page only (issue 60): preloaded with
 # that page, so that they come beside app.js, not after it. The first prefix that a path starts
-# with decides; the lobby is "/" alone.
-PAGE_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+# with (or pattern that matches it from its start) decides; the lobby is "/" alone.
+PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
+    (re.compile(r"/@/[^/]+/games/?$"), ("archive.js",)),  # a player's games (issue 58)
     ("/t/", ("hint.js", "replay.js")),   # a seat's table: its hints and the deal's replay link
     ("/w/", ("hint.js", "replay.js")),   # a watched table
     ("/r/", ("replay.js",)),             # a replay
     ("/@/", ("players.js",)),            # a profile
     ("/leaderboard/", ("players.js",)),  # a leaderboard
+    ("/daily/", ("daily.js",)),          # the daily deal's page (issue 59)
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 STATIC_IMPORT = re.compile(r"""^\s*import\s+(?:[^'";]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
@@ -150,7 +152,7 @@ class Assets:
         """The modules the page at ``path`` loads at once: app.js's static graph and the page's own."""
         extra = LOBBY_MODULES if path == "/" else ()
         for prefix, modules in PAGE_MODULES:
-            if path.startswith(prefix):
+            if prefix.match(path) if isinstance(prefix, re.Pattern) else path.startswith(prefix):
                 extra = modules
                 break
         order: list[str] = []

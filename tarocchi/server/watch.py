@@ -46,7 +46,7 @@ from .core.messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_
                        Hello, History)
 from .core.features import Spectators
 from .core.hub import Connection, StoredTable, stored_table
-from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, match_reference, spectator_view
+from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, daily_hidden, match_reference, spectator_view
 from .core.tables import encode_json as _encode
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ NOT_FINISHED = "that deal is not finished: its replay opens at the count"
 NO_SUCH_DEAL = "this table has no such deal"
 BROKEN_PAST = "this table could not be restored after a problem on the server"
 UNKNOWN_TABLE = "unknown link: this table does not exist"
+# (issue 59: a daily deal's cards are others' still to play until its day is over)
+DAILY_HIDDEN = "a daily deal's replay opens when its day is over (UTC): others are still to play these cards"
 
 
 def watch_link(token: str) -> str:
@@ -394,6 +396,8 @@ def routes(watchers_of, page, may_look) -> list:
         past = await past_for(request)
         if isinstance(past, Response):
             return past
+        if daily_hidden(past.table, watchers_of().hub.now()):
+            return JSONResponse({"error": DAILY_HIDDEN}, status_code=403)
         number = request.path_params["number"]
         if number > len(past.deals):
             table = past.table
@@ -409,6 +413,8 @@ def routes(watchers_of, page, may_look) -> list:
         past = await past_for(request)
         if isinstance(past, Response):
             return past
+        if daily_hidden(past.table, watchers_of().hub.now()):
+            return JSONResponse({"error": DAILY_HIDDEN}, status_code=403)
         name = f"tarocchi-{past.table.game.name}-{past.table.id}.jsonl"
         body = await asyncio.to_thread(records_of, past)  # every deal's record: not on the loop
         return Response(body, media_type="application/x-ndjson",

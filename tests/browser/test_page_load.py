@@ -15,6 +15,7 @@ pytestmark = pytest.mark.browser
 
 TABLE_ONLY = ("/static/hint.js", "/static/replay.js", "/static/games/")
 LOBBY_ONLY = ("/static/players.js",)
+GAMES_ONLY = ("/static/archive.js",)  # a player's games (issue 58): loaded on that page alone
 # The /static/ files the page took from the network (a 200 or a 304), not from the browser's cache.
 FROM_NETWORK = """() => performance.getEntriesByType('resource')
   .filter((e) => new URL(e.name).pathname.startsWith('/static/') && e.transferSize > 0)
@@ -36,7 +37,7 @@ def test_the_lobby_loads_no_table_module_and_a_repeat_visit_asks_for_no_unchange
     page.locator("#play-now-sicilian").wait_for()
     page.wait_for_load_state("networkidle")
     assert "/static/lobby.js" in asked and "/static/players.js" in asked
-    assert not [u for u in asked if u.startswith(TABLE_ONLY)], asked
+    assert not [u for u in asked if u.startswith(TABLE_ONLY + GAMES_ONLY)], asked
     assert "/api/me" not in asked and errors == []  # (signed out: nothing asked that fails)
     page.reload()
     page.locator("#play-now-sicilian").wait_for()
@@ -52,9 +53,20 @@ def test_a_table_loads_no_lobby_module(live_server, new_page):
     page.goto(f"{live_server.url}/t/{token}")
     page.locator(".hand .card").first.wait_for()
     assert {"/static/hint.js", "/static/replay.js", "/static/games/sicilian.js"} <= set(asked)
-    assert not [u for u in asked if u.startswith(LOBBY_ONLY)], asked
+    assert not [u for u in asked if u.startswith(LOBBY_ONLY + GAMES_ONLY)], asked
     assert "/api/me" not in asked and errors == []
     page.reload()
     page.locator(".hand .card").first.wait_for()
     assert page.evaluate(FROM_NETWORK) == []
     assert page.errors == []
+
+
+def test_the_daily_page_loads_its_own_module_and_no_table_or_lobby_one(live_server, new_page):
+    page = new_page(PHONE)
+    asked, errors = watched(page)
+    page.goto(live_server.url + "/daily/sicilian")
+    page.locator("#daily-play").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert {"/static/daily.js", "/static/daily.i18n.js"} <= set(asked)
+    assert not [u for u in asked if u.startswith(TABLE_ONLY + LOBBY_ONLY)], asked
+    assert "/api/me" not in asked and errors == [] and page.errors == []

@@ -106,6 +106,15 @@ def test_each_page_preloads_its_own_modules_and_not_the_others(client):
     assert not lobby & {"/static/hint.js", "/static/replay.js"}
     assert {"/static/app.js", "/static/hint.js", "/static/replay.js", "/static/lines.js"} <= table
     assert "/static/players.js" not in table
+    # A player's games (issue 58): its own module, on its page alone; the profile's stays its own.
+    games, profile = preloads("/@/Anna/games"), preloads("/@/Anna")
+    assert {"/static/archive.js", "/static/players.js"} <= games and not games & {"/static/hint.js", "/static/replay.js"}
+    assert "/static/archive.js" not in profile | lobby | table and "/static/players.js" in profile
+    # The daily deal's page (issue 59): its module and catalogue, and neither anywhere else.
+    daily = preloads("/daily/sicilian")
+    assert {"/static/app.js", "/static/daily.js", "/static/daily.i18n.js"} <= daily
+    assert not daily & {"/static/hint.js", "/static/replay.js", "/static/players.js"}
+    assert not (lobby | table) & {"/static/daily.js", "/static/daily.i18n.js"}
 
 
 def test_a_deploy_is_seen_at_once(tmp_path, monkeypatch):

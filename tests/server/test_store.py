@@ -166,7 +166,7 @@ def test_an_older_sqlite_file_opens_and_is_brought_up_to_this_schema(tmp_path, o
         db.execute(f"PRAGMA user_version = {old}")
     again = SqliteStore(path)
     assert again.events("t1") == [(1, "created", CREATED)] and again.unfinished() == ["t1"]
-    assert again.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert again.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
     assert again.acquire("t1", "host:1:2", 5.0) == "host:1:2"
     again.close()
 

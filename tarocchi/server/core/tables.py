@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import datetime
 import random
 import secrets
 import unicodedata
@@ -82,6 +83,17 @@ def _version(logged: tuple[int, dict]) -> int:
     return logged[0]
 
 
+def utc_day(now: float) -> str:
+    """The day (UTC, ISO: 2026-12-07) of the wall clock ``now``: a daily deal's (issue 59)."""
+    return datetime.datetime.fromtimestamp(now, datetime.timezone.utc).date().isoformat()
+
+
+def daily_hidden(table: Table, now: float) -> bool:
+    """Whether the table is a daily deal's whose day is not over (issue 59): others are still to
+    play its cards, so its finished deals are not shown face up yet (replays, records)."""
+    return table.daily is not None and table.daily["day"] >= utc_day(now)
+
+
 def shuffled_deck(rng: random.Random, game: Game | None = None) -> list[str]:
     """A deck order of ``game`` (Sicilian by default) as the codes the stream stores (R3, A5)."""
     deck = (game or get_game(DEFAULT)).deck
@@ -129,6 +141,9 @@ class Table:
         self.clock: float | None = created.get("clock")
         # A lesson's table (issue 42, lessons.py): "<game>/<n>", dealt and scripted by the lesson.
         self.lesson: str | None = created.get("lesson")
+        # A daily deal's table (issue 59, server/daily.py): {"game", "day", "deals", "try"}, dealt
+        # the day's deck orders; "try" names the account's ranked try, None at an unranked table.
+        self.daily: dict | None = created.get("daily")
         self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
@@ -290,6 +305,9 @@ class Table:
             "result": match_reference(self.id, self.matches) if self.status == OVER else None,
             "correspondence": self.correspondence, "fill_at": self.fill_at if self.status == WAITING else None,
             "lesson": self.lesson,  # a lesson's table (issue 42): never a seat to keep (issue 57)
+            # a daily deal's table (issue 59): its game, day, deals and whether it is ranked; no card
+            "daily": self.daily and {"game": self.daily["game"], "day": self.daily["day"],
+                                     "deals": self.daily["deals"], "ranked": self.daily.get("try") is not None},
             "filled": self.filled, "arrived": self.arrived,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
                                      "bank": self.bank_left if self.bank else None,

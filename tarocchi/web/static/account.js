@@ -599,6 +599,7 @@ function signedInView() {
     h("p", { class: "signed-in-as" }, t("acct.signedin.as"), " ", h("strong", { id: "account-name", text: name })),
     h("p", { class: "row" },
       h("a", { class: "button", id: "my-profile", "data-focus": "my-profile", href: `/@/${encodeURIComponent(name)}` }, t("acct.profile")),
+      h("a", { class: "button", id: "my-games", "data-focus": "my-games", href: `/@/${encodeURIComponent(name)}/games` }, t("acct.games")),
       h("a", { class: "button", href: "/", "data-focus": "to-lobby" }, t("acct.lobby"))),
     A.note ? h("p", { class: "page-note", role: "status" }, h("span", { class: "ok-note", text: A.note })) : null,
     A.confirming ? confirmSection() : null,

@@ -73,12 +73,15 @@ const root = document.getElementById("app");
 // A seat's table /t/<token>, a spectator's /w/<token> (it watches: no hand, no action, the
 // chat read-only), a finished deal's replay /r/<token>/<deal> (replay.js).
 const pathMatch = /^\/([tw])\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
-const replayMatch = /^\/r\/([A-Za-z0-9_-]+)\/(\d+)\/?$/.exec(location.pathname);
+const replayMatch = /^\/r\/([A-Za-z0-9_.-]+)\/(\d+)\/?$/.exec(location.pathname);
 const token = pathMatch?.[2] || null;
 // Accounts, profiles and leaderboards (issue 40): /account, /@/<name>, /leaderboard/<game>.
 const accountMatch = /^\/account\/?$/.test(location.pathname);
 const profileMatch = /^\/@\/([^/]+)\/?$/.exec(location.pathname);
+const gamesMatch = /^\/@\/([^/]+)\/games\/?$/.exec(location.pathname);  // a player's games (issue 58)
 const boardMatch = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname);
+// The daily deal's page (issue 59): /daily/<game> (daily.js).
+const dailyMatch = /^\/daily\/([^/]+)\/?$/.exec(location.pathname);
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -468,7 +471,8 @@ function lobbyPage() {
     h("section", { class: "panel lobby-name" }, accountName() ? signedInNote() : nameForm()),
     L.error ? h("p", { class: "error", role: "alert", text: L.error }) : null,
     // ("Your tables" first: a player coming back finds their seat at once; Learn to play after Play now)
-    h("div", { class: "lobby-grid" }, lobbyUi.sections(), lessons.lobbySection(L.games, gameTitle), computer, room),
+    h("div", { class: "lobby-grid" }, lobbyUi.sections(), lobbyUi.dailySection(L.games, gameTitle),
+      lessons.lobbySection(L.games, gameTitle), computer, room),
     L.games.length && players ? players.boardsNav(L.games, gameTitle) : null);
 }
 
@@ -1054,7 +1058,7 @@ function ratedTag(T) {
 function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
-  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " ", ratedTag(state.table), " · ", helpLink(gameName())), body,
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " ", ratedTag(state.table), " · ", helpLink(gameName())), lobbyUi.dailyNote(state.table), body,
     watching ? null : hint.hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : replay.watchRow(state.table, copyButton)];
 }
 
@@ -1324,7 +1328,9 @@ function render() {
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.clock, playing ? lobbyUi.turnClock(T, whoLabel) : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
-  patch(s.banner, playing && game().banner ? game().banner(ctxFor()) : []);
+  // (a daily deal's table, between its deals and at the end: which deal, and the way to the day's result)
+  patch(s.banner, playing ? [game().banner ? game().banner(ctxFor()) : null,
+    T.status === "between" || T.status === "over" ? lobbyUi.dailyNote(T, "daily-note") : null] : []);
   patch(s.ask, playing && askName() ? tableNameForm() : []);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));
@@ -1495,14 +1501,18 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !boardMatch && !replayMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !dailyMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
 } else if (profileMatch) {
   import("./players.js").then((m) => m.profilePage(root, decodeURIComponent(profileMatch[1])));
+} else if (gamesMatch) {
+  import("./archive.js").then((m) => m.archivePage(root, decodeURIComponent(gamesMatch[1])));
 } else if (boardMatch) {
   import("./players.js").then((m) => m.leaderboardPage(root, decodeURIComponent(boardMatch[1])));
+} else if (dailyMatch) {
+  import("./daily.js").then((m) => m.dailyPage(root, decodeURIComponent(dailyMatch[1])));
 } else if (replayMatch) {
   import("./replay.js").then((m) => m.replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames));
 } else if (token) {

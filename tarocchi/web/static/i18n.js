@@ -696,6 +696,7 @@ const REASONS_IT = {
   "a watch link only watches: a spectator cannot play, chat or speak for a seat": "il link per gli spettatori serve solo a guardare: uno spettatore non gioca, non scrive e non parla per un posto",
   "this table has 200 spectators already: try again later": "questo tavolo ha già 200 spettatori: riprova più tardi",
   "that deal is not finished: its replay opens at the count": "quella smazzata non è finita: il replay si apre al conto",
+  "a daily deal's replay opens when its day is over (UTC): others are still to play these cards": "il replay di una smazzata del giorno si apre a giornata finita (UTC): altri devono ancora giocare queste carte",
   "this table has no such deal": "questo tavolo non ha questa smazzata",
   "this table could not be restored after a problem on the server": "questo tavolo non si è potuto ripristinare dopo un problema del server",
   "unknown link: this table does not exist": "link sconosciuto: questo tavolo non esiste",

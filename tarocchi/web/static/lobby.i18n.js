@@ -3,6 +3,11 @@
 
 export default {
   en: {
+    "pub.daily.title": "Daily deal",
+    "pub.daily.help": "A few deals the same for everyone today, against the computers, ranked by matchpoints.",
+    "pub.daily.button": "{game} daily deal",
+    "pub.daily.table": "Daily deal · deal {n} of {m}",
+    "pub.daily.back": "See your daily result",
     "pub.room.hints": "Allow hints (every seat can ask the computer for its choice)",
     "pub.now.title": "Play now",
     "pub.now.help": "A seat at a public table of the game. Nobody there yet? You open one, and after {n} seconds computers take the empty seats; a computer gives its seat to the next person who comes, between deals.",
@@ -79,6 +84,11 @@ export default {
     "pub.arrived.title": "A computer plays this seat until the deal ends; then it is yours.",
   },
   it: {
+    "pub.daily.title": "Smazzata del giorno",
+    "pub.daily.help": "Poche smazzate uguali per tutti oggi, contro il computer, in classifica a matchpoint.",
+    "pub.daily.button": "{game}: smazzata del giorno",
+    "pub.daily.table": "Smazzata del giorno · smazzata {n} di {m}",
+    "pub.daily.back": "Guarda il tuo risultato del giorno",
     "pub.room.hints": "Ammetti i suggerimenti (ogni posto può chiedere al computer la sua scelta)",
     "pub.now.title": "Gioca subito",
     "pub.now.help": "Un posto a un tavolo pubblico del gioco. Non c'è ancora nessuno? Ne apri uno, e dopo {n} secondi il computer prende i posti vuoti; un computer lascia il posto a chi arriva, tra una smazzata e l'altra.",

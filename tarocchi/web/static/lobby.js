@@ -259,6 +259,29 @@ export function sections() {
   return [pub.mineSection, pub.now, pub.list];
 }
 
+// The daily deal (issue 59): a link per game to its page, /daily/<game> (daily.js).
+export function dailySection(games, gameTitle) {
+  if (!games.length) return null;
+  return h("section", { class: "panel lobby-card lobby-daily", id: "daily", "aria-labelledby": "daily-h" },
+    h("h2", { id: "daily-h", text: t("pub.daily.title") }),
+    h("p", { text: t("pub.daily.help") }),
+    h("ul", { class: "daily-games" }, games.map((g) => h("li", {},
+      h("a", { class: "button", href: `/daily/${encodeURIComponent(g.name)}`, id: `daily-link-${g.name}`, "data-focus": `daily-${g.name}` },
+        t("pub.daily.button", { game: gameTitle(g) }))))));
+}
+
+// A daily deal's table (issue 59): which of the day's deals this is, and the way to the day's
+// page (its result, once the deals are played). Null at any other table. ``id``: the one on the
+// felt has one (the Info panel's is its copy).
+export function dailyNote(table, id = null) {
+  const daily = table?.daily;
+  if (!daily) return null;
+  const n = Math.min(table.deal_number, daily.deals);
+  return h("p", { class: "daily-note", id },
+    h("span", { text: t("pub.daily.table", { n, m: daily.deals }) }), " ",
+    h("a", { href: `/daily/${encodeURIComponent(daily.game)}`, id: id && `${id}-back` }, t("pub.daily.back")));
+}
+
 // The room card's two settings: listed in the lobby, and the turn clock.
 export function roomOptions(L, rerender) {
   return [

@@ -29,7 +29,7 @@ function number(x, digits = 1) {
 // A change of the shown rating (a whole number): +24, −16, 0.
 function signedWhole(x) { return x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0"; }
 
-function place(n) {
+export function place(n) {
   if (lang() === "it") return `${n}º`;
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;
@@ -179,6 +179,7 @@ function profileBody(P) {
   return [
     h("h1", { id: "page-h", class: "profile-name", text: D.name }),
     mine ? h("p", {}, t("prof.mine"), " ", h("a", { href: "/account", "data-focus": "to-account" }, t("prof.mine.account"))) : null,
+    h("p", {}, h("a", { class: "button", id: "games-link", href: `${profileHref(D.name)}/games`, "data-focus": "games-link" }, t("prof.games"))),  // (issue 58)
     // (a leaver's pause from rated tables: said to that player alone, issue 56)
     mine && P.pause?.until ? h("p", { class: "error pause-note", id: "pause-note", role: "note",
       text: t("prof.paused", { time: when(P.pause.until), n: P.pause.leaves }) }) : null,

@@ -31,17 +31,20 @@ from typing import Protocol
 import msgspec
 
 from .people import Ended, People
+from .dailies import Dailies
 from .sleepers import Sleepers
 
 _encode = msgspec.json.Encoder().encode
 # The layout of the tables below. A database records the one it has (SQLite: PRAGMA
 # user_version; PostgreSQL: the schema_version table); the store brings an older one up to this
 # on opening, and refuses a newer one (written by a later Tarocchi).
-SCHEMA_VERSION = 6  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
+SCHEMA_VERSION = 8  # 2: leases (issue 20); 3: the lobby's listings and seat claims (issue 22); 4: visits (issue 37);
 # 5: the people: accounts, sessions, passkeys, seats held, matches, ratings (issue 40, store/people.py);
 # 6: accounts that cannot be stolen, locked out or faked (issue 55: people.COLUMNS, the sign-in budgets,
 # account names folded anew and their look-alike keys, people.LOOKALIKES); a deleted account's seats
-# keep an anonymous identity (issue 56, match_players.gone)
+# keep an anonymous identity (issue 56, match_players.gone); 7: each finished deal's figures by seat
+# and the archive's privacy setting (issue 58, "Your games": people.DEALS, accounts.games_public)
+# 8: the daily deal's tries and scores (issue 59, store/dailies.py)
 
 
 class VersionConflict(RuntimeError):
@@ -73,6 +76,8 @@ class Store(Protocol):
     people: People
     # Tables asleep between moves, and when each wakes (issue 41, store/sleepers.py).
     sleepers: Sleepers
+    # The daily deal's ranked tries and their scores (issue 59, store/dailies.py).
+    dailies: Dailies
 
     def create_table(self, table_id: str, kind: str, tokens: list[str | None], created: dict,
                      more: Iterable[tuple[int, str]] = ()) -> None:

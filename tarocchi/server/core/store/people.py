@@ -254,7 +254,33 @@ COLUMNS = [
     # random hex, no account's id: no login reaches it), so that a rebuild rates them as the live
     # server did; ``account_id`` is NULL there (the account is gone: its key with it)
     ("match_players", "gone", "text"),
+    # (issue 58, "Your games"; version 7) whether others may see the account's archive of matches
+    # and its figures (``GET /api/players/<name>/games``): public unless the player says not
+    ("accounts", "games_public", "integer NOT NULL DEFAULT 1"),
 ]
+# Version 7 (issue 58, "Your games"): what each finished deal of a recorded match was for each
+# seat (games/figures.py): the deal's contract and the seat's part in it, made or not, the
+# seat's score for the deal, the announcements and declarations. Written with the match's record
+# (``record_ended``); a match recorded before has its rows from its stored events (``tarocchi
+# archive backfill``). The seat's account is its ``match_players`` row's: a deleted account's
+# deals keep no trace of it here.
+DEALS = """
+CREATE TABLE IF NOT EXISTS deal_seats (
+    table_id text NOT NULL,
+    match integer NOT NULL,
+    deal integer NOT NULL,
+    seat integer NOT NULL,
+    points integer NOT NULL,
+    thrown integer NOT NULL,
+    contract text,
+    role text,
+    made integer,
+    announce text,
+    announce_made integer,
+    declared integer,
+    PRIMARY KEY (table_id, match, deal, seat)
+);
+"""
 # Version 6 (issue 55): each account's look-alike keys (names.lookalike_keys), one account a
 # key: of two names that look alike, the second is refused by the database itself.
 LOOKALIKES = """
@@ -359,6 +385,9 @@ class Ended:
     rater: Rater | None = None  # set by a feature (``Feature.ended``): the match is to be rated
     ordinal: Callable[[float, float], float] | None = None  # the rating's ranking value
     rated_room: bool = False  # a room whose matches are rated (casual or not this time): who left it is noted
+    # Each deal of the match, in order: each seat's figures (games/figures.py ``SeatFigures.to_row``),
+    # by seat; set by a feature (server/archive.py), stored in ``deal_seats`` (issue 58)
+    deals: list[list[dict]] = dataclasses.field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -1353,6 +1382,7 @@ class People:
                    "before, after) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                    (ended.table_id, ended.match, p.seat, p.account, p.name, p.team, p.total, int(p.absent), p.place,
                     json.dumps(was) if was else None, json.dumps(now) if now else None))
+        _put_deals(tx, ended.table_id, ended.match, ended.deals)
         if after is not None:
             self._put_ratings(tx, ended.key, after, ended.ordinal or (lambda mu, sigma: mu - 3 * sigma), ended.at,
                               count=True)
@@ -1447,6 +1477,113 @@ class People:
                             "players": _match_players(tx, table_id, match, seat)})
         return out
 
+    # --- the archive of matches and its figures (issue 58, "Your games") -----------------------
+
+    def games_public(self, account: str) -> bool:
+        """Whether others may see the account's archive and figures (its setting)."""
+        with self.read() as tx:
+            rows = tx.run("SELECT games_public FROM accounts WHERE id = %s", (account,))
+        return bool(rows and rows[0][0])
+
+    def set_games_public(self, account: str, public: bool) -> None:
+        with self.write() as tx:
+            tx.run("UPDATE accounts SET games_public = %s WHERE id = %s", (int(public), account))
+
+    def games_of(self, account: str, *, game: str | None = None, seats: int | None = None,
+                 rated: bool | None = None, won: bool | None = None, opponent: str | None = None,
+                 since: float | None = None, until: float | None = None, before: int | None = None,
+                 limit: int = 50) -> tuple[list[dict], int | None]:
+        """The account's finished matches that pass the filters, the latest first, ``limit`` at
+        most: each one's game, seats, when, rated, the account's seat, total and place, the
+        players (``_match_players``), its deals and its rating before and after; and the cursor
+        of the next page (``before``: the ``seq`` of its last match), None at the end.
+        ``won``: placed first (a shared first too), or not; ``opponent``: an account that sat in
+        the match too (another than ``account``: the caller's to see); ``since`` / ``until``: when
+        it ended, ``until`` excluded."""
+        where, params = ["p.account_id = %s"], [account]
+        for column, value in (("m.game = %s", game), ("m.seats = %s", seats), ("m.ended_at >= %s", since),
+                              ("m.ended_at < %s", until), ("m.seq < %s", before)):
+            if value is not None:
+                where.append(column)
+                params.append(value)
+        if rated is not None:
+            where.append("m.rated = %s")
+            params.append(int(rated))
+        if won is not None:
+            where.append("p.place = 1" if won else "p.place > 1")
+        if opponent is not None:
+            # (the opponent's matches read once, by its index: not a look-up for each of the asker's)
+            where.append("(p.table_id, p.match) IN (SELECT o.table_id, o.match FROM match_players o "
+                         "WHERE o.account_id = %s)")
+            params.append(opponent)
+        with self.read() as tx:
+            rows = tx.run("SELECT m.seq, m.table_id, m.match, m.game, m.seats, m.ended_at, m.rated, p.seat, p.before, "
+                          "p.after, (SELECT count(DISTINCT d.deal) FROM deal_seats d WHERE d.table_id = m.table_id "
+                          "AND d.match = m.match) FROM match_players p JOIN matches m ON m.table_id = p.table_id "
+                          f"AND m.match = p.match WHERE {' AND '.join(where)} ORDER BY m.seq DESC LIMIT %s",
+                          (*params, limit + 1))
+            out = []
+            for seq, table_id, match, game_, seats_, at, rated_, seat, was, now, deals in rows[:limit]:
+                out.append({"seq": seq, "table": table_id, "match": match, "game": game_, "seats": seats_, "ended": at,
+                            "rated": bool(rated_), "seat": seat, "deals": deals,
+                            "before": json.loads(was) if was else None, "after": json.loads(now) if now else None,
+                            "players": _match_players(tx, table_id, match, seat)})
+        return out, (out[-1]["seq"] if len(rows) > limit else None)
+
+    def figures_of(self, account: str) -> dict:
+        """What the account's figures are made of, read in one transaction: by game, its deals
+        (``deals``: how many, thrown in, points, declared points and how many declarations),
+        its contracts by part and kind (``contracts``: taken, made), its announcements
+        (``announced``: said, made), and every match it played, the earliest first
+        (``matches``: table, match, game, seats, ended, rated, total, place, rating after)."""
+        with self.read() as tx:
+            # (one pass over the account's deal rows, grouped finely, summed here: the figures of
+            # an account of 2,000 matches in one read, docs/benchmarks.md)
+            groups = tx.run("SELECT m.game, d.role, d.contract, d.announce, count(*), COALESCE(sum(d.thrown), 0), "
+                            "COALESCE(sum(d.points), 0), COALESCE(sum(d.declared), 0), count(d.declared), "
+                            "COALESCE(sum(d.made), 0), COALESCE(sum(d.announce_made), 0) FROM deal_seats d "
+                            "JOIN match_players p ON p.table_id = d.table_id AND p.match = d.match AND p.seat = d.seat "
+                            "JOIN matches m ON m.table_id = d.table_id AND m.match = d.match WHERE p.account_id = %s "
+                            "GROUP BY m.game, d.role, d.contract, d.announce", (account,))
+            matches = tx.run("SELECT m.table_id, m.match, m.game, m.seats, m.ended_at, m.rated, p.total, p.place, p.after "
+                             "FROM match_players p JOIN matches m ON m.table_id = p.table_id AND m.match = p.match "
+                             "WHERE p.account_id = %s ORDER BY m.seq", (account,))
+        deals: dict[str, dict] = {}
+        contracts: dict[tuple, dict] = {}
+        announced: dict[tuple, dict] = {}
+        for game, role, contract, announce, n, thrown, points, declared, declarations, made, said_made in groups:
+            tally = deals.setdefault(game, {"deals": 0, "thrown": 0, "points": 0, "declared": 0, "declarations": 0})
+            for key, value in (("deals", n), ("thrown", thrown), ("points", points), ("declared", declared),
+                               ("declarations", declarations)):
+                tally[key] += value
+            if role in ("declarer", "partner"):
+                c = contracts.setdefault((game, role, contract), {"game": game, "role": role, "contract": contract,
+                                                                   "taken": 0, "made": 0})
+                c["taken"], c["made"] = c["taken"] + n, c["made"] + made
+            if announce is not None:
+                a = announced.setdefault((game, announce), {"game": game, "announce": announce, "said": 0, "made": 0})
+                a["said"], a["made"] = a["said"] + n, a["made"] + said_made
+        return {
+            "deals": deals, "contracts": list(contracts.values()), "announced": list(announced.values()),
+            "matches": [{"table": t, "match": mt, "game": g, "seats": n, "ended": at, "rated": bool(r), "total": total,
+                         "place": place, "after": json.loads(after) if after else None}
+                        for t, mt, g, n, at, r, total, place, after in matches],
+        }
+
+    def matches_without_deals(self) -> list[tuple[str, int, str]]:
+        """The recorded matches with no ``deal_seats`` rows (recorded before version 7): (table,
+        match, game), in the order they were recorded."""
+        with self.read() as tx:
+            return [tuple(r) for r in tx.run(
+                "SELECT m.table_id, m.match, m.game FROM matches m WHERE NOT EXISTS (SELECT 1 FROM deal_seats d "
+                "WHERE d.table_id = m.table_id AND d.match = m.match) ORDER BY m.seq")]
+
+    def put_deals(self, table_id: str, match: int, deals: list[list[dict]]) -> None:
+        """A recorded match's deals (``Ended.deals``), written afresh (a backfill)."""
+        with self.write() as tx:
+            tx.run("DELETE FROM deal_seats WHERE table_id = %s AND match = %s", (table_id, match))
+            _put_deals(tx, table_id, match, deals)
+
     def match_result(self, table_id: str, match: int) -> dict | None:
         """A finished match as recorded (issue 56: its result screen): game, seats, rated, and
         each player's name, total, place and rating before and after; None if not recorded
@@ -1495,7 +1632,7 @@ class People:
                 "lessons": self.lessons_done(account),
                 "following": [f["name"] for f in self.following(account)], "blocked": self.blocked_by(account),
                 "bell": self.bell(account)["items"],
-                "matches": self.matches_of(account, 100_000)}
+                "matches": self.matches_of(account, 100_000), "games_public": self.games_public(account)}
 
 
 @dataclass
@@ -1555,6 +1692,17 @@ def forget_name(tx: Tx, name: str, tables: list[str], account: str = "") -> None
             if name_key(was) == key:
                 tx.run("UPDATE match_players SET name = NULL WHERE table_id = %s AND match = %s AND seat = %s",
                        (table_id, match, seat))
+
+
+def _put_deals(tx: Tx, table_id: str, match: int, deals: list[list[dict]]) -> None:
+    """A match's deals (``Ended.deals``) into ``deal_seats``: deal k (from 1), each seat's row."""
+    flag = lambda b: None if b is None else int(b)  # noqa: E731
+    for k, seats in enumerate(deals, 1):
+        for seat, f in enumerate(seats):
+            tx.run("INSERT INTO deal_seats (table_id, match, deal, seat, points, thrown, contract, role, made, announce, "
+                   "announce_made, declared) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                   (table_id, match, k, seat, f["points"], int(f["thrown"]), f["contract"], f["role"], flag(f["made"]),
+                    f["announce"], flag(f["announce_made"]), f["declared"]))
 
 
 def _rated_matches(tx: Tx) -> list[tuple[str, list[Player]]]:

@@ -34,7 +34,7 @@ import msgspec
 import psycopg
 import psycopg_pool
 
-from . import people, sleepers
+from . import dailies, people, sleepers
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, check_schema, decoded, event_rows, listing_of, listing_row, redacted, version_conflict,
 )
@@ -47,6 +47,13 @@ def _version_6(conn: psycopg.Connection) -> None:
                                          for table, column, kind in people.COLUMNS))
     conn.execute(people.LOOKALIKES)
     people.fold_names(_Tx(conn))
+
+
+def _version_7(conn: psycopg.Connection) -> None:
+    # (issue 58's tables, made since version 6 by a new database alone, come with it: IF NOT EXISTS)
+    conn.execute(people.SCHEMA + people.DEALS
+                 + "".join(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind};\n"
+                           for table, column, kind in people.COLUMNS))
 
 
 # MIGRATIONS[n] brings a database from schema version n to n + 1 (0: an empty database); a
@@ -115,6 +122,10 @@ MIGRATIONS: list = [
     # 6: what issue 55 added to the people (a new database has some from 5's SCHEMA already):
     # SQL, then Python (account names folded anew).
     _version_6,
+    # 7: each finished deal's figures by seat, the archive's privacy setting (issue 58, "Your games")
+    _version_7,
+    # 8: the daily deal's tries and scores (issue 59).
+    dailies.SCHEMA,
 ]
 NOW = "extract(epoch from clock_timestamp())"
 # A lease need not survive a crash of the database (a lease lost is taken again within seconds):
@@ -153,6 +164,7 @@ class PostgresStore:
                                                 name="tarocchi-store")
         self.people = people.People(self._write, self._connection_tx, lock=_lock_matches)
         self.sleepers = sleepers.Sleepers(self._write, self._connection_tx)
+        self.dailies = dailies.Dailies(self._write, self._connection_tx)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:

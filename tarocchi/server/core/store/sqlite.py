@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 
-from . import people, sleepers
+from . import dailies, people, sleepers
 from .base import (
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, SchemaTooNew, check_schema, decoded,
     event_rows, listing_of, listing_row, version_conflict,
@@ -109,6 +109,7 @@ class SqliteStore:
         self.people = people.People(self._write, self._read)
         self.people.wipe = self.wipe
         self.sleepers = sleepers.Sleepers(self._write, self._read)
+        self.dailies = dailies.Dailies(self._write, self._read)
         # Not on this connection: a checkpoint ends with an fsync that took the event loop
         # 5 to 15 ms now and then (bench/load.py), every table waiting meanwhile.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -146,7 +147,7 @@ class SqliteStore:
                 self.db.execute(statement)
             if "address" not in [row[1] for row in self.db.execute("PRAGMA table_info(claims)")]:
                 self.db.execute(CLAIMS_ADDRESS)  # version 3's claims (or those just made)
-            steps = VISITS + people.SCHEMA + sleepers.SCHEMA + people.LOOKALIKES
+            steps = VISITS + people.SCHEMA + sleepers.SCHEMA + people.LOOKALIKES + people.DEALS + dailies.SCHEMA
             for statement in filter(str.strip, steps.split(";")):
                 self.db.execute(statement)
             for table, column, kind in people.COLUMNS:  # (version 5's tables lack them)
