@@ -234,6 +234,7 @@ class Notifier(Feature):
         self.held: dict[str, int] = {}
         self.holding: dict[str, asyncio.TimerHandle] = {}
         self.rated: dict[tuple[str, str], float] = {}
+        self.pruned = 0.0  # (loop time) when the budgets full again were last forgotten
         try:
             self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:  # (made outside a server: nothing is pushed)
@@ -471,7 +472,8 @@ class Notifier(Feature):
 
     def _spend(self, account: str) -> bool:
         now = asyncio.get_running_loop().time()
-        if len(self.budgets) >= BUDGETS_KEPT:  # (those idle long enough to be full again go)
+        if len(self.budgets) >= BUDGETS_KEPT and now - self.pruned > 1.0:  # (those full again go)
+            self.pruned = now
             self.budgets = {a: b for a, b in self.budgets.items()
                             if a == account or b.at is not None and now - b.at < b.burst / b.per_second}
         budget = self.budgets.setdefault(account, Budget(*BELL_PUSHES))
