@@ -278,3 +278,44 @@ def test_who_is_online_is_gathered_once_in_a_while_for_every_friends_list(monkey
 
     with running_server() as server:
         asyncio.run(body(server))
+
+
+def test_a_rated_match_end_is_pushed_once_as_its_bell_item_with_the_rating(tmp_path):
+    """Issue 58: the ``rated`` item rung in the match's commit is the push of its end, in the
+    subscription's language with the rating's change; "the match is over" is not pushed too."""
+    import json
+    from types import SimpleNamespace
+
+    from tarocchi.engine.game import get_game
+    from tarocchi.server.notify import Notifier
+    from tarocchi.server.ratings import shown_change
+
+    store = open_store(str(tmp_path / "rated.sqlite3"))
+    people = store.people
+    accounts = [people.create_account(n, "h", []) for n in ("Anna", "Bruno", "Carla")]
+    assert people.subscribe(accounts[0], "https://fcm.googleapis.com/fcm/send/anna", "p", "a", "it")
+    sent: list[dict] = []
+
+    async def body():
+        hub = SimpleNamespace(store=store, staged=[], committing=[], committed=asyncio.Event(), connections={})
+        hub.committed.set()
+        notifier = Notifier(hub, send=lambda sub, payload: sent.append(json.loads(payload)) or 201, shown=shown_change)
+        store.create_table("t1", "room", ["a", "b", "c"], {"kind": "room"})
+        players = [Player(s, n, s, t, False, a) for s, (n, t), a in
+                   zip(range(3), [("Anna", 21), ("Bruno", 3), ("Carla", 0)], accounts)]
+        store.append_many([("t1", 2, "join", {"seat": 0})], ended=[Ended(
+            "t1", 1, "calabresella", 3, 100.0, players,
+            rater=lambda ps, before: {p.account: (25.0 + 3 - p.place, 8.0) for p in ps})])
+        table = SimpleNamespace(id="t1", names=["Anna", "Bruno", "Carla"], game=get_game("calabresella"))
+        await notifier._push(table, accounts[0], "anna-seat", "ended")
+        await asyncio.gather(*notifier.tasks)
+        await notifier.stop()
+
+    try:
+        asyncio.run(body())
+    finally:
+        store.close()
+    assert [m["what"] for m in sent] == ["rated"]
+    before, after = shown_change(None, [27.0, 8.0])
+    assert sent[0]["title"] == "La partita è finita" and sent[0]["tag"] == "t1:ended" and sent[0]["url"] == "/"
+    assert sent[0]["body"] == f"Calabresella: il tuo punteggio {before} → {after}"
