@@ -25,7 +25,8 @@ feature of each item rung once its transaction is committed (``People.rung``), o
 that rang it alone, so each is pushed once. This feature rings two kinds itself, at a room
 whose seat an account holds, when no page of that seat is open and in sight: ``started`` (the
 room's match has begun) and ``turn`` (at a table by correspondence; one unread ``turn`` item a
-table, the newer replacing it, and gone when a page of the seat says hello there). Their push
+table, the newer replacing it, and gone when a page of the seat says hello there or comes back
+into sight). Their push
 is the item's: a turn at a live table is pushed as before, with no bell item. The other bell
 pushes (those others may cause: challenges and their answers, warnings, ratings) are budgeted
 per account (``BELL_PUSHES``): past it, one later push says how many more are on the bell;
@@ -256,7 +257,9 @@ class Notifier(Feature):
 
     def handle(self, conn: Connection, message: Visible) -> None:
         if message.visible:
-            self.hidden.discard(conn)
+            if conn in self.hidden:
+                self.hidden.discard(conn)
+                self._seen(conn)  # (a tab brought forward: the turn there is in sight)
         else:
             self.hidden.add(conn)
 
@@ -267,9 +270,13 @@ class Notifier(Feature):
         # first turn) is news; what was there before was told by whoever held the table then.
         self.status.setdefault(table.id, table.status)
         self.seen.setdefault(table.id, table.version)
-        if table.correspondence and table.kind == "room" and not conn.watching:
-            # (issue 58: a seat's page has the table open: its turn there is seen, off the bell)
-            self._spawn(self._settle(table.id, conn.room_seat))
+        self._seen(conn)
+
+    def _seen(self, conn: Connection) -> None:
+        """(issue 58) A seat's page has its table by correspondence open and in sight: the
+        seat's turn there is seen, off the bell."""
+        if conn.table.correspondence and conn.table.kind == "room" and not conn.watching:
+            self._spawn(self._settle(conn.table.id, conn.room_seat))
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.seats.pop(table_id, None)

@@ -209,14 +209,28 @@ def test_a_correspondence_turn_rings_one_item_a_table_pushed_once_and_the_start_
             assert carla.get("/api/me/bell").json()["items"] == []
             assert [i["kind"] for i in host.get("/api/me/bell").json()["items"]] == []
             assert service.of(a_browser) == []
-            # Bruno opens the table: the turn is seen, off his bell; the start stays.
+            async def kinds_once_settled() -> list[str]:
+                for _ in range(50):
+                    kinds = [i["kind"] for i in bruno.get("/api/me/bell").json()["items"]]
+                    if "turn" not in kinds:
+                        break
+                    await asyncio.sleep(0.1)
+                return kinds
+
+            # Bruno's tab comes back into sight: the turn is seen, off his bell; the start stays.
+            await seats[1].send({"type": "visible", "visible": True})
+            assert await kinds_once_settled() == ["started"]
+            # A turn rung again (as if a newer one), then a page of his seat opens the table: gone too.
+            elsewhere = open_store(server.db)
+            try:
+                ids = {i["data"]["table"]: i for i in bruno.get("/api/me/bell").json()["items"]}
+                held = elsewhere.people.account_named("Bruno")["id"]
+                elsewhere.people.ring(held, "turn", ids[table]["data"], one_per_table=True)
+            finally:
+                elsewhere.close()
+            assert [i["kind"] for i in bruno.get("/api/me/bell").json()["items"]] == ["turn", "started"]
             page = await Seat.open(server.ws_url, tokens[1])
-            for _ in range(50):
-                kinds = [i["kind"] for i in bruno.get("/api/me/bell").json()["items"]]
-                if "turn" not in kinds:
-                    break
-                await asyncio.sleep(0.1)
-            assert kinds == ["started"]
+            assert await kinds_once_settled() == ["started"]
             for s in seats + [page]:
                 await s.close()
 
