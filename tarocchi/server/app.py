@@ -348,7 +348,8 @@ def assemble(store: Store, executor, *, site: Site | None = None, advice_executo
     hub.lobby = hub.plug(Lobby(hub, fill_seconds=fill_seconds, clock_seconds=public_clock, time_bank=time_bank))
     hub.watch = hub.plug(Watchers(hub))
     hub.advisor = hub.plug(Advisor(hub, advice_executor, advice_workers, advice_seconds))
-    hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts))
+    hub.notifier = hub.plug(Notifier(hub, contact=push_contact, push_hosts=push_hosts,
+                                          shown=shown_change))
     hub.ratings = hub.plug(Ratings(hub))  # rated rooms' matches, rated as they end (issue 40)
     hub.archive = hub.plug(Archive(hub, shown_change))  # each deal's figures, kept as a match ends (issue 58)
     hub.lessons = hub.plug(Lessons(hub))  # a lesson's table dealt and scripted (issue 42)

@@ -16,7 +16,10 @@ closed. Each action, and each report closed, is a line of the moderation log (wh
 why, when), which nobody can change: the store has no method that does, and no route either.
 
 **The chat.** A chat ban refuses the banned account's lines (``Feature.may_chat``), at any seat
-it opened signed in or sat at. A line the word list matches (``chat_words/<lang>.txt``, every
+it opened signed in or sat at. The chat reads bans and blocks from the store once in a few
+seconds an account, not once a line (``People.chat_banned_until``, ``People.blockers_among``): a
+change made on this process shows at once, one made on another process of a site within
+``CHAT_FRESH`` seconds. A line the word list matches (``chat_words/<lang>.txt``, every
 language's at once, and the operator's own file: ``tarocchi serve --chat-words``) is hidden from
 everyone but its sender (``Feature.hides_chat``); it is stored, so a report carries it.
 """
@@ -117,7 +120,8 @@ class Moderation(Feature):
         table, seat = conn.table, conn.seat
         sitter = table.sitters[seat] if seat is not None and seat < len(table.sitters) else None
         accounts = {a for a in ((conn.account or {}).get("id"), (sitter or {}).get("account")) if a}
-        if any(self.people.sanctioned_until(a, "chat") for a in accounts):
+        # (kept a few seconds, not read for every line: People.chat_banned_until)
+        if any(self.people.chat_banned_until(a) for a in accounts):
             return CHAT_BANNED
         return None
 

@@ -17,12 +17,29 @@ redirect and gives up after a few seconds. An account keeps the subscriptions of
 is never taken over by another.
 
 On a site of several processes the pages of a table relayed from another process are not seen
-as visible here: their players may be told of a turn they are looking at."""
+as visible here: their players may be told of a turn they are looking at.
+
+**The bell (issue 58).** Every bell item is also a push to the account's browsers, whatever
+page is open (the bell is the page's; the phone in a pocket is not): the store tells this
+feature of each item rung once its transaction is committed (``People.rung``), on the process
+that rang it alone, so each is pushed once. This feature rings two kinds itself, at a room
+whose seat an account holds, when no page of that seat is open and in sight: ``started`` (the
+room's match has begun) and ``turn`` (at a table by correspondence; one unread ``turn`` item a
+table, the newer replacing it, and gone when a page of the seat says hello there or comes back
+into sight). Their push
+is the item's: a turn at a live table is pushed as before, with no bell item. The other bell
+pushes (those others may cause: challenges and their answers, warnings, ratings) are budgeted
+per account (``BELL_PUSHES``): past it, one later push says how many more are on the bell;
+challenges share one notification on the phone (one tag). A rated match's end is pushed
+once, as its ``rated`` item (with the rating's change), not also as "the match is over".
+Pushes go out from tasks, their store reads off the event loop where the store commits off it:
+a table's play never waits for them."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import ipaddress
 import json
 import logging
@@ -37,8 +54,9 @@ from starlette.routing import Route
 from urllib3.exceptions import LocationParseError
 from urllib3.util import Url, parse_url
 
+from ..engine.game import get_game
 from .core.features import Feature
-from .core.messages import Visible
+from .core.messages import Budget, Visible
 from .core.sessions import signed_in
 from .core.tables import BETWEEN, OVER, PLAYING, WAITING, Table
 
@@ -56,6 +74,9 @@ SEATS_FRESH = 60.0  # seconds a table's seats' accounts are kept before they are
 TTL = 24 * 3600  # how long a push service keeps a message for a browser that is off
 PUSH_TIMEOUT = (3.0, 5.0)  # seconds to connect to a push service, and to wait for its answer (issue 55)
 MAX_ENDPOINT = 1000
+BELL_PUSHES = (5, 1 / 60)  # (burst, per second): bell pushes to one account (issue 58); past it, one says how many more
+BUDGETS_KEPT = 10_000  # accounts whose bell budgets are kept at once (those full again are forgotten first)
+RATED_TOLD = 120.0  # seconds a rated match's push stands for "the match is over" to its players
 
 NOT_A_PUSH_SERVICE = "that is not a push service's address"
 ANOTHER_ACCOUNTS = "this browser's subscription is another account's: subscribe it afresh"
@@ -64,11 +85,50 @@ SIGNED_OUT = "you are not signed in"
 TEXTS = {
     "en": {"turn": "Your turn", "started": "The match has started", "ended": "The match is over",
            "counted": "The deal is counted: your Next deal",
-           "running_out": "Your time is running out", "at": "{game}: {names}"},
+           "running_out": "Your time is running out", "at": "{game}: {names}",
+           "challenge": "{name} challenges you", "challenge_accepted": "Your challenge was accepted",
+           "challenge_declined": "Your challenge was declined", "rating": "{game}: your rating {before} → {after}",
+           "warning": "A word from the moderators", "more": "{count} more on your bell", "bell": "Tarocchi"},
     "it": {"turn": "Tocca a te", "started": "La partita è cominciata", "ended": "La partita è finita",
            "counted": "La smazzata è contata: tocca a te passare alla prossima",
-           "running_out": "Il tuo tempo sta per scadere", "at": "{game}: {names}"},
+           "running_out": "Il tuo tempo sta per scadere", "at": "{game}: {names}",
+           "challenge": "{name} ti sfida", "challenge_accepted": "La tua sfida è stata accettata",
+           "challenge_declined": "La tua sfida è stata rifiutata", "rating": "{game}: il tuo punteggio {before} → {after}",
+           "warning": "Un messaggio dai moderatori", "more": "Altre {count} novità nella campanella", "bell": "Tarocchi"},
 }
+
+
+def game_title(name: str | None) -> str:
+    try:
+        return get_game(name).title
+    except KeyError:
+        return name or ""
+
+
+def bell_message(item: dict, texts: dict[str, str], shown: Callable) -> dict:
+    """A bell item's push (issue 58): ``{title, body, url, tag}`` in the subscription's
+    language. ``url`` is the item's seat link (``turn``, ``started``: the account's own), else
+    the lobby; ``tag``: one notification on the phone for one thing (every challenge shares one).
+    ``shown(before, after)``: a rating change as players see it."""
+    kind, data = item["kind"], item["data"]
+    if kind in ("turn", "started"):
+        return {"title": texts[kind], "body": game_title(data.get("game")), "url": data["link"],
+                "tag": f"{data['table']}:{kind}"}
+    if kind == "challenge":
+        return {"title": texts["challenge"].format(name=data.get("from")), "body": game_title(data.get("game")),
+                "url": "/", "tag": "bell:challenge"}
+    if kind in ("challenge_accepted", "challenge_declined"):
+        by = data.get("by")
+        return {"title": texts[kind], "body": ", ".join(by) if isinstance(by, list) else by or "", "url": "/",
+                "tag": f"challenge:{data.get('challenge')}"}
+    if kind == "rated":
+        before, after = shown(data.get("before"), data.get("after"))
+        game = game_title(str(data.get("key", "")).partition("/")[0])
+        return {"title": texts["ended"], "body": texts["rating"].format(game=game, before=before, after=after),
+                "url": "/", "tag": f"{data.get('table')}:ended"}
+    if kind == "warning":
+        return {"title": texts["warning"], "body": str(data.get("text", ""))[:200], "url": "/", "tag": "bell:warning"}
+    return {"title": texts["bell"], "body": "", "url": "/", "tag": "bell"}
 
 
 class Subscription(msgspec.Struct, forbid_unknown_fields=True):
@@ -149,9 +209,10 @@ class Notifier(Feature):
     handles = (Visible,)
 
     def __init__(self, hub: Hub, *, contact: str = "mailto:operator@localhost", push_hosts: tuple[str, ...] = PUSH_HOSTS,
-                 send: Callable[[dict, str], int] | None = None):
+                 send: Callable[[dict, str], int] | None = None, shown: Callable = lambda before, after: (None, None)):
         self.hub = hub
         self.people = hub.store.people
+        self.shown = shown  # a rating change as players see it (ratings.shown_change, given by the app)
         self.contact, self.push_hosts = contact, push_hosts
         self.send_one = send or self._webpush
         self.hidden: set[Connection] = set()  # sockets whose page said it is hidden (a tab behind others)
@@ -167,6 +228,19 @@ class Notifier(Feature):
         self.tasks: set[asyncio.Task] = set()
         self._keys: tuple[str, str] | None = None
         self._vapid = None  # the private key, loaded once (py_vapid's)
+        # The bell (issue 58): each account's push budget, the pushes held back past it (how
+        # many, and the timer that tells them), and when each (account, table) was pushed its
+        # rated match's end.
+        self.budgets: dict[str, Budget] = {}
+        self.held: dict[str, int] = {}
+        self.holding: dict[str, asyncio.TimerHandle] = {}
+        self.rated: dict[tuple[str, str], float] = {}
+        self.pruned = 0.0  # (loop time) when the budgets full again were last forgotten
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # (made outside a server: nothing is pushed)
+            self.loop = None
+        self.people.rung.append(self._rung)
 
     # --- the site's keys ------------------------------------------------------------------------
 
@@ -183,7 +257,9 @@ class Notifier(Feature):
 
     def handle(self, conn: Connection, message: Visible) -> None:
         if message.visible:
-            self.hidden.discard(conn)
+            if conn in self.hidden:
+                self.hidden.discard(conn)
+                self._seen(conn)  # (a tab brought forward: the turn there is in sight)
         else:
             self.hidden.add(conn)
 
@@ -194,6 +270,13 @@ class Notifier(Feature):
         # first turn) is news; what was there before was told by whoever held the table then.
         self.status.setdefault(table.id, table.status)
         self.seen.setdefault(table.id, table.version)
+        self._seen(conn)
+
+    def _seen(self, conn: Connection) -> None:
+        """(issue 58) A seat's page has its table by correspondence open and in sight: the
+        seat's turn there is seen, off the bell."""
+        if conn.table.correspondence and conn.table.kind == "room" and not conn.watching:
+            self._spawn(self._settle(conn.table.id, conn.room_seat))
 
     def unloaded(self, table_id: str, code: int, reason: str) -> None:
         self.seats.pop(table_id, None)
@@ -257,7 +340,11 @@ class Notifier(Feature):
         return table.turn_since + RUNNING_OUT * (table.deadline() - table.turn_since), room_seat, turn
 
     async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.people.rung.remove(self._rung)
         for _, timer in self.timers.values():
+            timer.cancel()
+        for timer in self.holding.values():
             timer.cancel()
         if self.tasks:
             await asyncio.wait(self.tasks, timeout=5)
@@ -307,24 +394,134 @@ class Notifier(Feature):
         for room_seat in room_seats:
             if room_seat in seats and not self.looking(table, room_seat):
                 account, token = seats[room_seat]
-                task = asyncio.get_running_loop().create_task(self._push(table, account, token, what))
-                self.tasks.add(task)
-                task.add_done_callback(self.tasks.discard)
+                if what == "started" or (what == "turn" and table.correspondence):
+                    # (issue 58: a bell item, pushed as every bell item is once rung)
+                    data = {"table": table.id, "link": f"/t/{token}", "game": table.game.name}
+                    self._spawn(self._ring(account, what, data))
+                else:
+                    self._spawn(self._push(table, account, token, what))
+
+    def _spawn(self, work) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _off(self, work: Callable, *args):
+        """A store call off the loop where the store commits off it (PostgreSQL's round trips)."""
+        if getattr(self.hub.store, "commits_off_loop", False):
+            return await asyncio.to_thread(work, *args)
+        return work(*args)
+
+    async def _committed(self) -> None:
+        """Once the events applied so far are stored (what they tell is then true)."""
+        while self.hub.staged or self.hub.committing:
+            await self.hub.committed.wait()
+
+    async def _ring(self, account: str, kind: str, data: dict) -> None:
+        await self._committed()
+        try:
+            await self._off(lambda: self.people.ring(account, kind, data, one_per_table=True))
+        except Exception:
+            log.exception("could not ring the bell of an account")
+
+    async def _settle(self, table_id: str, room_seat: int) -> None:
+        def settle() -> None:
+            held = self.people.table_seats(table_id).get(room_seat)
+            if held is not None:
+                self.people.unring(held[0], "turn", table_id)
+        try:
+            await self._off(settle)
+        except Exception:
+            log.exception("could not take a turn seen off the bell")
 
     async def _push(self, table: Table, account: str, token: str, what: str) -> None:
+        if what == "ended":  # (a rated match's end was pushed with its rating, as a bell item)
+            await self._committed()
+            if time.monotonic() - self.rated.get((account, table.id), -RATED_TOLD) < RATED_TOLD:
+                return
         names = ", ".join(table.names)
+        await self._send(account, lambda texts: {
+            "title": texts[what], "body": texts["at"].format(game=table.game.title, names=names),
+            "url": f"/t/{token}", "tag": f"{table.id}:{what}", "what": what, "table": table.id})
+
+    # --- the bell (issue 58) ----------------------------------------------------------------------
+
+    def _rung(self, items: list[dict]) -> None:
+        """The store's listener (``People.rung``): bell items just committed, from any thread."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
         try:
-            subscriptions = self.people.subscriptions(account)
+            here = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            here = False
+        if here:
+            return self._bell(items)
+        with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile: the server stops)
+            loop.call_soon_threadsafe(self._bell, items)
+
+    def _bell(self, items: list[dict]) -> None:
+        now = time.monotonic()
+        for item in items:
+            account = item["account"]
+            if item["kind"] == "rated":
+                self.rated[(account, item["data"].get("table"))] = now
+            # (a turn, a start: each needs the account's own move or sitting between two; the
+            # rest others may cause, a flood of challenges)
+            if item["kind"] in ("turn", "started") or self._spend(account):
+                self._spawn(self._send(account, lambda texts, item=item: {
+                    **bell_message(item, texts, self.shown), "what": item["kind"], "bell": item["id"],
+                    **({"table": item["data"]["table"]} if "table" in item["data"] else {})}))
+            else:
+                self._hold(account)
+        if len(self.rated) > BUDGETS_KEPT:
+            self.rated = {k: at for k, at in self.rated.items() if now - at < RATED_TOLD}
+
+    def _spend(self, account: str) -> bool:
+        now = asyncio.get_running_loop().time()
+        if len(self.budgets) >= BUDGETS_KEPT and now - self.pruned > 1.0:  # (those full again go)
+            self.pruned = now
+            self.budgets = {a: b for a, b in self.budgets.items()
+                            if a == account or b.at is not None and now - b.at < b.burst / b.per_second}
+        budget = self.budgets.setdefault(account, Budget(*BELL_PUSHES))
+        return budget.spend(now)
+
+    def _hold(self, account: str) -> None:
+        """A bell push past the account's budget: counted, and told with the others held in
+        one push once the budget allows one."""
+        self.held[account] = self.held.get(account, 0) + 1
+        if account not in self.holding:
+            budget = self.budgets[account]
+            wait = max(0.0, (1 - budget.tokens) / budget.per_second)
+            self.holding[account] = asyncio.get_running_loop().call_later(wait + 0.01, self._release, account)
+
+    def _release(self, account: str) -> None:
+        self.holding.pop(account, None)
+        count = self.held.get(account, 0)
+        if not count:
+            return
+        if not self._spend(account):
+            self.held[account] = count - 1  # (``_hold`` counts it again)
+            return self._hold(account)
+        del self.held[account]
+        self._spawn(self._send(account, lambda texts: {
+            "title": texts["bell"], "body": texts["more"].format(count=count), "url": "/", "tag": "bell:more",
+            "what": "more"}))
+
+    # --- sending ------------------------------------------------------------------------------------
+
+    async def _send(self, account: str, message: Callable[[dict[str, str]], dict]) -> None:
+        """``message(texts)`` to each of the account's subscriptions, in its language."""
+        try:
+            subscriptions = await self._off(self.people.subscriptions, account)
         except Exception:
             log.exception("could not read the push subscriptions of an account")
             return
         for sub in subscriptions:
             if push_endpoint(sub["endpoint"], self.push_hosts) is None:  # (stored before issue 55's rules)
-                self.people.unsubscribe(sub["endpoint"])
+                await self._off(self.people.unsubscribe, sub["endpoint"])
                 continue
-            texts = TEXTS.get(sub.get("lang") or "en", TEXTS["en"])
-            payload = json.dumps({"title": texts[what], "body": texts["at"].format(game=table.game.title, names=names),
-                                  "url": f"/t/{token}", "tag": f"{table.id}:{what}", "what": what, "table": table.id})
+            payload = json.dumps(message(TEXTS.get(sub.get("lang") or "en", TEXTS["en"])))
             self.keys()  # (on the loop: the store is the loop's; the message goes out from a thread)
             async with self.sending:
                 try:
@@ -333,7 +530,7 @@ class Notifier(Feature):
                     log.exception("a push message could not be sent")
                     continue
             if status in (404, 410):  # the browser dropped it: so do we
-                self.people.unsubscribe(sub["endpoint"])
+                await self._off(self.people.unsubscribe, sub["endpoint"])
             elif status >= 300:  # (a redirect is not followed, issue 55)
                 log.warning("the push service answered %s", status)
 

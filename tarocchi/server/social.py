@@ -23,7 +23,11 @@ blocked person's challenge is the very answer a challenge gets after a decline
 follows and blocks per account (a burst, then some a minute, and a most kept), pending
 challenges per challenger and per challenged.
 
-Push is not sent for these yet: the bell is read when a page is open (issue 58's second half).
+**The bell.** Challenges and their answers, a rated match's end, a moderator's warning, a room's
+start and a turn by correspondence (rung by the notifier) are items of the account's bell, read
+on every device; each is also pushed to the account's browsers (notify.py, told by the store
+after the commit: ``People.rung``). An item is only ever answered to its own account: its
+``link`` is that account's seat link.
 """
 
 from __future__ import annotations
@@ -55,6 +59,10 @@ CHALLENGES_PER_ACCOUNT = (5, 3 / 60)
 CHALLENGES_PER_ADDRESS = (10, 6 / 60)
 FOLLOWS_PER_ACCOUNT = (20, 10 / 60)
 ONLINE_SHARED = 20_000  # accounts at most a process shares as online (a site's Redis hash stays small)
+# Seconds one gathering of who is online serves every friends list asked meanwhile: a site's
+# processes share theirs every few seconds anyway, and each gathering reads and parses every
+# other process's whole list (bench/social.py: 10,000 online, polled, cost a core without it).
+ONLINE_FRESH = 2.0
 NAME_LIMIT = 40  # no account name is longer (accounts: 24)
 
 SIGNED_OUT = "you are not signed in"
@@ -97,6 +105,8 @@ class Social(Feature):
 
     def __init__(self, hub: Hub):
         self.hub = hub
+        self._online: tuple[float, dict[str, str | None]] | None = None  # (when gathered, who)
+        self._gathering: asyncio.Task | None = None
 
     @property
     def people(self) -> People:
@@ -121,6 +131,18 @@ class Social(Feature):
         return {"online": dict(list(self.online_here().items())[:ONLINE_SHARED])}
 
     async def online(self) -> dict[str, str | None]:
+        """Account id -> its table's watch link (None: only watching), on every process of the
+        site: gathered once in ``ONLINE_FRESH`` seconds (those asking meanwhile share it)."""
+        now = time.monotonic()
+        if self._online is not None and now - self._online[0] < ONLINE_FRESH:
+            return self._online[1]
+        if self._gathering is None or self._gathering.done():
+            self._gathering = asyncio.get_running_loop().create_task(self._gather())
+        found = await asyncio.shield(self._gathering)  # (a request gone does not stop the others')
+        self._online = (now, found)
+        return found
+
+    async def _gather(self) -> dict[str, str | None]:
         found = self.online_here()
         leases = self.hub.leases
         for other in await leases.gathered("online") if leases is not None else []:

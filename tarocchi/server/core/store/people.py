@@ -17,9 +17,11 @@ feature hashes it; the store never sees the password)."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import dataclasses
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -301,6 +303,15 @@ SESSION_LONGEST = 365 * 24 * 3600
 # player never has to find and remove old ones, and one message goes to at most this many.
 SUBSCRIPTIONS_PER_ACCOUNT = 10
 BELL_KEPT = 100  # an account's latest bell items kept (issue 58)
+# (issue 58) Seconds a chat ban or an account's blocks, read for the chat, are kept in this
+# process's memory: a change made here shows at once, one made on another process of a site
+# within this long. The chat asks them for every line; the store is asked once in this long.
+CHAT_FRESH = 5.0
+CHAT_KEPT = 50_000  # accounts whose bans and blocks are kept at most (then all are forgotten)
+
+log = logging.getLogger("tarocchi.server")
+# The bell items rung inside the outermost ``People.ringing`` block now running (None: none).
+_RUNG: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("rung", default=None)
 # A challenge as its lists show it (``_challenge``).
 CHALLENGE_COLUMNS = ("SELECT c.id, c.from_account, a.name, c.to_accounts, c.game, c.seats, c.rated, c.clock, "
                      "c.correspondence, c.to_lobby, c.status, c.accepted, c.created_at, c.expires_at, c.table_id "
@@ -417,12 +428,47 @@ class People:
 
     def __init__(self, write: Callable[[], contextlib.AbstractContextManager[Tx]],
                  read: Callable[[], contextlib.AbstractContextManager[Tx]], *, lock: Callable[[Tx], None] = lambda tx: None):
-        self.write, self.read = write, read
+        self._write, self.read = write, read
+        # Told of the bell items rung (each {id, account, kind, data, at}) once their
+        # transaction is committed, on this process alone, in the thread that committed it
+        # (issue 58: the notifier pushes them). A listener must not raise, nor take long.
+        self.rung: list[Callable[[list[dict]], None]] = []
+        # (issue 58) account -> (when read, until) of its chat ban; account -> (when read, those
+        # it blocks, those that block it): the chat's reads (``CHAT_FRESH``).
+        self._chat_bans: dict[str, tuple[float, float | None]] = {}
+        self._blocks: dict[str, tuple[float, frozenset[str], frozenset[str]]] = {}
         # After a deletion: what the backend still holds of the deleted rows goes (SQLite: its
         # WAL checkpointed and cut to nothing; its pages are zeroed as they are freed,
         # secure_delete). PostgreSQL: see docs/operations.md.
         self.wipe: Callable[[], None] = lambda: None
         self.lock_matches = lock  # PostgreSQL: one match's end at a time, site-wide (SQLite: one writer)
+
+    @contextlib.contextmanager
+    def write(self):
+        """A write transaction; the bell items it rings are told after its commit."""
+        with self.ringing(), self._write() as tx:
+            yield tx
+
+    @contextlib.contextmanager
+    def ringing(self):
+        """The bell items rung inside (``_ring``) are told to the ``rung`` listeners when the
+        block ends without an error: wrapped around a transaction, after its commit (a store's
+        own: ``append_many``, whose matches ring ``rated``). Nested, the outermost tells."""
+        if _RUNG.get() is not None:
+            yield
+            return
+        rung: list[dict] = []
+        token = _RUNG.set(rung)
+        try:
+            yield
+        finally:
+            _RUNG.reset(token)
+        if rung:
+            for listener in self.rung:
+                try:
+                    listener(rung)
+                except Exception:  # (what was committed stays so: a push is not worth an error)
+                    log.exception("a bell listener failed")
 
     # --- accounts ---------------------------------------------------------------------------
 
@@ -856,11 +902,13 @@ class People:
                     self._answer(tx, cid, "declined", blocker, now)
                 elif sender == blocker and blocked in named:
                     tx.run("UPDATE challenges SET status = 'cancelled', answered_at = %s WHERE id = %s", (now, cid))
+        self._forget_kept(blocker, blocked)
         return True
 
     def unblock(self, blocker: str, blocked: str) -> None:
         with self.write() as tx:
             tx.run("DELETE FROM blocks WHERE blocker = %s AND blocked = %s", (blocker, blocked))
+        self._forget_kept(blocker, blocked)
 
     def blocked_by(self, account: str) -> list[str]:
         """The names the account blocks (its own list: never shown to anyone else)."""
@@ -882,18 +930,33 @@ class People:
                                (account, *others, account, *others)))
 
     def blockers_among(self, blocked: str, accounts: list[str]) -> set[str]:
-        """Those of ``accounts`` that block ``blocked``."""
-        with self.read() as tx:
-            rows = tx.run("SELECT blocker FROM blocks WHERE blocked = %s AND blocker IN (%s)"
-                          % ("%s", ", ".join(["%s"] * len(accounts))), (blocked, *accounts))
-        return {r[0] for r in rows}
+        """Those of ``accounts`` that block ``blocked`` (the chat asks it for every line: kept
+        ``CHAT_FRESH`` seconds, ``_blocks_of``)."""
+        return set(accounts) & self._blocks_of(blocked)[2]
 
     def blocked_among(self, blocker: str, accounts: list[str]) -> set[str]:
-        """Those of ``accounts`` that ``blocker`` blocks."""
-        with self.read() as tx:
-            rows = tx.run("SELECT blocked FROM blocks WHERE blocker = %s AND blocked IN (%s)"
-                          % ("%s", ", ".join(["%s"] * len(accounts))), (blocker, *accounts))
-        return {r[0] for r in rows}
+        """Those of ``accounts`` that ``blocker`` blocks (kept as ``blockers_among``)."""
+        return set(accounts) & self._blocks_of(blocker)[1]
+
+    def _blocks_of(self, account: str) -> tuple[float, frozenset[str], frozenset[str]]:
+        """(when read, those the account blocks, those that block it), read from the store at
+        most once in ``CHAT_FRESH`` seconds (issue 58: not once a chat line)."""
+        now = time.monotonic()
+        kept = self._blocks.get(account)
+        if kept is None or now - kept[0] > CHAT_FRESH:
+            with self.read() as tx:
+                rows = tx.run("SELECT blocker, blocked FROM blocks WHERE blocker = %s OR blocked = %s",
+                              (account, account))
+            if len(self._blocks) >= CHAT_KEPT:
+                self._blocks.clear()
+            kept = self._blocks[account] = (now, frozenset(b for a, b in rows if a == account),
+                                            frozenset(a for a, b in rows if b == account))
+        return kept
+
+    def _forget_kept(self, *accounts: str) -> None:
+        """A block between these accounts changed here: read afresh at the next chat line."""
+        for account in accounts:
+            self._blocks.pop(account, None)
 
     def block_between(self, accounts: list[str]) -> bool:
         """Whether any two of ``accounts`` block each other, either way (issue 58: Play now and
@@ -1037,16 +1100,45 @@ class People:
                        now)
         return bool(rows)
 
-    def _ring(self, tx: Tx, account: str, kind: str, data: dict, at: float) -> None:
-        """A bell item for the account (issue 58); it keeps its latest ``BELL_KEPT``."""
+    def _ring(self, tx: Tx, account: str, kind: str, data: dict, at: float) -> str:
+        """A bell item for the account (issue 58); it keeps its latest ``BELL_KEPT``. Its id."""
+        item = secrets.token_hex(8)
         tx.run("INSERT INTO bell (id, account_id, kind, data, at, read) VALUES (%s, %s, %s, %s, %s, 0)",
-               (secrets.token_hex(8), account, kind, json.dumps(data), at))
+               (item, account, kind, json.dumps(data), at))
         tx.run("DELETE FROM bell WHERE account_id = %s AND id NOT IN (SELECT id FROM bell WHERE account_id = %s "
                "ORDER BY at DESC, id LIMIT %s)", (account, account, BELL_KEPT))
+        if (rung := _RUNG.get()) is not None:
+            rung.append({"id": item, "account": account, "kind": kind, "data": data, "at": at})
+        return item
 
-    def ring(self, account: str, kind: str, data: dict) -> None:
+    def ring(self, account: str, kind: str, data: dict, *, one_per_table: bool = False) -> str:
+        """A bell item for the account; its id. ``one_per_table``: an unread item of this kind
+        at the same table (``data["table"]``) is replaced by this one (a newer turn there).
+        Whoever listens (``rung``) is told after the commit."""
         with self.write() as tx:
-            self._ring(tx, account, kind, data, time.time())
+            if one_per_table:
+                self._unring(tx, account, kind, data["table"])
+            return self._ring(tx, account, kind, data, time.time())
+
+    def unring(self, account: str, kind: str, table: str) -> bool:
+        """The account's unread bell items of ``kind`` at ``table`` go (a turn it has seen, at
+        its table): whether there were any. Reads only, when there are none."""
+        with self.read() as tx:
+            if not self._unread_at(tx, account, kind, table):
+                return False
+        with self.write() as tx:
+            return self._unring(tx, account, kind, table)
+
+    def _unread_at(self, tx: Tx, account: str, kind: str, table: str) -> list[str]:
+        rows = tx.run("SELECT id, data FROM bell WHERE account_id = %s AND kind = %s AND read = 0", (account, kind))
+        return [i for i, d in rows if json.loads(d).get("table") == table]
+
+    def _unring(self, tx: Tx, account: str, kind: str, table: str) -> bool:
+        found = self._unread_at(tx, account, kind, table)
+        if found:
+            tx.run("DELETE FROM bell WHERE account_id = %s AND id IN (%s)" % ("%s", ", ".join(["%s"] * len(found))),
+                   (account, *found))
+        return bool(found)
 
     def bell(self, account: str) -> dict:
         """The account's bell: its items, the latest first, and how many are unread."""
@@ -1161,6 +1253,7 @@ class People:
             tx.run("INSERT INTO sanctions (account_id, kind, until, at) VALUES (%s, %s, %s, %s) "
                    "ON CONFLICT (account_id, kind) DO UPDATE SET until = excluded.until, at = excluded.at",
                    (account, kind, until, time.time()))
+        self._chat_bans.pop(account, None)  # (read afresh at the next chat line)
 
     def sanctioned_until(self, account: str, kind: str) -> float | None:
         """When the account's live ban of ``kind`` (chat, rated) ends, or None."""
@@ -1168,6 +1261,17 @@ class People:
             rows = tx.run("SELECT until FROM sanctions WHERE account_id = %s AND kind = %s AND until > %s",
                           (account, kind, time.time()))
         return rows[0][0] if rows else None
+
+    def chat_banned_until(self, account: str) -> float | None:
+        """``sanctioned_until(account, "chat")`` as the chat asks it, for every line: read from
+        the store at most once in ``CHAT_FRESH`` seconds (issue 58)."""
+        now = time.monotonic()
+        kept = self._chat_bans.get(account)
+        if kept is None or now - kept[0] > CHAT_FRESH:
+            if len(self._chat_bans) >= CHAT_KEPT:
+                self._chat_bans.clear()
+            kept = self._chat_bans[account] = (now, self.sanctioned_until(account, "chat"))
+        return kept[1] if kept[1] is not None and kept[1] > time.time() else None
 
     def sanctions(self, account: str) -> dict[str, float]:
         with self.read() as tx:

@@ -230,7 +230,8 @@ class PostgresStore:
         rows = event_rows(events)
         finished, reopened = list(finished), list(reopened)
         try:
-            with self._connection() as conn, conn.transaction(), conn.cursor() as cur:
+            # (a match's end rings its players' bells: told once this commit is made)
+            with self.people.ringing(), self._connection() as conn, conn.transaction(), conn.cursor() as cur:
                 # executemany pipelines the statements: one round trip, not one per event.
                 cur.executemany("INSERT INTO events VALUES (%s, %s, %s, %s, %s)", rows)
                 # In this order, as SQLite does them: a table in both ends up reopened.

@@ -180,7 +180,8 @@ class SqliteStore:
                     reopened: Iterable[str] = (), ended: Iterable[people.Ended] = ()) -> None:
         rows = event_rows(events)
         try:
-            with self._transaction():
+            # (a match's end rings its players' bells: told once this commit is made)
+            with self.people.ringing(), self._transaction():
                 self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 self.db.executemany("UPDATE tables SET finished = 1 WHERE id = ?", [(t,) for t in finished])
                 self.db.executemany("UPDATE tables SET finished = 0 WHERE id = ?", [(t,) for t in reopened])
