@@ -273,6 +273,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/account", index),  # sign up, sign in, the account's sessions (accounts/)
         Route("/@/{name}", index),  # a player's profile (ratings.py)
         Route("/leaderboard/{game}", index),
+        Route("/mod", index),  # the moderators' page (moderation.py; the page asks /api/mod/*)
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),

@@ -47,6 +47,7 @@ PAGE_MODULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("/r/", ("replay.js",)),             # a replay
     ("/@/", ("players.js",)),            # a profile
     ("/leaderboard/", ("players.js",)),  # a leaderboard
+    ("/mod", ("mod.js",)),               # the moderators' page (issue 58)
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 STATIC_IMPORT = re.compile(r"""^\s*import\s+(?:[^'";]*?\s+from\s+)?["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
