@@ -9,7 +9,7 @@
 
 import { t, tn, reason, addMessages, REASONS, lang } from "./i18n.js";
 import { h } from "./dom.js";
-import { pageTop, when } from "./account.js";
+import { accountName, pageTop, when } from "./account.js";
 import { styles, post } from "./report.js";
 import messages from "./mod.i18n.js";
 
@@ -288,8 +288,16 @@ function logSection() {
 
 // --- the page ------------------------------------------------------------------------------------
 
+// Signed out (no name kept, no signed-in hint beside the session: account.js), the page says so
+// without asking: a 401 would be an error in the console of every stranger's page.
+function maySignedIn() {
+  return !!accountName() || document.cookie.split(";").some((c) => c.trim() === "tarocchi_signed_in=1");
+}
+
 async function reload() {
-  const [reports, log] = await Promise.all([getJson("/api/mod/reports"), getJson("/api/mod/log")]);
+  const reports = maySignedIn() ? await getJson("/api/mod/reports") : { status: 401, body: {} };
+  // (the log only for a moderator: another account's page asks once, and is told 403)
+  const log = reports.status === 200 ? await getJson("/api/mod/log") : null;
   M.status = reports.status;
   M.error = reports.body?.error ? reason(reports.body.error) : null;
   if (reports.status === 200) {
