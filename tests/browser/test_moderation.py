@@ -272,4 +272,14 @@ def test_the_report_dialog_the_tables_players_and_the_moderators_page_are_axe_cl
         if anna.locator(".mute[aria-pressed=true]").count() == 0:
             anna.locator(".chat-seat[data-seat='1'] .mute").click()
         look(anna, f"table players {tag}", ready=chat_open)
+        if size is SMALL:
+            # The dialog over the chat drawer: its keys are its own (the table's shortcuts do not
+            # act behind it), and Escape closes it alone, the focus back on its button.
+            anna.get_by_role("button", name="Report guest 1").click()
+            anna.get_by_role("dialog").wait_for()
+            anna.keyboard.press("Tab")
+            anna.keyboard.press("Escape")
+            anna.get_by_role("dialog").wait_for(state="detached")
+            assert anna.locator(".table-page[data-drawer=chat]").count() == 1
+            assert anna.evaluate("() => document.activeElement.dataset.focus") == "report-1"
     assert anna.errors == mara.errors == stranger.errors == []

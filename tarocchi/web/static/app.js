@@ -1512,6 +1512,8 @@ function beep() {
 
 function onKey(e) {
   if (!token || e.altKey || e.ctrlKey || e.metaKey) return;
+  // (a modal dialog open, the Report's: its keys are its own, Escape closes it alone)
+  if (document.querySelector("dialog[open]")) return;
   const el = document.activeElement;
   const typing = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
   if (e.key === "Escape") {
