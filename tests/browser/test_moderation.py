@@ -273,10 +273,15 @@ def test_the_report_dialog_the_tables_players_and_the_moderators_page_are_axe_cl
             anna.locator(".chat-seat[data-seat='1'] .mute").click()
         look(anna, f"table players {tag}", ready=chat_open)
         if size is SMALL:
-            # The dialog over the chat drawer: its keys are its own (the table's shortcuts do not
-            # act behind it), and Escape closes it alone, the focus back on its button.
+            # The dialog over the chat drawer: Escape closes it alone (not the drawer behind it),
+            # the focus back on its button.
             anna.get_by_role("button", name="Report guest 1").click()
-            anna.get_by_role("dialog").wait_for()
+            dialog = anna.get_by_role("dialog")
+            dialog.get_by_label("Their name").check()
+            dialog.get_by_role("button", name="Send the report").click()
+            # (a seat's name that is no account's: the server's refusal, in the page's words)
+            dialog.locator("#report-error", has_text="no player").wait_for()
+            assert dialog.get_by_role("alert").inner_text() == "Not sent: no player has that name."
             anna.keyboard.press("Tab")
             anna.keyboard.press("Escape")
             anna.get_by_role("dialog").wait_for(state="detached")

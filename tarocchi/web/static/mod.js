@@ -69,7 +69,8 @@ function draw() {
   document.documentElement.lang = lang();
   document.title = `${t("mod.title")} · ${t("app.title")}`;
   root.replaceChildren(h("div", { class: "lobby people-page mod-page" }, pageTop(draw), body()));
-  if (focusKey && !root.contains(active)) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+  // (an input kept across draws loses the focus when it is moved: given back by its key)
+  if (focusKey && document.activeElement !== active) root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
 }
 
 function notice() {
