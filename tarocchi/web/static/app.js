@@ -139,11 +139,11 @@ state.chatOff = store("tarocchi.chat") === "off";
 // A seat's chat muted at one table, and the chat off (issue 58): the reader's own view only
 // (the server still sends the lines; they are left out of the page, so no screen reader hears
 // them). The muted seats are kept by table in this browser, for the latest MUTED_TABLES tables.
-const MUTED_KEY = "tarocchi.muted";
+const MUTED_STORED = "tarocchi.muted";
 const MUTED_TABLES = 50;
 
 function mutedTables() {
-  try { const kept = JSON.parse(store(MUTED_KEY) || "{}"); return kept && typeof kept === "object" ? kept : {}; } catch { return {}; }
+  try { const kept = JSON.parse(store(MUTED_STORED) || "{}"); return kept && typeof kept === "object" ? kept : {}; } catch { return {}; }
 }
 
 function loadMuted(tableId) {
@@ -158,7 +158,7 @@ function toggleMute(seat) {
   if (state.muted.size) kept[state.table.id] = [...state.muted];
   const ids = Object.keys(kept);
   for (const old of ids.slice(0, Math.max(0, ids.length - MUTED_TABLES))) delete kept[old];
-  store(MUTED_KEY, JSON.stringify(kept));
+  store(MUTED_STORED, JSON.stringify(kept));
   render();
 }
 
