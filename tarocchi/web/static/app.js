@@ -1406,16 +1406,21 @@ function render() {
   patch(s.panels.played, playing ? playedPanel() : []);
   patch(s.panels.sheet, T ? sheetPanel() : []);
   patch(s.chatHead, [h("h2", { text: t("chat.title") }), drawerMode() ? h("button", { type: "button", class: "close", "data-focus": "close-chat", onclick: () => openPanel(null) }, t("tab.close")) : null]);
-  patch(s.chatPeople, T ? chatPeople() : []);
-  s.chatPeople.hidden = !T;
+  // (built again only when what it shows changes: it is drawn at every state of the table)
+  const peopleKey = T ? JSON.stringify([T.id, T.you, T.names, T.bots, T.joined, [...state.muted], state.chatOff, lang(), !!accountName()]) : "";
+  if (s.chatPeople.__key !== peopleKey) {
+    s.chatPeople.__key = peopleKey;
+    patch(s.chatPeople, T ? chatPeople() : []);
+    s.chatPeople.hidden = !T;
+  }
   patch(s.chatEarlier, state.chatMore && state.chat.length && !state.chatOff
     ? h("button", { type: "button", class: "chat-earlier", "data-focus": "chat-earlier",
       onclick: () => send({ type: "history", before: state.chat[0].version }) }, t("chat.earlier")) : []);
   const atBottom = s.chatList.scrollHeight - s.chatList.scrollTop - s.chatList.clientHeight < 30;
   if (patch(s.chatList, chatLines()) && atBottom) s.chatList.scrollTop = s.chatList.scrollHeight;
   attr(s.chatList, "aria-label", t("chat.lines"));
-  s.chatList.hidden = state.chatOff;
-  const hidden = state.chatOff ? 0 : state.chat.filter((c) => !chatShown(c)).length;
+  attr(s.chatList, "hidden", state.chatOff ? "" : null);
+  const hidden = state.chatOff || !state.muted.size ? 0 : state.chat.filter((c) => !chatShown(c)).length;
   patch(s.chatHidden, state.chatOff ? h("p", { class: "note chat-off-note", text: t("chat.off.note") })
     : hidden ? h("p", { class: "note chat-hidden", text: tn("chat.hidden", hidden) }) : []);
   attr(s.chatInput, "placeholder", t("chat.placeholder"));
