@@ -299,6 +299,7 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         Route("/daily/{game}", index),  # the daily deal's page (daily.py)
         Route("/tournament/{id}", index),  # a tournament's page (tournaments.py)
         Route("/tournaments", index),  # their list and the form to make one
+        Route("/mod", index),  # the moderators' page (moderation.py; the page asks /api/mod/*)
         Route("/api/computer", new_computer, methods=["POST"]),
         Route("/api/rooms", new_room, methods=["POST"]),
         Route("/api/levels", levels),

@@ -51,6 +51,7 @@ PAGE_MODULES: tuple[tuple[str | re.Pattern, tuple[str, ...]], ...] = (
     ("/daily/", ("daily.js",)),          # the daily deal's page (issue 59)
     ("/tournament/", ("tournament.js",)),  # a tournament's page (issue 59)
     ("/tournaments", ("tournament.js",)),  # the tournaments' list and the form to make one
+    ("/mod", ("mod.js",)),               # the moderators' page (issue 58)
 )
 LOBBY_MODULES = ("players.js",)          # the lobby's leaderboards' links
 # (social.js, a signed-in page's bell, challenges and friends, is preloaded by no page: a

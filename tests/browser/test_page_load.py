@@ -70,3 +70,30 @@ def test_the_daily_page_loads_its_own_module_and_no_table_or_lobby_one(live_serv
     assert {"/static/daily.js", "/static/daily.i18n.js"} <= set(asked)
     assert not [u for u in asked if u.startswith(TABLE_ONLY + LOBBY_ONLY)], asked
     assert "/api/me" not in asked and errors == [] and page.errors == []
+
+
+def test_the_report_dialog_comes_when_asked_and_the_moderators_page_loads_no_other_pages_module(live_server, new_page):
+    from tests.browser.test_moderation import signed_up
+
+    base = live_server.url
+    other = new_page(PHONE)
+    signed_up(other, base, "Bruno")
+    page = new_page(PHONE)
+    signed_up(page, base, "Anna")
+    asked, errors = watched(page)
+    page.goto(f"{base}/@/Bruno")
+    page.locator("#report-player").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert "/static/players.js" in asked
+    assert not [u for u in asked if u in ("/static/report.js", "/static/mod.js") or u.startswith(TABLE_ONLY)], asked
+    page.click("#report-player")
+    page.get_by_role("dialog").wait_for()
+    assert "/static/report.js" in asked and "/static/mod.js" not in asked
+    asked.clear()
+    page.goto(f"{base}/mod")  # (not a moderator: the page says so)
+    page.locator("#mod-refused").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert "/static/mod.js" in asked
+    assert not [u for u in asked if u.startswith(TABLE_ONLY + LOBBY_ONLY)], asked
+    assert len(errors) == 1 and "403" in errors[0], errors  # (/api/mod/reports said no; nothing else asked)
+    assert page.errors == []

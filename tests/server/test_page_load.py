@@ -79,7 +79,7 @@ def test_a_hashed_name_is_kept_a_year_and_a_plain_one_revalidated(client):
         assert client.get(bad).status_code == 404, bad
 
 
-@pytest.mark.parametrize("path", ["/", "/t/abcdef", "/account"])
+@pytest.mark.parametrize("path", ["/", "/t/abcdef", "/account", "/mod"])
 def test_the_page_is_revalidated_with_its_etag_and_names_only_files_that_exist_by_their_hash(client, path):
     page = client.get(path, headers=GZIP)
     assert page.status_code == 200 and page.headers["cache-control"] == "no-cache, private"
@@ -119,6 +119,13 @@ def test_each_page_preloads_its_own_modules_and_not_the_others(client):
     assert {"/static/tournament.js", "/static/tournament.i18n.js", "/static/players.js"} <= tournament
     assert not tournament & {"/static/hint.js", "/static/replay.js"}
     assert "/static/tournament.js" not in lobby | table
+    # The moderators' page (issue 58) preloads its own module, and no other page does; the Report
+    # dialog's module comes when its button is pressed, with no page.
+    moderation = preloads("/mod")
+    assert {"/static/app.js", "/static/mod.js"} <= moderation
+    assert not moderation & {"/static/hint.js", "/static/replay.js", "/static/players.js"}
+    for path in ("/", "/t/abcdef", "/@/Anna", "/leaderboard/sicilian", "/account"):
+        assert not preloads(path) & {"/static/mod.js", "/static/report.js"}, path
 
 
 def test_a_deploy_is_seen_at_once(tmp_path, monkeypatch):

@@ -64,7 +64,8 @@ import * as lessons from "./lessons.js";  // Learn to play: the lobby's lessons,
 // Modules loaded where their page shows them (issue 60; the server preloads them with that page,
 // tarocchi/server/assets.py PAGE_MODULES): a table's hints and replay links (hint.js, replay.js),
 // the lobby's, a profile's and a leaderboard's boards (players.js), a replay (replay.js), a
-// tournament's page (tournament.js); and, signed in, the bell, the lobby's challenges and friends
+// tournament's page (tournament.js), the moderators' page (mod.js); the Report dialog (report.js)
+// when a Report button is pressed; and, signed in, the bell, the lobby's challenges and friends
 // (social.js: account.js startSocial).
 let hint = null;
 let replay = null;
@@ -88,6 +89,7 @@ const dailyMatch = /^\/daily\/([^/]+)\/?$/.exec(location.pathname);
 // A tournament's page (issue 59, tournament.js): /tournament/<id>.
 const tournamentMatch = /^\/tournament\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
 const tournamentsMatch = /^\/tournaments\/?$/.test(location.pathname);  // their list and the form to make one
+const modMatch = /^\/mod\/?$/.test(location.pathname);  // the moderators' page (issue 58: mod.js)
 const watching = pathMatch?.[1] === "w";
 const RETRY_MS = [300, 600, 1200, 2500, 5000, 8000];
 const CHAT_MAX = 1000;     // chat lines a page keeps (a hello sends the latest 100; more on request)
@@ -128,6 +130,8 @@ const state = {
   confirm: false,   // a card is played on a second press (kept in the browser; for phones' mis-taps)
   armed: null,      // the card pressed once, waiting for the second press, with confirm on
   unread: 0,         // chat lines come while the chat drawer is closed
+  muted: new Set(),  // the seats whose chat lines this browser hides at this table (issue 58)
+  chatOff: false,    // no chat at all for me, at every table (kept in the browser; issue 58)
   game: null,        // the game module of this table
   lobby: { games: [], game: "sicilian", roomGame: "sicilian", seats: 3, roomSeats: 3, level: null, room: null, error: "", busy: false },
   games: null,       // GET /api/games, once loaded: the decks are drawn from it
@@ -139,6 +143,37 @@ function store(key, value) {
 }
 state.sound = store("tarocchi.sound") === "on";
 state.confirm = store("tarocchi.confirm") === "on";
+state.chatOff = store("tarocchi.chat") === "off";
+
+// A seat's chat muted at one table, and the chat off (issue 58): the reader's own view only
+// (the server still sends the lines; they are left out of the page, so no screen reader hears
+// them). The muted seats are kept by table in this browser, for the latest MUTED_TABLES tables.
+const MUTED_STORED = "tarocchi.muted";
+const MUTED_TABLES = 50;
+
+function mutedTables() {
+  try { const kept = JSON.parse(store(MUTED_STORED) || "{}"); return kept && typeof kept === "object" ? kept : {}; } catch { return {}; }
+}
+
+function loadMuted(tableId) {
+  const seats = mutedTables()[tableId];
+  state.muted = new Set(Array.isArray(seats) ? seats.filter(Number.isInteger) : []);
+}
+
+function toggleMute(seat) {
+  if (state.muted.has(seat)) state.muted.delete(seat); else state.muted.add(seat);
+  const kept = mutedTables();
+  delete kept[state.table.id];  // (the latest last: the oldest tables go first)
+  if (state.muted.size) kept[state.table.id] = [...state.muted];
+  const ids = Object.keys(kept);
+  for (const old of ids.slice(0, Math.max(0, ids.length - MUTED_TABLES))) delete kept[old];
+  store(MUTED_STORED, JSON.stringify(kept));
+  render();
+}
+
+function chatShown(line) {
+  return !state.chatOff && !(line.seat !== me() && state.muted.has(line.seat));
+}
 
 function myName() { return (store("tarocchi.name") || "").slice(0, NAME_MAX); }
 
@@ -588,6 +623,7 @@ function onMessage(msg) {
       rememberSeat(`/t/${token}`, msg.table.id, msg.table.game, msg.table.watch?.replace(/^\/w\//, "") ?? null, msg.table.you);
       holdSeat(`/t/${token}`);  // signed in: the seat is the account's too ("Your tables" on every device)
     }
+    if (msg.table && state.table?.id !== msg.table.id) loadMuted(msg.table.id);
     state.table = msg.table;
     state.view = msg.view;
     if (typeof msg.version === "number") {
@@ -634,7 +670,7 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "chat") {
     addChat([msg]);
-    if (drawerMode() && state.panel !== "chat") state.unread += 1;
+    if (drawerMode() && state.panel !== "chat" && chatShown(msg)) state.unread += 1;
     render();
   } else if (msg.type === "history") {
     const lines = Array.isArray(msg.lines) ? msg.lines : [];
@@ -1083,7 +1119,7 @@ function logPanelContent() {
 }
 
 function chatLines() {
-  return state.chat.map((c) => h("li", { "data-v": c.version },
+  return state.chat.filter(chatShown).map((c) => h("li", { "data-v": c.version, "data-seat": c.seat },
     h("b", { text: `${seatName(c.name ?? state.table?.names?.[c.seat] ?? "")}: ` }),
     h("span", { class: "chat-text", text: c.text })));
 }
@@ -1242,7 +1278,11 @@ function buildShell() {
     s.chatInput.value = "";
   } }, s.chatInput, s.chatSend);
   s.chatName = h("div", { class: "chat-name" });
-  s.panels.chat.append(s.chatHead, s.chatEarlier, s.chatList, s.chatForm, s.chatName);
+  // The other seats' mute and Report buttons and the chat off box (issue 58): built once, so
+  // that it stays open while the table changes.
+  s.chatPeople = h("details", { class: "chat-people" });
+  s.chatHidden = h("div", { class: "chat-hidden-slot" });
+  s.panels.chat.append(s.chatHead, s.chatPeople, s.chatEarlier, s.chatList, s.chatHidden, s.chatForm, s.chatName);
   s.side = h("aside", { class: "side" }, TABS.map((n) => s.panels[n]));
   s.layout = h("div", { class: "layout" }, s.board, s.side);
   s.page.append(s.top, s.tabs, s.layout);
@@ -1386,19 +1426,30 @@ function render() {
   patch(s.panels.played, playing ? playedPanel() : []);
   patch(s.panels.sheet, T ? sheetPanel() : []);
   patch(s.chatHead, [h("h2", { text: t("chat.title") }), drawerMode() ? h("button", { type: "button", class: "close", "data-focus": "close-chat", onclick: () => openPanel(null) }, t("tab.close")) : null]);
-  patch(s.chatEarlier, state.chatMore && state.chat.length
+  // (built again only when what it shows changes: it is drawn at every state of the table)
+  const peopleKey = T ? JSON.stringify([T.id, T.you, T.names, T.bots, T.joined, [...state.muted], state.chatOff, lang(), !!accountName()]) : "";
+  if (s.chatPeople.__key !== peopleKey) {
+    s.chatPeople.__key = peopleKey;
+    patch(s.chatPeople, T ? chatPeople() : []);
+    s.chatPeople.hidden = !T;
+  }
+  patch(s.chatEarlier, state.chatMore && state.chat.length && !state.chatOff
     ? h("button", { type: "button", class: "chat-earlier", "data-focus": "chat-earlier",
       onclick: () => send({ type: "history", before: state.chat[0].version }) }, t("chat.earlier")) : []);
   const atBottom = s.chatList.scrollHeight - s.chatList.scrollTop - s.chatList.clientHeight < 30;
   if (patch(s.chatList, chatLines()) && atBottom) s.chatList.scrollTop = s.chatList.scrollHeight;
   attr(s.chatList, "aria-label", t("chat.lines"));
+  attr(s.chatList, "hidden", state.chatOff ? "" : null);
+  const hidden = state.chatOff || !state.muted.size ? 0 : state.chat.filter((c) => !chatShown(c)).length;
+  patch(s.chatHidden, state.chatOff ? h("p", { class: "note chat-off-note", text: t("chat.off.note") })
+    : hidden ? h("p", { class: "note chat-hidden", text: tn("chat.hidden", hidden) }) : []);
   attr(s.chatInput, "placeholder", t("chat.placeholder"));
   attr(s.chatInput, "aria-label", t("chat.label"));
   text(s.chatSend, t("chat.send"));
   // A spectator reads the chat; so does one who came for a computer's seat mid-deal, until the
   // deal that is theirs (the server refuses their lines meanwhile).
   const waitsForDeal = !watching && !!T?.arrived?.[T.you];
-  s.chatForm.hidden = watching || waitsForDeal;
+  s.chatForm.hidden = watching || waitsForDeal || state.chatOff;
   patch(s.chatName, watching ? h("p", { class: "note", text: t("watch.chat") }) : waitsForDeal ? h("p", { class: "note", text: t("chat.next_deal") }) : T && T.kind === "room" ? h("details", { class: "rename" }, h("summary", { text: t("name.change") }), nameForm(sendName, "my-name-chat")) : []);
   // Close buttons for the drawers.
   for (const name of ["info", "log", "played", "sheet"]) {
@@ -1412,6 +1463,34 @@ function render() {
   }
   if (ready) turnAlert();
   if (ready) lessons.table(ctxFor(), s);
+}
+
+// The chat panel's Players and chat (issue 58): each other person's seat, to mute its lines
+// here or, signed in at a seat, to report its player (report.js, loaded when asked); and the
+// chat off for me.
+function chatPeople() {
+  const T = state.table;
+  const reporting = !watching && !!accountName();
+  const seats = T.names.map((_, seat) => seat).filter((seat) => seat !== me() && !T.bots?.[seat] && T.joined?.[seat]);
+  return [
+    h("summary", { "data-focus": "chat-people", text: t("chat.people") }),
+    seats.length ? h("ul", { class: "chat-seats" }, seats.map((seat) => {
+      const name = seatName(T.names[seat]);
+      return h("li", { class: "chat-seat", "data-seat": seat },
+        h("span", { class: "chat-seat-name", text: name }),
+        h("button", { type: "button", class: "mute", "data-focus": `mute-${seat}`, "aria-pressed": String(state.muted.has(seat)),
+          "aria-label": t("chat.mute.label", { name }), onclick: () => toggleMute(seat) }, t("chat.mute")),
+        reporting ? h("button", { type: "button", class: "report", "data-focus": `report-${seat}`, "aria-label": t("chat.report.label", { name }),
+          onclick: (e) => {
+            const opener = e.currentTarget;
+            import("./report.js").then((m) => m.openReport({ name: T.names[seat], table: T.id, opener }));
+          } }, t("chat.report")) : null);
+    })) : null,
+    h("label", { class: "chat-off", for: "chat-off" },
+      h("input", { type: "checkbox", id: "chat-off", "data-focus": "chat-off", checked: state.chatOff,
+        onchange: (e) => { state.chatOff = e.currentTarget.checked; store("tarocchi.chat", state.chatOff ? "off" : "on"); state.unread = 0; render(); } }),
+      " ", t("chat.off")),
+  ];
 }
 
 // A guest who came last to a room never saw the waiting room's name field (the deal started
@@ -1458,6 +1537,8 @@ function beep() {
 
 function onKey(e) {
   if (!token || e.altKey || e.ctrlKey || e.metaKey) return;
+  // (a modal dialog open, the Report's: its keys are its own, Escape closes it alone)
+  if (document.querySelector("dialog[open]")) return;
   const el = document.activeElement;
   const typing = el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
   if (e.key === "Escape") {
@@ -1515,7 +1596,7 @@ function onKey(e) {
 setLang(lang());
 // (the lobby's Learn to play and a lesson table's guide: on those two pages alone, never drawn
 // over an account, profile, leaderboard or replay page)
-const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !dailyMatch && !tournamentMatch && !tournamentsMatch && !token;
+const lobbyHere = !accountMatch && !profileMatch && !gamesMatch && !boardMatch && !replayMatch && !dailyMatch && !tournamentMatch && !tournamentsMatch && !modMatch && !token;
 if (token || lobbyHere) lessons.setup(() => (token ? render() : renderLobby()));
 if (accountMatch) {
   accountPage(root);
@@ -1531,6 +1612,8 @@ if (accountMatch) {
   import("./tournament.js").then((m) => m.tournamentsPage(root));
 } else if (tournamentMatch) {
   import("./tournament.js").then((m) => m.tournamentPage(root, tournamentMatch[1]));
+} else if (modMatch) {
+  import("./mod.js").then((m) => m.modPage(root));
 } else if (replayMatch) {
   import("./replay.js").then((m) => m.replayPage(root, replayMatch[1], Number(replayMatch[2]), loadGames));
 } else if (token) {

@@ -169,6 +169,21 @@ function matchItem(m, P) {
     t(back.replay ? "prof.replay" : "prof.watch"))) : null);
 }
 
+// --- Report (issue 58) -------------------------------------------------------------------------
+// A signed-in player reports another from the profile: the dialog's module (report.js) comes
+// when the button is pressed, never with the page (issue 60).
+function reportBlock(D, mine) {
+  if (!accountName() || mine) return null;
+  return h("p", { class: "report-row" },
+    h("button", { type: "button", class: "report-button", id: "report-player", "data-focus": "report-player",
+      onclick: (e) => {
+        const opener = e.currentTarget;
+        import("./report.js").then((m) => m.openReport({ name: D.name, opener }));
+      } },
+    t("prof.report", { name: D.name })));
+}
+// --- end of Report ------------------------------------------------------------------------------
+
 function profileBody(P) {
   if (P.status === null) return [h("h1", { id: "page-h", text: P.name }), h("p", { class: "quiet", role: "status", text: t("rate.loading") })];
   if (P.status !== 200) return failure(P, "prof");
@@ -184,6 +199,7 @@ function profileBody(P) {
     mine && P.pause?.until ? h("p", { class: "error pause-note", id: "pause-note", role: "note",
       text: t("prof.paused", { time: when(P.pause.until), n: P.pause.leaves }) }) : null,
     mine ? null : socialBlock(P),
+    reportBlock(D, mine),
     h("div", { class: "profile-grid" },
       h("section", { class: "panel lobby-card", id: "ratings", "aria-labelledby": "ratings-h" },
         h("h2", { id: "ratings-h", text: t("prof.ratings") }),
