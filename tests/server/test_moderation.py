@@ -52,9 +52,12 @@ def test_every_moderator_route_answers_a_stranger_401_and_a_player_403_with_no_d
         assert bruno.get("/api/me/bell").json() == {"items": [], "unread": 0}
         assert [r["reported"] for r in mara.get("/api/mod/reports").json()["reports"]] == ["Bruno"]
         assert mara.get("/api/mod/log").json() == {"log": []}
+        # Each account is told its own role alone (its account page then links /mod).
+        assert mara.get("/api/me").json()["moderator"] is True and anna.get("/api/me").json()["moderator"] is False
         # The role taken back: 403 from then on.
         assert cli(["account", "mod", "Mara", "--remove", "--db", server.db]) == 0
         assert mara.get("/api/mod/reports").status_code == 403
+        assert mara.get("/api/me").json()["moderator"] is False
         assert cli(["account", "mod", "Nobody", "--db", server.db]) == 1
 
 

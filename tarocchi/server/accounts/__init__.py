@@ -299,7 +299,9 @@ class Accounts:
                 "password": found.get("password") is not None,
                 "sessions": [s | {"this": account["session"].startswith(s["id"])}
                              for s in self.people.sessions(account["id"])],
-                "passkeys": self.people.passkeys(account["id"])}
+                "passkeys": self.people.passkeys(account["id"]),
+                # (issue 58: the account page links the moderators' page for them; nobody else is told)
+                "moderator": self.people.is_moderator(account["id"])}
 
 
 def error(text: str, status: int) -> JSONResponse:

@@ -643,6 +643,7 @@ function signedInView() {
     h("p", { class: "row" },
       h("a", { class: "button", id: "my-profile", "data-focus": "my-profile", href: `/@/${encodeURIComponent(name)}` }, t("acct.profile")),
       h("a", { class: "button", id: "my-games", "data-focus": "my-games", href: `/@/${encodeURIComponent(name)}/games` }, t("acct.games")),
+      A.me.moderator ? h("a", { class: "button", id: "mod-page", "data-focus": "mod-page", href: "/mod" }, t("acct.mod")) : null,
       h("a", { class: "button", href: "/", "data-focus": "to-lobby" }, t("acct.lobby"))),
     A.note ? h("p", { class: "page-note", role: "status" }, h("span", { class: "ok-note", text: A.note })) : null,
     A.confirming ? confirmSection() : null,

@@ -711,6 +711,7 @@ const REASONS_IT = {
   // (server/ratings.py, issue 56: a leaver's pause; the lobby says its end beside it)
   "you left rated matches before their end: you may sit at rated tables again once your pause is over":
     "hai lasciato partite classificate prima della fine: potrai sederti ai tavoli classificati alla fine della pausa",
+  "a moderator has stopped you from rated tables for a while": "un moderatore ti ha fermato dai tavoli classificati per un po'",  // (issue 58: a rated ban)
   "it is not your turn": "non è il tuo turno",
   // Watching and looking back (server/watch.py)
   "a watch link only watches: a spectator cannot play, chat or speak for a seat": "il link per gli spettatori serve solo a guardare: uno spettatore non gioca, non scrive e non parla per un posto",
