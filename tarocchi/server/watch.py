@@ -45,7 +45,7 @@ from tarocchi.engine.records import dumps, match_record, new_deal
 from .core.messages import (CLOSE_TOO_MANY, HELLO_BURST, HELLOS_PER_SECOND, TOO_MANY_HELLOS, TOO_MANY_LOOKS, Act, Budget,
                        Hello, History)
 from .core.features import Spectators
-from .core.hub import Connection, StoredTable, stored_table
+from .core.hub import CLOSE_UNKNOWN, Connection, StoredTable, stored_table
 from .core.tables import CHAT_KEPT, WATCH_SEAT, Table, chat_line, daily_hidden, match_reference, spectator_view
 from .core.tables import encode_json as _encode
 
@@ -61,6 +61,7 @@ BROKEN_PAST = "this table could not be restored after a problem on the server"
 UNKNOWN_TABLE = "unknown link: this table does not exist"
 # (issue 59: a daily deal's cards are others' still to play until its day is over)
 DAILY_HIDDEN = "a daily deal's replay opens when its day is over (UTC): others are still to play these cards"
+DAILY_WATCHED = "a daily deal's table is watched once its day is over (UTC): others are still to play these cards"
 
 
 def watch_link(token: str) -> str:
@@ -124,6 +125,10 @@ class Watchers(Spectators):
         self.drop(table_id, code, reason)
 
     def attach(self, conn: Connection) -> None:
+        if daily_hidden(conn.table, self.hub.now()):  # (issue 59: the played cards would tell of deals others have yet to play)
+            conn.send({"type": "error", "reason": DAILY_WATCHED})
+            conn.close(CLOSE_UNKNOWN, DAILY_WATCHED)
+            return
         sockets = self.sockets.setdefault(conn.table.id, [])
         if len(sockets) >= SPECTATORS_PER_TABLE:
             conn.send({"type": "error", "reason": TOO_MANY_SPECTATORS})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime
+import json
 import random
 import sqlite3
 import time
@@ -17,11 +18,12 @@ import types
 
 import httpx
 import pytest
+import websockets
 
 from tarocchi.engine.game import get_game
 from tarocchi.server.core.sessions import COOKIE
 from tarocchi.server.core.store import open_store
-from tarocchi.server.watch import DAILY_HIDDEN
+from tarocchi.server.watch import DAILY_HIDDEN, DAILY_WATCHED
 from tarocchi.server import daily
 from tarocchi.server.daily import ALREADY_PLAYED, DEALS, NO_DAILY, DailyDeals, streak, today
 from tests.redis_server import RedisServer
@@ -136,6 +138,12 @@ def test_a_ranked_try_is_the_day_s_deals_once_and_signed_out_is_unranked(store_d
                 seat = await open_seat(server, table["link"])
                 state = await seat.wait_state(lambda s: s["view"] is not None)
                 assert state["view"]["hand"] == hands[0] and state["table"]["daily"]["ranked"] is False
+                # Its watch link shows nothing today: a spectator would see the cards played.
+                ws = await websockets.connect(server.ws_url + state["table"]["watch"].replace("/w/", "/ws/"))
+                assert json.loads(await ws.recv()) == {"type": "error", "reason": DAILY_WATCHED}
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd.code == 4404
                 await seat.close()
 
             asyncio.run(unranked())

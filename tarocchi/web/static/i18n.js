@@ -712,6 +712,8 @@ const REASONS_IT = {
   "you left rated matches before their end: you may sit at rated tables again once your pause is over":
     "hai lasciato partite classificate prima della fine: potrai sederti ai tavoli classificati alla fine della pausa",
   "a moderator has stopped you from rated tables for a while": "un moderatore ti ha fermato dai tavoli classificati per un po'",  // (issue 58: a rated ban)
+  "a daily deal's table is watched once its day is over (UTC): others are still to play these cards":
+    "il tavolo di una smazzata del giorno si guarda quando il giorno è finito (UTC): altri devono ancora giocare queste carte",
   "it is not your turn": "non è il tuo turno",
   // Watching and looking back (server/watch.py)
   "a watch link only watches: a spectator cannot play, chat or speak for a seat": "il link per gli spettatori serve solo a guardare: uno spettatore non gioca, non scrive e non parla per un posto",
