@@ -26,6 +26,7 @@ from tests.conftest import DESKTOP, PHONE
 from tests.push_service import PushService
 from tests.server.live import running_server
 from tests.server.seat import Seat
+from tests.server.test_correspondence import play_what_is_theirs
 from .driver import take_turn, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -90,9 +91,12 @@ def play_here(page) -> int:
             return moves
 
 
-def ends_deal(view: dict) -> bool:
-    """The move is the deal's last card: the seat's last one, into a trick of the other two's."""
-    return view["phase"] == "play" and len(view["hand"]) == 1 and len(view["trick"]) == 2
+def pages_take_over(state: dict) -> bool:
+    """The move is the card that ends deal PAGES_FROM: the seat's last one, into a trick of the
+    other two's."""
+    view = state["view"]
+    return (state["table"]["deal_number"] == PAGES_FROM and view["phase"] == "play" and len(view["hand"]) == 1
+            and len(view["trick"]) == 2)
 
 
 async def answer_on_socket(ws_url: str, link: str, player) -> tuple[int, bool]:
@@ -100,20 +104,9 @@ async def answer_on_socket(ws_url: str, link: str, player) -> tuple[int, bool]:
     as the page would open it): their moves, their Next deal. How many moves, and whether the
     pages take over here (the card that ends deal PAGES_FROM, left to the page)."""
     seat = await Seat.open(ws_url, link.removeprefix("/t/"))
-    moves = 0
     try:
-        while True:
-            table = seat.state["table"]
-            if seat.my_turn():
-                if table["deal_number"] == PAGES_FROM and ends_deal(seat.view):
-                    return moves, True
-                await seat.act(player(seat.view))
-                moves += 1
-            elif table["status"] == "between" and not table["ready"][table["you"]]:
-                await seat.send({"type": "next"})
-            else:
-                return moves, False
-            await seat.wait_state(lambda st, v=seat.version: st["version"] > v)
+        moves = await play_what_is_theirs(seat, player, leave=pages_take_over)
+        return moves, seat.my_turn()
     finally:
         await seat.close()
 
