@@ -110,14 +110,17 @@ def test_a_table_by_correspondence_is_for_signed_in_players():
         assert now["table"] != made["table"]
 
 
-async def play_what_is_theirs(page, player) -> int:
+async def play_what_is_theirs(page, player, leave=None) -> int:
     """What a seat's page shows as theirs, the player plays there and then (a trick won leads
     the next, their own card ending a deal asks for their Next deal: nobody is told of what
-    they are looking at); how many moves."""
+    they are looking at); how many moves. ``leave(state)``: a turn left unplayed (the page is
+    still the seat's to act when this returns)."""
     moves = 0
     while True:
         table = page.state["table"]
         if page.my_turn():
+            if leave is not None and leave(page.state):
+                return moves
             await page.act(player(page.view))
             moves += 1
         elif table["status"] == "between" and not table["ready"][table["you"]]:

@@ -31,6 +31,7 @@ from tarocchi.server import advice as server_advice
 from tests.trust.harness import KNOWN, open_all, replay_stream, running, stream
 
 TABLES = [(name, seats) for name in game_names() for seats in get_game(name).seats]
+ADVICE_SECONDS = 0.03  # the player's CPU budget for one decision here (a test server's: 0.1)
 
 
 class Watching:
@@ -138,7 +139,10 @@ async def play_with_hints(room, game: str, rng: random.Random) -> list[tuple[int
                                              for t in TABLES])
 def test_hints_and_reviews_name_no_card_the_seat_may_not_see(watched, game, seats):
     rng = random.Random(seats * 7 + len(game))
-    with running(rng.randrange(1000), budget=(10_000, 1000.0)) as server:  # (many messages a turn)
+    # (many messages a turn; each hint or review decision a few hundredths of a CPU second, at
+    # least one world sampled: what the player is given and what it names do not depend on how
+    # many worlds it samples, and each table's ~100 decisions took most of the test's time)
+    with running(rng.randrange(1000), budget=(10_000, 1000.0), advice_seconds=ADVICE_SECONDS) as server:
         r = httpx.post(f"{server.url}/api/rooms", json={"seats": seats, "game": game, "hints": True})
         assert r.status_code == 200, r.text
         table_id, tokens = r.json()["table"], [link.removeprefix("/t/") for link in r.json()["links"]]
