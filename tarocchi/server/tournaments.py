@@ -311,7 +311,8 @@ class Tournaments(Feature):
                 return
             t["status"] = "running"
             for p in players:
-                await self.off(self.hub.store.people.ring, p["account"], "tournament", {"tournament": tid, "started": True})
+                await self.off(self.hub.store.people.ring, p["account"], "tournament",
+                               {"tournament": tid, "game": t["game"], "started": True})
         tables = await self.off(self.store.tables, tid)
         still = [x for x in tables if x["result"] is None]
         if t["kind"] == "arena":
@@ -416,7 +417,7 @@ class Tournaments(Feature):
             for holder, link in zip(holders, links):
                 if holder is not None:
                     self.hub.store.people.ring(holder["id"], "tournament", {
-                        "tournament": t["id"], "round": round_now, "table": number, "link": link})
+                        "tournament": t["id"], "game": t["game"], "round": round_now, "table": number, "link": link})
 
     def finish(self, t: dict, now: float) -> None:
         if not self.store.set_status(t["id"], "running", "finished", finished_at=now):
@@ -424,7 +425,7 @@ class Tournaments(Feature):
         for row in self.standings(t):
             if row.get("account"):
                 self.hub.store.people.ring(row["account"], "tournament", {
-                    "tournament": t["id"], "finished": True, "rank": row["rank"]})
+                    "tournament": t["id"], "game": t["game"], "finished": True, "rank": row["rank"]})
 
     def absent(self, now: float) -> None:
         """The seats of this process's tournament tables whose person never came (``no_show``
