@@ -191,7 +191,7 @@ class Tournaments(Feature):
         self.minute = minute  # an arena's minute in seconds (a test's are shorter)
         self.clock, self.no_show, self.leave_after = clock, no_show, leave_after
         self.arena_wait, self.every = arena_wait, every
-        # (seats, game, rated, clock, holders {id, name} or None by seat, tournament) -> (table, links); the app's
+        # (seats, game, rated, clock, holders {id, name} or None by seat, tournament, round) -> (table, links); the app's
         self.seat_room: Callable[..., tuple[str, list[str]]] | None = None
         self.task: asyncio.Task | None = None
         self.seeds: dict[str, tuple[str, str]] = {}  # tournament -> (kind, seed)
@@ -402,7 +402,8 @@ class Tournaments(Feature):
         made = []
         for i, numbers in enumerate(formed):
             holders = [accounts.get(n) if n is not None else None for n in numbers]
-            table_id, links = self.seat_room(t["seats"], t["game"], t["rated"], self.clock, holders, t["id"])
+            table_id, links = self.seat_room(t["seats"], t["game"], t["rated"], self.clock, holders, t["id"],
+                                              round_now)
             made.append((i + 1, table_id, numbers, holders, links))
             self.rounds[table_id] = round_now
         self.store.put_tables(t["id"], round_now, [(n, tid, nums) for n, tid, nums, _, _ in made])
