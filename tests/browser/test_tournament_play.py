@@ -83,7 +83,7 @@ def step(began: float, what: str) -> None:
     print(f"{time.monotonic() - began:6.1f} s  {what}", flush=True)
 
 
-def made(server, maker: httpx.Client, body: dict) -> str:
+def made(maker: httpx.Client, body: dict) -> str:
     r = maker.post("/api/tournaments", json={"game": "sicilian", "seats": 3, "starts": STARTS, **body})
     assert r.status_code == 201, r.text
     return r.json()["id"]
@@ -136,7 +136,7 @@ def test_an_arena_is_played_from_its_page_to_its_podium_on_a_desktop_in_english(
         page = new_page(DESKTOP)
         sign_up(page, base, "Anna")
         others = [account(base, "Bruno", 2), account(base, "Carla", 3)]
-        tid = made(server, others[0], {"kind": "arena", "minutes": 1})
+        tid = made(others[0], {"kind": "arena", "minutes": 1})
         joined_from_the_page(page, base, tid)
         for c in others:
             assert c.post(f"/api/tournaments/{tid}/join").status_code == 200
@@ -176,7 +176,7 @@ def test_a_swiss_is_played_from_the_bells_link_on_a_phone_in_italian(new_page):
         sign_up(page, base, "Anna")
         step(began, f"signed up {base}")
         bruno = account(base, "Bruno", 2)
-        tid = made(server, bruno, {"kind": "swiss", "rounds": 1})
+        tid = made(bruno, {"kind": "swiss", "rounds": 1})
         step(began, "made")
         joined_from_the_page(page, base, tid)
         step(began, "joined")
@@ -189,12 +189,14 @@ def test_a_swiss_is_played_from_the_bells_link_on_a_phone_in_italian(new_page):
         # its bell says the tournament started and her table is ready.
         page.goto(base + "/")
         page.wait_for_function(f"() => ({BELL_COUNT})() >= 2")
+        unread = bell_count(page)
         page.locator("#bell-button").click()
         ready = page.locator("#bell-panel .bell-item[data-kind='tournament']", has_text="Il tuo tavolo è pronto (turno 1)")
         ready.wait_for()
         started = page.locator("#bell-panel .bell-item[data-kind='tournament']", has_text="Il torneo è cominciato")
         assert started.locator("a.bell-link").get_attribute("href") == f"/tournament/{tid}"
         check_axe(page, "the bell with a tournament's items, 390x844, in Italian")
+        assert unread >= 2 and bell_count(page) == 0  # (opened: read)
         step(began, "the bell")
         ready.locator("a.bell-link").click()
         moves = play_seat(page)
@@ -226,7 +228,7 @@ def test_a_duplicate_is_played_from_its_page_on_a_small_phone_then_read_in_itali
         page = new_page(SMALL)
         sign_up(page, base, "Anna")
         bruno = account(base, "Bruno", 2)
-        tid = made(server, bruno, {"kind": "duplicate", "rounds": 1})
+        tid = made(bruno, {"kind": "duplicate", "rounds": 1})
         joined_from_the_page(page, base, tid)
         assert bruno.post(f"/api/tournaments/{tid}/join").status_code == 200
         seat = page.locator(".tournament-seat a")
