@@ -27,7 +27,8 @@ whose seat an account holds, when no page of that seat is open and in sight: ``s
 room's match has begun) and ``turn`` (at a table by correspondence; one unread ``turn`` item a
 table, the newer replacing it, and gone when a page of the seat says hello there or comes back
 into sight). Their push
-is the item's: a turn at a live table is pushed as before, with no bell item. The other bell
+is the item's: a turn at a live table is pushed as before, with no bell item. A tournament's
+table ready (issue 59) is not budgeted either (its seat waits for its player). The other bell
 pushes (those others may cause: challenges and their answers, warnings, ratings) are budgeted
 per account (``BELL_PUSHES``): past it, one later push says how many more are on the bell;
 challenges share one notification on the phone (one tag). A rated match's end is pushed
