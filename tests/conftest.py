@@ -115,6 +115,7 @@ LONGEST = {
     "tests/browser/test_screens.py": 256,
     "tests/server/test_tournaments.py": 230,  # (issue 59: each kind played to its end, both stores)
     "tests/browser/test_correspondence_match.py": 224,  # one test: a match of 228 moves from ~150 pages
+    "tests/browser/test_tournament_play.py": 186,  # (issue 59: each kind played to its podium; the arena's minute 101 s)
     "tests/browser/test_public.py": 152,
     "tests/browser/test_hint.py": 149,
     "tests/browser/test_social.py": 136,  # (two tests: a challenge's match of three deals, the bell; beside other work)

@@ -150,11 +150,11 @@ def create_app(db: str, *, bot_delay: float = 1.0, trick_pause: float = 1.0,
         return table_id, links
 
     def seat_tournament(seats: int, game: str, rated: bool, clock: float, holders: list[dict | None],
-                        tournament: str) -> tuple[str, list[str]]:
+                        tournament: str, round_: int) -> tuple[str, list[str]]:
         """A tournament's table (tournaments.py): a room as a challenge's, not listed, each seat
         with a person held for their account."""
         table_id, tokens = hub().lobby.new_room(seats, game, public=False, clock=clock, rated=rated,
-                                                tournament=tournament)
+                                                tournament=tournament, tournament_round=round_)
         links = [f"/t/{t}" for t in tokens]
         for account, link in zip(holders, links):
             if account is not None:

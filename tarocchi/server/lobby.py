@@ -355,18 +355,19 @@ class Lobby(Feature):
     def new_room(self, seats: int, game: str, *, public: bool, clock: float | None,
                  quick: bool = False, hints: bool = False, address: str | None = None,
                  rated: bool | None = None, correspondence: int | None = None,
-                 persons: list[str] | None = None, tournament: str | None = None) -> tuple[str, list[str]]:
+                 persons: list[str] | None = None, tournament: str | None = None,
+                 tournament_round: int | None = None) -> tuple[str, list[str]]:
         """A room by link, or a public one (listed at once; the host's seat is never handed
         to a stranger: ``listing``). ``hints``: the host lets the seats ask for hints
         (server/advice.py); ``persons``: who asked (``sessions.persons``; else ``address``, the
         client's address): they may not claim another seat. ``tournament``: the tournament whose
-        table it is (server/tournaments.py, issue 59)."""
+        table it is (server/tournaments.py, issue 59), ``tournament_round`` its round."""
         if correspondence:  # days a move (issue 41): the clock is the same clock, in days
             clock = correspondence * DAY
         if public and not clock:
             clock = self.clock_seconds
         settings = {"public": public, "clock": clock, "hints": hints, "correspondence": correspondence,
-                    "tournament": tournament,
+                    "tournament": tournament, "tournament_round": tournament_round,
                     # a live clock's time bank (issue 41): spare seconds a seat spends past a turn's own
                     "bank": self.time_bank if clock and not correspondence else None}
         if quick:

@@ -27,7 +27,8 @@ whose seat an account holds, when no page of that seat is open and in sight: ``s
 room's match has begun) and ``turn`` (at a table by correspondence; one unread ``turn`` item a
 table, the newer replacing it, and gone when a page of the seat says hello there or comes back
 into sight). Their push
-is the item's: a turn at a live table is pushed as before, with no bell item. The other bell
+is the item's: a turn at a live table is pushed as before, with no bell item. A tournament's
+table ready (issue 59) is not budgeted either (its seat waits for its player). The other bell
 pushes (those others may cause: challenges and their answers, warnings, ratings) are budgeted
 per account (``BELL_PUSHES``): past it, one later push says how many more are on the bell;
 challenges share one notification on the phone (one tag). A rated match's end is pushed
@@ -88,13 +89,17 @@ TEXTS = {
            "running_out": "Your time is running out", "at": "{game}: {names}",
            "challenge": "{name} challenges you", "challenge_accepted": "Your challenge was accepted",
            "challenge_declined": "Your challenge was declined", "rating": "{game}: your rating {before} → {after}",
-           "warning": "A word from the moderators", "more": "{count} more on your bell", "bell": "Tarocchi"},
+           "warning": "A word from the moderators", "more": "{count} more on your bell", "bell": "Tarocchi",
+           "tournament_table": "Your table is ready (round {round})", "tournament_started": "The tournament has started",
+           "tournament_finished": "The tournament is over: you placed {rank}"},
     "it": {"turn": "Tocca a te", "started": "La partita è cominciata", "ended": "La partita è finita",
            "counted": "La smazzata è contata: tocca a te passare alla prossima",
            "running_out": "Il tuo tempo sta per scadere", "at": "{game}: {names}",
            "challenge": "{name} ti sfida", "challenge_accepted": "La tua sfida è stata accettata",
            "challenge_declined": "La tua sfida è stata rifiutata", "rating": "{game}: il tuo punteggio {before} → {after}",
-           "warning": "Un messaggio dai moderatori", "more": "Altre {count} novità nella campanella", "bell": "Tarocchi"},
+           "warning": "Un messaggio dai moderatori", "more": "Altre {count} novità nella campanella", "bell": "Tarocchi",
+           "tournament_table": "Il tuo tavolo è pronto (turno {round})", "tournament_started": "Il torneo è cominciato",
+           "tournament_finished": "Il torneo è finito: {rank}° posto per te"},
 }
 
 
@@ -128,6 +133,17 @@ def bell_message(item: dict, texts: dict[str, str], shown: Callable) -> dict:
                 "url": "/", "tag": f"{data.get('table')}:ended"}
     if kind == "warning":
         return {"title": texts["warning"], "body": str(data.get("text", ""))[:200], "url": "/", "tag": "bell:warning"}
+    if kind == "tournament":  # (issue 59, server/tournaments.py: a table ready, the start, the end)
+        tid = str(data.get("tournament", ""))
+        page = f"/tournament/{tid}"
+        if data.get("link"):
+            title, url = texts["tournament_table"].format(round=data.get("round")), data["link"]
+        elif data.get("finished"):
+            title, url = texts["tournament_finished"].format(rank=data.get("rank")), page
+        else:
+            title, url = texts["tournament_started"], page
+        # (one notification a tournament on the phone: the newest says where it stands)
+        return {"title": title, "body": game_title(data.get("game")), "url": url, "tag": f"tournament:{tid}"}
     return {"title": texts["bell"], "body": "", "url": "/", "tag": "bell"}
 
 
@@ -466,12 +482,16 @@ class Notifier(Feature):
             account = item["account"]
             if item["kind"] == "rated":
                 self.rated[(account, item["data"].get("table"))] = now
-            # (a turn, a start: each needs the account's own move or sitting between two; the
-            # rest others may cause, a flood of challenges)
-            if item["kind"] in ("turn", "started") or self._spend(account):
+            # (a turn, a start, a tournament's table ready: each needs the account's own move,
+            # sitting or joining, and the table waits for them; the rest others may cause, a
+            # flood of challenges)
+            if item["kind"] in ("turn", "started") or (item["kind"] == "tournament" and "link" in item["data"]) \
+                    or self._spend(account):
                 self._spawn(self._send(account, lambda texts, item=item: {
                     **bell_message(item, texts, self.shown), "what": item["kind"], "bell": item["id"],
-                    **({"table": item["data"]["table"]} if "table" in item["data"] else {})}))
+                    # (a table's id; a tournament's item says its table's number: not one)
+                    **({"table": item["data"]["table"]} if "table" in item["data"] and item["kind"] != "tournament"
+                       else {})}))
             else:
                 self._hold(account)
         if len(self.rated) > BUDGETS_KEPT:

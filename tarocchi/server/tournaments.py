@@ -191,7 +191,7 @@ class Tournaments(Feature):
         self.minute = minute  # an arena's minute in seconds (a test's are shorter)
         self.clock, self.no_show, self.leave_after = clock, no_show, leave_after
         self.arena_wait, self.every = arena_wait, every
-        # (seats, game, rated, clock, holders {id, name} or None by seat, tournament) -> (table, links); the app's
+        # (seats, game, rated, clock, holders {id, name} or None by seat, tournament, round) -> (table, links); the app's
         self.seat_room: Callable[..., tuple[str, list[str]]] | None = None
         self.task: asyncio.Task | None = None
         self.seeds: dict[str, tuple[str, str]] = {}  # tournament -> (kind, seed)
@@ -311,7 +311,8 @@ class Tournaments(Feature):
                 return
             t["status"] = "running"
             for p in players:
-                await self.off(self.hub.store.people.ring, p["account"], "tournament", {"tournament": tid, "started": True})
+                await self.off(self.hub.store.people.ring, p["account"], "tournament",
+                               {"tournament": tid, "game": t["game"], "started": True})
         tables = await self.off(self.store.tables, tid)
         still = [x for x in tables if x["result"] is None]
         if t["kind"] == "arena":
@@ -401,7 +402,8 @@ class Tournaments(Feature):
         made = []
         for i, numbers in enumerate(formed):
             holders = [accounts.get(n) if n is not None else None for n in numbers]
-            table_id, links = self.seat_room(t["seats"], t["game"], t["rated"], self.clock, holders, t["id"])
+            table_id, links = self.seat_room(t["seats"], t["game"], t["rated"], self.clock, holders, t["id"],
+                                              round_now)
             made.append((i + 1, table_id, numbers, holders, links))
             self.rounds[table_id] = round_now
         self.store.put_tables(t["id"], round_now, [(n, tid, nums) for n, tid, nums, _, _ in made])
@@ -416,7 +418,7 @@ class Tournaments(Feature):
             for holder, link in zip(holders, links):
                 if holder is not None:
                     self.hub.store.people.ring(holder["id"], "tournament", {
-                        "tournament": t["id"], "round": round_now, "table": number, "link": link})
+                        "tournament": t["id"], "game": t["game"], "round": round_now, "table": number, "link": link})
 
     def finish(self, t: dict, now: float) -> None:
         if not self.store.set_status(t["id"], "running", "finished", finished_at=now):
@@ -424,7 +426,7 @@ class Tournaments(Feature):
         for row in self.standings(t):
             if row.get("account"):
                 self.hub.store.people.ring(row["account"], "tournament", {
-                    "tournament": t["id"], "finished": True, "rank": row["rank"]})
+                    "tournament": t["id"], "game": t["game"], "finished": True, "rank": row["rank"]})
 
     def absent(self, now: float) -> None:
         """The seats of this process's tournament tables whose person never came (``no_show``

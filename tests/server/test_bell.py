@@ -333,3 +333,24 @@ def test_a_rated_match_end_is_pushed_once_as_its_bell_item_with_the_rating(tmp_p
     before, after = shown_change(None, [27.0, 8.0])
     assert sent[0]["title"] == "La partita è finita" and sent[0]["tag"] == "t1:ended" and sent[0]["url"] == "/"
     assert sent[0]["body"] == f"Calabresella: il tuo punteggio {before} → {after}"
+
+
+def test_a_tournaments_bell_items_are_pushed_with_their_own_words_and_links():
+    """A tournament's three items (issue 59, server/tournaments.py): its table ready opens the
+    seat, its start and its end the tournament's page; one notification a tournament (its tag);
+    in the subscription's language."""
+    def message(data: dict, lang: str = "en") -> dict:
+        return notify.bell_message({"kind": "tournament", "data": {"tournament": "T1", "game": "sicilian", **data}},
+                                   notify.TEXTS[lang], lambda before, after: (before, after))
+    ready = {"round": 2, "table": 3, "link": "/t/anna-seat"}
+    assert message(ready) == {"title": "Your table is ready (round 2)", "body": "Tarocchi Siciliani",
+                              "url": "/t/anna-seat", "tag": "tournament:T1"}
+    assert message(ready, "it")["title"] == "Il tuo tavolo è pronto (turno 2)"
+    assert message({"started": True}) == {"title": "The tournament has started", "body": "Tarocchi Siciliani",
+                                          "url": "/tournament/T1", "tag": "tournament:T1"}
+    assert message({"started": True}, "it")["title"] == "Il torneo è cominciato"
+    over = message({"finished": True, "rank": 2})
+    assert (over["title"], over["url"], over["tag"]) == ("The tournament is over: you placed 2", "/tournament/T1",
+                                                         "tournament:T1")
+    assert message({"finished": True, "rank": 2}, "it")["title"] == "Il torneo è finito: 2° posto per te"
+    assert set(notify.TEXTS["en"]) == set(notify.TEXTS["it"])  # (every title in both languages)

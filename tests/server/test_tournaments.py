@@ -12,6 +12,7 @@ import time
 
 import httpx
 import pytest
+import websockets
 
 from tarocchi.server.core.sessions import COOKIE
 from tarocchi.server.tournaments import SIGNED_OUT
@@ -132,6 +133,26 @@ def test_a_player_plays_their_own_seat_from_the_link_they_are_given():
         link = until(lambda: anna.get(f"/api/tournaments/{tid}").json()["seat"])
         assert bruno.get(f"/api/tournaments/{tid}").json()["seat"] not in (None, link)
         assert httpx.get(f"{server.url}/api/tournaments/{tid}").json()["seat"] is None  # (a stranger: none)
+        watch = anna.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"][0]["watch"]
+
+        async def the_way_back():
+            """The seat's frame names its tournament and round (the table page's link back to
+            /tournament/<id>); a spectator's does not (an unlisted tournament's page lists every
+            table's watch link)."""
+            seat = await Seat.open(server.ws_url, link.removeprefix("/t/"),
+                                   headers={"Cookie": f"{COOKIE}={anna.cookies[COOKIE]}", **person(1)})
+            spectator = Seat(await websockets.connect(f"{server.ws_url}/ws/{watch.removeprefix('/w/')}",
+                                                      additional_headers=person(7)), watch)
+            await spectator.send({"type": "hello", "since": 0})
+            await spectator.wait_state(lambda st: True)
+            try:
+                return seat.state["table"]["tournament"], spectator.state["table"]
+            finally:
+                await seat.close()
+                await spectator.close()
+        told, watched = asyncio.run(the_way_back())
+        assert told == {"id": tid, "round": 1}
+        assert watched["tournament"] is None and tid not in json.dumps(watched)
 
         assert asyncio.run(play_seat(server, link, anna, 1)) > 10
         page = until(lambda: (p := anna.get(f"/api/tournaments/{tid}").json())["status"] == "finished" and p)

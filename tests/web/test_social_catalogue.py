@@ -54,3 +54,20 @@ def test_every_refusal_of_the_social_routes_is_translated():
     reasons = (reason_constants(social) - {social.SIGNED_OUT}) | inline  # (the accounts' catalogue has SIGNED_OUT)
     assert social.CANNOT_CHALLENGE in reasons and social.FOLLOWS_FULL in reasons
     assert sorted(reasons - italian) == []
+
+
+def test_every_kind_of_bell_item_the_protocol_names_has_its_own_line():
+    """docs/protocol.md's bell (GET /api/me/bell) names each kind of item; the bell panel says
+    each in its own words, not "Something new on your account" (a tournament's three, issue 59:
+    its table ready opens the seat, its start and end its page)."""
+    docs = (STATIC.parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    row = next(line for line in docs.splitlines() if line.startswith("| `GET /api/me/bell`"))
+    kinds = set(re.findall(r"`([a-z_]+)` \(", row[row.index("Kinds:"):]))
+    assert {"challenge", "rated", "warning", "turn", "started", "tournament"} <= kinds
+    handled = set(re.findall(r'case "([a-z_]+)":', CODE[CODE.index("function itemText"):]))
+    assert sorted(kinds - handled) == []
+    tournament = CODE[CODE.index('case "tournament"'):]
+    tournament = tournament[:tournament.index("\n    }\n")]
+    for key in ("soc.bell.tournament.table", "soc.bell.tournament.started", "soc.bell.tournament.finished"):
+        assert f'"{key}"' in tournament and own("en")[key] and own("it")[key]
+    assert "link: d.link" in tournament and "/tournament/${encodeURIComponent(" in tournament

@@ -38,3 +38,22 @@ def test_the_servers_refusals_the_page_shows_are_in_italian():
     for text in (tournaments.NO_SUCH_TOURNAMENT, tournaments.FINISHED, tournaments.STARTED, tournaments.NOT_ENTERED,
                  tournaments.TOO_MANY):
         assert f'"{text}"' in italian, text
+
+
+def test_every_refusal_of_a_new_tournaments_settings_is_in_italian():
+    """check_new's words for every game, seats, kind and length a body may give (the form on
+    /tournaments sends them; a body by hand may send the rest)."""
+    from tarocchi.server.core.hub import TABLE_GAMES
+
+    italian = SOURCE[SOURCE.index("reasons:"):]
+    said = set()
+    for game in TABLE_GAMES:
+        for seats in (3, 4):
+            for kind in tournaments.KINDS:
+                for length in ({"minutes": 5}, {"rounds": 2}, {"minutes": 5, "rounds": 2}, {}):
+                    for deals in (None, 99):
+                        body = tournaments.NewTournament(game=game, seats=seats, kind=kind, deals=deals, **length)
+                        if (why := tournaments.check_new(body, TABLE_GAMES)) is not None:
+                            said.add(why)
+    assert len(said) >= 10
+    assert sorted(w for w in said if f'"{w}"' not in italian) == []

@@ -148,6 +148,7 @@ class Table:
         # A tournament's table (issue 59, server/tournaments.py): the tournament's id. Its seats
         # are the tournament's: nobody starts it early, lists it or plays it again.
         self.tournament: str | None = created.get("tournament")
+        self.tournament_round: int | None = created.get("tournament_round")  # (None: made before it was kept)
         self.filled = [False] * self.seats  # a computer sat down in a seat nobody had taken
         self.arrived = [False] * self.seats  # ... and a person came for it: theirs after this deal
         self.turn_since: float | None = None  # when the turn the clock runs for began (its event's "at")
@@ -313,6 +314,10 @@ class Table:
             "daily": self.daily and {"game": self.daily["game"], "day": self.daily["day"],
                                      "deals": self.daily["deals"], "ranked": self.daily.get("try") is not None},
             "filled": self.filled, "arrived": self.arrived,
+            # a tournament's table (issue 59): its seats are shown the way back to its page; a
+            # spectator is not (an unlisted tournament's page lists every table's watch link)
+            "tournament": {"id": self.tournament, "round": self.tournament_round}
+            if self.tournament and seat is not None else None,
             "clock": self.clock and {"seconds": self.clock, "seats": self.clock_seats(), "deadline": self.deadline(),
                                      "bank": self.bank_left if self.bank else None,
                                      "base": self.turn_since + self.clock if self.turn_since is not None else None},

@@ -1107,7 +1107,7 @@ function ratedTag(T) {
 function infoPanelContent() {
   const v = state.view;
   const body = v && game().info ? game().info(ctxFor()) : [];
-  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " ", ratedTag(state.table), " · ", helpLink(gameName())), lobbyUi.dailyNote(state.table), body,
+  return [h("h2", { text: t("info.title") }), h("p", { class: "quiet game-line", text: tableGameTitle() }, " ", ratedTag(state.table), " · ", helpLink(gameName())), lobbyUi.dailyNote(state.table), lobbyUi.tournamentNote(state.table), body,
     watching ? null : hint.hintsNote(ctxFor()), watching ? null : confirmOption(), watching ? null : replay.watchRow(state.table, copyButton)];
 }
 
@@ -1382,9 +1382,11 @@ function render() {
   patch(s.mine, T ? [seatPanel(me())] : []);
   patch(s.clock, playing ? lobbyUi.turnClock(T, whoLabel) : []);
   patch(s.center, !T ? [] : T.status === "waiting" || !v ? waitingRoom() : ready ? centerArea() : []);
-  // (a daily deal's table, between its deals and at the end: which deal, and the way to the day's result)
+  // (a daily deal's table, between its deals and at the end: which deal, and the way to the day's result;
+  // a tournament's: the way back to its page)
   patch(s.banner, playing ? [game().banner ? game().banner(ctxFor()) : null,
-    T.status === "between" || T.status === "over" ? lobbyUi.dailyNote(T, "daily-note") : null] : []);
+    T.status === "between" || T.status === "over" ? lobbyUi.dailyNote(T, "daily-note") : null,
+    T.status === "between" || T.status === "over" ? lobbyUi.tournamentNote(T, "tournament-note") : null] : []);
   patch(s.ask, playing && askName() ? tableNameForm() : []);
   patch(s.lines, playing ? linesArea() : []);
   attr(s.lines, "aria-label", t("lines.title"));

@@ -282,6 +282,16 @@ export function dailyNote(table, id = null) {
     h("a", { href: `/daily/${encodeURIComponent(daily.game)}`, id: id && `${id}-back` }, t("pub.daily.back")));
 }
 
+// A tournament's table (issue 59; its seats alone are told which): the way back to the
+// tournament's page, its standings and the next round.
+export function tournamentNote(table, id = null) {
+  const tour = table?.tournament;
+  if (!tour || typeof tour.id !== "string") return null;
+  return h("p", { class: "daily-note tournament-note", id },
+    h("a", { href: `/tournament/${encodeURIComponent(tour.id)}`, id: id && `${id}-back` },
+      tour.round ? t("pub.tournament.table", { n: tour.round }) : t("pub.tournament.plain")));
+}
+
 // The room card's two settings: listed in the lobby, and the turn clock.
 export function roomOptions(L, rerender) {
   return [

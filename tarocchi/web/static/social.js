@@ -153,6 +153,12 @@ function itemText(item) {
     case "warning": return { text: t("soc.bell.warning", { text: String(d.text ?? "") }) };
     case "turn": return { text: t("soc.bell.turn", { game }), link: d.link, label: t("soc.bell.play") };
     case "started": return { text: t("soc.bell.started", { game }), link: d.link, label: t("soc.seat.go") };
+    case "tournament": {  // (issue 59: a table ready, with the seat's link; the start; the end and the rank)
+      const page = `/tournament/${encodeURIComponent(String(d.tournament ?? ""))}`;
+      if (d.link) return { text: t("soc.bell.tournament.table", { round: d.round }), link: d.link, label: t("soc.bell.play") };
+      if (d.finished) return { text: t("soc.bell.tournament.finished", { rank: d.rank }), link: page, label: t("soc.bell.tournament") };
+      return { text: t("soc.bell.tournament.started"), link: page, label: t("soc.bell.tournament") };
+    }
     default: return { text: t("soc.bell.other") };
   }
 }

@@ -143,6 +143,17 @@ export default {
       "an arena lasts some minutes: give minutes, not rounds": "un'arena dura qualche minuto: indica i minuti, non i turni",
       "you made 5 tournaments today: make the next tomorrow": "oggi hai creato 5 tornei: crea il prossimo domani",
       "this tournament has its 200 players": "questo torneo ha già i suoi 200 giocatori",
+      // (check_new's refusals of a new tournament's settings: each game's own)
+      "a swiss has a number of rounds: give rounds, not minutes": "uno svizzero ha un numero di turni: indica i turni, non i minuti",
+      "a duplicate has a number of rounds: give rounds, not minutes": "un duplicato ha un numero di turni: indica i turni, non i minuti",
+      "Calabresella is played at 3 seats": "la Calabresella si gioca in 3",
+      "Renaissance tarocchi is played at 3 seats": "i Tarocchi del Rinascimento si giocano in 3",
+      "Ottocento (Tarocchino bolognese) is played at 4 seats": "l'Ottocento (Tarocchino bolognese) si gioca in 4",
+      "a round is one match of Calabresella: played to its score, its deals as they come": "un turno è una partita di Calabresella: giocata fino al suo punteggio, con le smazzate che servono",
+      "a round is one match of Ottocento (Tarocchino bolognese): played to its score, its deals as they come": "un turno è una partita di Ottocento (Tarocchino bolognese): giocata fino al suo punteggio, con le smazzate che servono",
+      "a round is one match of Renaissance tarocchi: 3 deals at 3 seats": "un turno è una partita di Tarocchi del Rinascimento: 3 smazzate in 3",
+      "a round is one match of Tarocchi Siciliani: 3 deals at 3 seats": "un turno è una partita di Tarocchi siciliani: 3 smazzate in 3",
+      "a round is one match of Tarocchi Siciliani: 4 deals at 4 seats": "un turno è una partita di Tarocchi siciliani: 4 smazzate in 4",
     },
   },
 };

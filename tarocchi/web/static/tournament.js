@@ -105,8 +105,9 @@ export async function tournamentPage(root, id) {
   async function load() {
     try {
       const res = await fetch(path);
-      P.status = res.status;
-      P.body = await res.json().catch(() => ({}));
+      const body = await res.json().catch(() => ({}));
+      // (both at once: a draw between them, fetchMe's, read a 200 with no body yet)
+      [P.status, P.body] = [res.status, body];
     } catch {
       P.status = 0;
       P.body = {};
