@@ -152,11 +152,15 @@ async def play_seat(server: Server, cookie: str, token: str, think: float, rng: 
     from tests.server.seat import Seat, pick_action
 
     loop = asyncio.get_running_loop()
-    try:
-        seat = await Seat.open(server.ws_url, token, headers={"Cookie": f"{COOKIE}={cookie}"})
-    except Exception as e:  # noqa: BLE001 (counted, not fatal: the computer plays the seat)
-        stats.errors.append(f"open: {e!r}")
-        return
+    for attempt in range(6):  # (as the page does: again, a little later)
+        try:
+            seat = await Seat.open(server.ws_url, token, headers={"Cookie": f"{COOKIE}={cookie}"})
+            break
+        except Exception as e:  # noqa: BLE001 (counted; past the last try the computer plays the seat)
+            stats.errors.append(f"open: {e!r}")
+            if attempt == 5 or loop.time() > stop:
+                return
+            await asyncio.sleep(rng.uniform(1, 3))
     stats.seated += 1
     try:
         nexted = -1
@@ -306,7 +310,7 @@ def report(name: str, out: dict, timings: list[list[dict]], since: list[int]) ->
     print(f"== {name}: tournament {out['tid']}, {out['status']}, {out['rounds']} rounds, "
           f"{out['tables']} tables ({out['done']} ended)")
     print(f"accounts made in {out['signed_up']:.1f} s, joined in {out['joined']:.1f} s; "
-          f"{out['seated']} seats opened, {out['error_count']} errors {out['errors']}")
+          f"{out['seated']} seats opened, {out['error_count']} errors (opening again: {out['errors']})")
     for p, (rows, first) in enumerate(zip(timings, since)):
         for row in rows[first:]:
             if row["what"] != "view":

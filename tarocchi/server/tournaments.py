@@ -85,6 +85,7 @@ SIGNED_OUT = "you are not signed in"
 NO_SUCH_TOURNAMENT = "no such tournament"
 TOO_MANY = "too many requests: wait a little and try again"
 MADE_ENOUGH = f"you made {MADE_PER_DAY} tournaments today: make the next tomorrow"
+WORKED_OUT = 100  # tournaments whose standings a process keeps (Tournaments.ranked)
 FORMING_STALE = 30.0  # a round claimed this long ago with no tables (its process killed) is formed again
 FINISHED = "this tournament is over"
 STARTED = "this duplicate has started: its rounds are set"
@@ -197,6 +198,10 @@ class Tournaments(Feature):
         self.seeds: dict[str, tuple[str, str]] = {}  # tournament -> (kind, seed)
         self.rounds: dict[str, int] = {}  # a tournament's table -> its round
         self.gone: dict[tuple[str, int], float] = {}  # (table, seat) -> when its person was first seen gone
+        # (tournament, whose: "entered" or "present") -> (the results shown and the players, their
+        # standings): worked out again only when a result comes or a player joins or leaves (a
+        # thousand players' take 0.1-0.5 s of CPU); the latest WORKED_OUT tournaments' kept
+        self.worked_out: dict[tuple[str, str], tuple[tuple, list[dict]]] = {}
 
     @property
     def store(self):
@@ -348,7 +353,7 @@ class Tournaments(Feature):
         before = [[x["players"] for x in tables if x["round"] == r] for r in range(1, last + 1)]
         met = await self.blocked(players, meetings(before))
         if t["kind"] == "swiss":
-            rows = standings("swiss", results_of(tables, "swiss"), numbers)
+            rows = await asyncio.to_thread(self.ranked, t, tables, numbers, "present")
             formed = await asyncio.to_thread(form_tables, swiss_order(rows, numbers), size, met)
         else:
             held: dict = {}
@@ -382,7 +387,8 @@ class Tournaments(Feature):
         if take == 0:
             return
         chosen = free[:take]
-        points = {r["player"]: r["points"] for r in standings("arena", results_of(tables, "arena"))}
+        rows = await asyncio.to_thread(self.ranked, t, tables, [p["number"] for p in players], "present")
+        points = {r["player"]: r["points"] for r in rows}
         order = sorted((p["number"] for p in chosen), key=lambda n: (-points.get(n, 0.0), n))
         met = await self.blocked(chosen, {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order})
         await self.seat(t, await asyncio.to_thread(form_tables, order, size, met), players, t["round"],
@@ -478,7 +484,7 @@ class Tournaments(Feature):
         tables = self.store.tables(t["id"]) if tables is None else tables
         players = self.store.players(t["id"]) if players is None else players
         by_number = {p["number"]: p for p in players}
-        rows = standings(t["kind"], results_of(tables, t["kind"]), list(by_number))
+        rows = [dict(row) for row in self.ranked(t, tables, list(by_number), "entered")]
         for row in rows:
             p = by_number.get(row["player"])
             row["number"] = row.pop("player")
@@ -486,6 +492,21 @@ class Tournaments(Feature):
             row["account"] = p["account"] if p else None
             row["present"] = p["present"] if p else False
         return rows
+
+    def ranked(self, t: dict, tables: list[dict], numbers: list[int], whose: str) -> list[dict]:
+        """core/pairing.py's standings of the results shown and the players ``numbers`` (``whose``:
+        "entered" or "present"): the last ones worked out while neither has changed (a result is
+        written once, never changed). Not to be changed by the caller."""
+        results = results_of(tables, t["kind"])
+        key = (tuple((r.round, r.table) for r in results), tuple(numbers))
+        found = self.worked_out.get((t["id"], whose))
+        if found is None or found[0] != key:
+            found = (key, standings(t["kind"], results, numbers))
+            self.worked_out.pop((t["id"], whose), None)
+            self.worked_out[(t["id"], whose)] = found  # (the latest last)
+            while len(self.worked_out) > WORKED_OUT:
+                self.worked_out.pop(next(iter(self.worked_out)), None)
+        return found[1]
 
     def summary(self, t: dict) -> dict:
         out = {k: t[k] for k in ("id", "game", "seats", "kind", "status", "rounds", "round", "rated", "public")}
