@@ -149,52 +149,71 @@ async def play_seat(server: Server, cookie: str, token: str, think: float, rng: 
     """One person's seat: every turn a random legal action, "Next deal" between deals, until
     the match is over or ``stop`` (the loop's clock)."""
     from tarocchi.server.core.sessions import COOKIE
-    from tests.server.seat import Seat, pick_action
+    from tests.server.seat import Seat
+
+    import websockets
 
     loop = asyncio.get_running_loop()
-    for attempt in range(6):  # (as the page does: again, a little later)
-        try:
-            seat = await Seat.open(server.ws_url, token, headers={"Cookie": f"{COOKIE}={cookie}"})
-            break
-        except Exception as e:  # noqa: BLE001 (counted; past the last try the computer plays the seat)
-            stats.errors.append(f"open: {e!r}")
-            if attempt == 5 or loop.time() > stop:
-                return
-            await asyncio.sleep(rng.uniform(1, 3))
-    stats.seated += 1
-    try:
-        nexted = -1
-        while loop.time() < stop:
-            state = seat.state
-            view = state["view"]
-            if state["table"]["status"] == "over" or (view and view.get("match_over")):
+    opened = False
+    while loop.time() < stop:
+        seat = None
+        for attempt in range(6):  # (as the page does: again, a little later)
+            try:
+                seat = await Seat.open(server.ws_url, token, headers={"Cookie": f"{COOKIE}={cookie}"})
                 break
-            if view is not None and view["phase"] == "done":
-                if nexted != state["version"]:
-                    await seat.send({"type": "next"})
-                    nexted = state["version"]
-                await seat.recv(timeout=max(0.1, stop - loop.time()))
-                continue
-            if seat.my_turn():
-                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                if not seat.my_turn() or seat.state is not state:
-                    continue  # (something came meanwhile: look again)
-                version = state["version"]
-                sent = time.perf_counter()
-                await seat.act(pick_action(seat.view, rng, prefer=()), f"b{version}", version)
-                await seat.wait_state(lambda s: s["version"] > version, timeout=60)
-                stats.moves.append(time.perf_counter() - sent)
-            else:
-                await seat.recv(timeout=max(0.1, stop - loop.time()))
-    except (asyncio.TimeoutError, TimeoutError):
-        pass
-    except Exception as e:  # noqa: BLE001
-        stats.errors.append(f"play: {e!r}")
-    finally:
+            except Exception as e:  # noqa: BLE001 (counted; past the last try the computer plays the seat)
+                stats.errors.append(f"open: {e!r}")
+                if attempt == 5 or loop.time() > stop:
+                    return
+                await asyncio.sleep(rng.uniform(1, 3))
+        if not opened:
+            stats.seated, opened = stats.seated + 1, True
         try:
-            await seat.close()
-        except Exception:  # noqa: BLE001
-            pass
+            if await play_match(seat, think, rng, stats, stop):
+                return
+        except websockets.ConnectionClosed as e:  # (the table moved to the other process: again)
+            stats.errors.append(f"closed: {e.rcvd.code if e.rcvd else None}")
+        except (asyncio.TimeoutError, TimeoutError):
+            return
+        except Exception as e:  # noqa: BLE001
+            stats.errors.append(f"play: {e!r}")
+            return
+        finally:
+            try:
+                await seat.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+async def play_match(seat, think: float, rng: random.Random, stats: Stats, stop: float) -> bool:
+    """The seat played until its match is over (True) or ``stop``."""
+    from tests.server.seat import pick_action
+
+    loop = asyncio.get_running_loop()
+    nexted = -1
+    while loop.time() < stop:
+        state = seat.state
+        view = state["view"]
+        if state["table"]["status"] == "over":
+            return True
+        if view is not None and view["phase"] == "done":
+            if nexted != state["version"]:
+                await seat.send({"type": "next"})
+                nexted = state["version"]
+            await seat.recv(timeout=max(0.1, stop - loop.time()))
+            continue
+        if seat.my_turn():
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            if not seat.my_turn() or seat.state is not state:
+                continue  # (something came meanwhile: look again)
+            version = state["version"]
+            sent = time.perf_counter()
+            await seat.act(pick_action(seat.view, rng, prefer=()), f"b{version}", version)
+            await seat.wait_state(lambda s: s["version"] > version, timeout=60)
+            stats.moves.append(time.perf_counter() - sent)
+        else:
+            await seat.recv(timeout=max(0.1, stop - loop.time()))
+    return False
 
 
 async def run_event(servers: list[Server], db: str, body: dict, players: int, think: float, seconds: float,
@@ -345,30 +364,27 @@ def main() -> int:
     from tests.redis_server import RedisServer
 
     logs = Path(tempfile.mkdtemp(prefix="tarocchi-tbench-"))
+    events = [("arena", {"game": "sicilian", "seats": args.seats, "kind": "arena", "minutes": 5},
+               args.players, args.seconds + 10)]
+    if args.duplicate:
+        events.append(("duplicate", {"game": "sicilian", "seats": args.seats, "kind": "duplicate",
+                                     "rounds": args.rounds}, args.duplicate, args.dup_seconds))
+    print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, load average {os.getloadavg()[0]:.1f}; "
+          f"think {args.think} s; logs in {logs}", flush=True)
     with Cluster(durable=True) as cluster, RedisServer() as redis:
-        db = cluster.new_database()
-        most = max(args.players, args.duplicate)
-        servers = [Server(db, redis.url, name, most, 1.0, 60.0, logs / f"{name}.log") for name in "AB"]
-        try:
-            for s in servers:
-                s.wait()
-            print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, load average {os.getloadavg()[0]:.1f}; "
-                  f"think {args.think} s; logs in {logs}", flush=True)
-            events = [("arena", {"game": "sicilian", "seats": args.seats, "kind": "arena", "minutes": 5},
-                       args.players, args.seconds + 10)]
-            if args.duplicate:
-                events.append(("duplicate", {"game": "sicilian", "seats": args.seats, "kind": "duplicate",
-                                             "rounds": args.rounds}, args.duplicate, args.dup_seconds))
-            offset = 0
-            for name, body, players, seconds in events:
-                since = [len(s.timings()) for s in servers]
-                out = asyncio.run(run_event(servers, db, body, players, args.think, seconds, args.looks, offset))
-                report(f"{name} of {players}", out, [s.timings() for s in servers], since)
-                offset += players
-            print(f"load average {os.getloadavg()[0]:.1f}")
-        finally:
-            for s in servers:
-                s.stop()
+        for name, body, players, seconds in events:  # (each on a site of its own: a new database)
+            db = cluster.new_database()
+            servers = [Server(db, redis.url, f"{name}-{p}", players, 1.0, 60.0, logs / f"{name}-{p}.log")
+                       for p in "AB"]
+            try:
+                for s in servers:
+                    s.wait()
+                out = asyncio.run(run_event(servers, db, body, players, args.think, seconds, args.looks, 0))
+                report(f"{name} of {players}", out, [s.timings() for s in servers], [0, 0])
+            finally:
+                for s in servers:
+                    s.stop()
+        print(f"load average {os.getloadavg()[0]:.1f}")
     return 0
 
 
