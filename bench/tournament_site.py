@@ -303,8 +303,8 @@ async def run_event(servers: list[Server], db: str, body: dict, players: int, th
     looked = []
     for i in range(looks):
         start = time.perf_counter()
-        r = await clients[i % 2].get(f"/api/tournaments/{tid}", headers={"Cookie": f"{COOKIE}={cookie[i]}",
-                                                                          **address(offset + i)})
+        r = await clients[i % 2].get(f"/api/tournaments/{tid}", headers={"Cookie": f"{COOKIE}={cookie[i % players]}",
+                                                                          **address(offset + i % players)})
         looked.append(time.perf_counter() - start)
         assert r.status_code == 200, r.text
     page = r.json()
