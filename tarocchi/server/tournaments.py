@@ -85,6 +85,7 @@ SIGNED_OUT = "you are not signed in"
 NO_SUCH_TOURNAMENT = "no such tournament"
 TOO_MANY = "too many requests: wait a little and try again"
 MADE_ENOUGH = f"you made {MADE_PER_DAY} tournaments today: make the next tomorrow"
+WORKED_OUT = 100  # tournaments whose standings a process keeps (Tournaments.ranked)
 FORMING_STALE = 30.0  # a round claimed this long ago with no tables (its process killed) is formed again
 FINISHED = "this tournament is over"
 STARTED = "this duplicate has started: its rounds are set"
@@ -197,6 +198,10 @@ class Tournaments(Feature):
         self.seeds: dict[str, tuple[str, str]] = {}  # tournament -> (kind, seed)
         self.rounds: dict[str, int] = {}  # a tournament's table -> its round
         self.gone: dict[tuple[str, int], float] = {}  # (table, seat) -> when its person was first seen gone
+        # (tournament, whose: "entered" or "present") -> (the results shown and the players, their
+        # standings): worked out again only when a result comes or a player joins or leaves (a
+        # thousand players' take 0.1-0.5 s of CPU); the latest WORKED_OUT tournaments' kept
+        self.worked_out: dict[tuple[str, str], tuple[tuple, list[dict]]] = {}
 
     @property
     def store(self):
@@ -315,21 +320,27 @@ class Tournaments(Feature):
                                {"tournament": tid, "game": t["game"], "started": True})
         tables = await self.off(self.store.tables, tid)
         still = [x for x in tables if x["result"] is None]
+        forming = t["round"] and not any(x["round"] == t["round"] for x in tables)
         if t["kind"] == "arena":
-            if now < t["ends_at"]:
+            if now >= t["ends_at"]:
+                if not still:
+                    await self.off(self.finish, t, now)
+            elif not forming:
                 await self.seat_arena(t, players, tables, now)
-            elif not still:
-                self.finish(t, now)
+            elif now - (t["round_at"] or 0.0) >= FORMING_STALE:
+                await self.seat_arena(t, players, tables, now, again=True)
+            # (else another process claimed this seating and is making its tables: seating the
+            # players it seats again would put them at two tables at once)
             return
         if still:
             return
-        if t["round"] and not any(x["round"] == t["round"] for x in tables):
+        if forming:
             # (claimed, and its tables never written: the process that claimed it was killed)
             if now - (t["round_at"] or 0.0) >= FORMING_STALE:
                 await self.seat_round(t, players, tables, again=True)
             return
         if t["round"] >= t["rounds"] or len(players) < 2:
-            self.finish(t, now)
+            await self.off(self.finish, t, now)
             return
         await self.seat_round(t, players, tables)
 
@@ -341,9 +352,9 @@ class Tournaments(Feature):
         numbers = [p["number"] for p in players]
         last = t["round"] - 1 if again else t["round"]
         before = [[x["players"] for x in tables if x["round"] == r] for r in range(1, last + 1)]
-        met = self.blocked(players, meetings(before))
+        met = await self.blocked(players, meetings(before))
         if t["kind"] == "swiss":
-            rows = standings("swiss", results_of(tables, "swiss"), numbers)
+            rows = await asyncio.to_thread(self.ranked, t, tables, numbers, "present")
             formed = await asyncio.to_thread(form_tables, swiss_order(rows, numbers), size, met)
         else:
             held: dict = {}
@@ -353,11 +364,13 @@ class Tournaments(Feature):
                         held.setdefault(p, {}).setdefault(s, 0)
                         held[p][s] += 1
             formed = [seat_players(table, held) for table in await asyncio.to_thread(form_tables, numbers, size, met)]
-        self.seat(t, formed, players, t["round"] if again else last, last + 1)
+        await self.seat(t, formed, players, t["round"] if again else last, last + 1)
 
-    async def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float) -> None:
+    async def seat_arena(self, t: dict, players: list[dict], tables: list[dict], now: float,
+                         again: bool = False) -> None:
         """The arena's free players at new tables: as many full tables as they make, those free
-        longest first, by score; one left alone long enough plays with computers."""
+        longest first, by score; one left alone long enough plays with computers. (``again``:
+        the seating claimed and left without tables by a killed process.)"""
         busy = {p for x in tables if x["result"] is None for p in x["players"] if p is not None}
         free_since: dict[int, float] = {}
         last: dict[int, list] = {}
@@ -375,28 +388,32 @@ class Tournaments(Feature):
         if take == 0:
             return
         chosen = free[:take]
-        points = {r["player"]: r["points"] for r in standings("arena", results_of(tables, "arena"))}
+        rows = await asyncio.to_thread(self.ranked, t, tables, [p["number"] for p in players], "present")
+        points = {r["player"]: r["points"] for r in rows}
         order = sorted((p["number"] for p in chosen), key=lambda n: (-points.get(n, 0.0), n))
-        met = self.blocked(chosen, {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order})
-        self.seat(t, await asyncio.to_thread(form_tables, order, size, met), players, t["round"], t["round"] + 1)
+        met = await self.blocked(chosen, {n: {q for q in last.get(n, []) if q is not None and q != n} for n in order})
+        await self.seat(t, await asyncio.to_thread(form_tables, order, size, met), players, t["round"],
+                        t["round"] if again else t["round"] + 1)
 
-    def blocked(self, players: list[dict], met: dict) -> dict:
+    async def blocked(self, players: list[dict], met: dict) -> dict:
         """``met`` with every two of ``players`` who block each other, either way (issue 58):
         seated apart where the numbers allow, as if they had met."""
         people = self.hub.store.people
         accounts = {p["account"]: p["number"] for p in players}
-        if not people.block_between(list(accounts)):
+        if not await self.off(people.block_between, list(accounts)):
             return met
         for p in players:
-            for other in people.blocked_among(p["account"], list(accounts)):
+            for other in await self.off(people.blocked_among, p["account"], list(accounts)):
                 met.setdefault(p["number"], set()).add(accounts[other])
                 met.setdefault(accounts[other], set()).add(p["number"])
         return met
 
-    def seat(self, t: dict, formed: list[list], players: list[dict], round_was: int, round_now: int) -> None:
+    async def seat(self, t: dict, formed: list[list], players: list[dict], round_was: int, round_now: int) -> None:
         """Claim the round (one process forms it), make the formed tables (player numbers by
-        seat, None a computer) and write them; each person is told on their bell."""
-        if not self.store.claim_round(t["id"], round_was, round_now, self.hub.now(), t["round_at"]):
+        seat, None a computer) and write them; each person is told on their bell. (The claim,
+        the tables' rows and the bell items off the loop: a thousand players' round trips; the
+        rooms on it, as the hub's.)"""
+        if not await self.off(self.store.claim_round, t["id"], round_was, round_now, self.hub.now(), t["round_at"]):
             return  # (another process forms it)
         accounts = {p["number"]: {"id": p["account"], "name": p["name"]} for p in players}
         made = []
@@ -406,7 +423,7 @@ class Tournaments(Feature):
                                               round_now)
             made.append((i + 1, table_id, numbers, holders, links))
             self.rounds[table_id] = round_now
-        self.store.put_tables(t["id"], round_now, [(n, tid, nums) for n, tid, nums, _, _ in made])
+        await self.off(self.store.put_tables, t["id"], round_now, [(n, tid, nums) for n, tid, nums, _, _ in made])
         for number, table_id, numbers, holders, links in made:
             table = self.hub.tables.get(table_id)
             if table is not None and any(h is None for h in holders):
@@ -415,10 +432,14 @@ class Tournaments(Feature):
                         if holder is None:
                             self.hub.write(table, "fill", {"seat": seat, "level": self.hub.standin_level(table.game)})
                     self.hub.changed(table)
+        await self.off(self.ring_seats, t["id"], t["game"], round_now, made)
+
+    def ring_seats(self, tid: str, game: str, round_: int, made: list[tuple]) -> None:
+        for number, _, _, holders, links in made:
             for holder, link in zip(holders, links):
                 if holder is not None:
                     self.hub.store.people.ring(holder["id"], "tournament", {
-                        "tournament": t["id"], "game": t["game"], "round": round_now, "table": number, "link": link})
+                        "tournament": tid, "game": game, "round": round_, "table": number, "link": link})
 
     def finish(self, t: dict, now: float) -> None:
         if not self.store.set_status(t["id"], "running", "finished", finished_at=now):
@@ -465,7 +486,7 @@ class Tournaments(Feature):
         tables = self.store.tables(t["id"]) if tables is None else tables
         players = self.store.players(t["id"]) if players is None else players
         by_number = {p["number"]: p for p in players}
-        rows = standings(t["kind"], results_of(tables, t["kind"]), list(by_number))
+        rows = [dict(row) for row in self.ranked(t, tables, list(by_number), "entered")]
         for row in rows:
             p = by_number.get(row["player"])
             row["number"] = row.pop("player")
@@ -473,6 +494,21 @@ class Tournaments(Feature):
             row["account"] = p["account"] if p else None
             row["present"] = p["present"] if p else False
         return rows
+
+    def ranked(self, t: dict, tables: list[dict], numbers: list[int], whose: str) -> list[dict]:
+        """core/pairing.py's standings of the results shown and the players ``numbers`` (``whose``:
+        "entered" or "present"): the last ones worked out while neither has changed (a result is
+        written once, never changed). Not to be changed by the caller."""
+        results = results_of(tables, t["kind"])
+        key = (tuple((r.round, r.table) for r in results), tuple(numbers))
+        found = self.worked_out.get((t["id"], whose))
+        if found is None or found[0] != key:
+            found = (key, standings(t["kind"], results, numbers))
+            self.worked_out.pop((t["id"], whose), None)
+            self.worked_out[(t["id"], whose)] = found  # (the latest last)
+            while len(self.worked_out) > WORKED_OUT:
+                self.worked_out.pop(next(iter(self.worked_out)), None)
+        return found[1]
 
     def summary(self, t: dict) -> dict:
         out = {k: t[k] for k in ("id", "game", "seats", "kind", "status", "rounds", "round", "rated", "public")}

@@ -316,3 +316,59 @@ def test_a_round_claimed_by_a_process_killed_before_its_tables_is_formed_again(t
                      seconds=120)
         assert page["round"] == 1 and [len(r["tables"]) for r in page["rounds"]] == [1]
         assert all(t["done"] for t in page["rounds"][0]["tables"])
+
+
+def test_an_arena_seating_another_process_claimed_is_not_made_twice(tmp_path):
+    """Another process of the site has claimed the arena's first seating and is still making
+    its tables (their rows not written yet): this one seats nobody meanwhile, else the players
+    would sit at two tables at once; once the claim is stale (its process killed,
+    ``FORMING_STALE``) this one claims that seating again and makes it."""
+    from tarocchi.server.core.store import open_store
+
+    with running_server(bot_delay=0.01, trick_pause=0.01, tournaments=QUICK) as server:
+        clients = [sign_up(server, n + 1, NAMES[n]) for n in range(3)]
+        tid = clients[0].post("/api/tournaments", json={"game": "sicilian", "seats": 3, "kind": "arena", "minutes": 30,
+                                                        "starts": 2}).json()["id"]
+        for c in clients:
+            c.post(f"/api/tournaments/{tid}/join")
+        other = open_store(server.db)
+        try:
+            claimed = time.time()
+            assert other.tournaments.claim_round(tid, 0, 1, at=claimed)  # (the other process's claim)
+            until(lambda: clients[0].get(f"/api/tournaments/{tid}").json()["status"] == "running")
+            time.sleep(2.0)  # (twenty ticks)
+            page = clients[0].get(f"/api/tournaments/{tid}").json()
+            assert page["round"] == 1 and page["rounds"] == []
+            # (its process killed: the claim grows stale)
+            assert other.tournaments.claim_round(tid, 1, 1, at=time.time() - 60, claimed_at=claimed)
+        finally:
+            other.close()
+        page = until(lambda: (p := clients[0].get(f"/api/tournaments/{tid}").json())["rounds"] and p)
+        assert page["round"] == 1 and [(r["round"], len(r["tables"])) for r in page["rounds"]] == [(1, 1)]
+        assert sorted(page["rounds"][0]["tables"][0]["names"]) == sorted(NAMES[:3])
+
+
+def test_the_standings_are_worked_out_again_only_when_a_result_or_a_player_comes(monkeypatch):
+    """Each look at a tournament's page (and each arena seating) reads its standings: they are
+    worked out once per result written or player come, not at every look."""
+    from tarocchi.server import tournaments
+
+    worked = []
+    real = tournaments.standings
+    monkeypatch.setattr(tournaments, "standings", lambda *a: worked.append(a) or real(*a))
+    seats = lambda *players: [{"player": p, "team": s, "total": 3 - s, "absent": False, "deals": [3 - s]}  # noqa: E731
+                              for s, p in enumerate(players)]
+    t = {"id": "t1", "kind": "arena"}
+    tables = [{"round": 1, "number": 1, "table": "a", "players": [1, 2, 3], "result": seats(1, 2, 3)},
+              {"round": 1, "number": 2, "table": "b", "players": [4, 5, 6], "result": None}]
+    players = [{"number": n, "name": f"P{n}", "account": f"a{n}", "present": True} for n in range(1, 7)]
+    feature = tournaments.Tournaments(hub=None)
+    first = feature.standings(t, tables, players)
+    assert feature.standings(t, tables, players) == first and len(worked) == 1  # (looked at again: kept)
+    first[0]["name"] = "changed by a caller"
+    assert feature.standings(t, tables, players)[0]["name"] == "P1"  # (each caller its own rows)
+    tables[1]["result"] = seats(4, 5, 6)  # a result comes
+    assert [r["number"] for r in feature.standings(t, tables, players)][:2] == [1, 4] and len(worked) == 2
+    players.append({"number": 7, "name": "P7", "account": "a7", "present": True})  # a player joins
+    assert len(feature.standings(t, tables, players)) == 7 and len(worked) == 3
+    assert len(feature.standings(t, tables, players)) == 7 and len(worked) == 3
