@@ -114,7 +114,20 @@ def test_rooms_cannot_be_listed(server):
                      "/api/me/bell", "/api/me/bell/read", "/api/reports", "/api/mod/reports",
                      "/api/mod/reports/{id}/close", "/api/mod/players/{name}", "/api/mod/log", "/api/mod/actions",
                      "/api/push/key", "/api/push",  # (notifications, issue 41: the account's own)
-                     "/api/lessons", "/api/lessons/{game}/{n:int}"}  # (issue 42: a lesson's own new table)
+                     "/api/lessons", "/api/lessons/{game}/{n:int}",  # (issue 42: a lesson's own new table)
+                     # (issue 58: a player's archive of finished matches, and its figures, named by
+                     # the player, never a table in play; the account's own setting; the moderators' page)
+                     "/@/{name}/games", "/api/players/{name}/games", "/api/players/{name}/figures",
+                     "/api/me/settings", "/mod",
+                     # (issue 59: the public tournaments, each its tables' watch links and the asker's
+                     # own seat alone; the daily deal's public facts and the asker's own table)
+                     "/tournaments", "/tournament/{id}", "/api/tournaments", "/api/tournaments/{id}",
+                     "/api/tournaments/{id}/join", "/api/tournaments/{id}/records", "/daily/{game}",
+                     "/api/daily/{game}"}
+    # A stranger's tournaments list and daily deal name no seat (issue 59).
+    for path in ("/api/tournaments", "/api/daily/sicilian"):
+        r = httpx.get(f"{server.url}{path}")
+        assert r.status_code == 200 and "/t/" not in r.text, (path, r.status_code)
     # "Your tables" (issue 38) answers only for the seat links it is given, never a list of its own.
     assert httpx.post(f"{server.url}/api/my-tables", json={"links": []}).json()["tables"] == []
     assert httpx.get(f"{server.url}/api/my-tables").status_code == 405
