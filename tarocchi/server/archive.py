@@ -26,7 +26,6 @@ chat and any rematch in play, so it gets none here, as on the profile.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import logging
 from collections.abc import Callable
@@ -39,6 +38,7 @@ from tarocchi.games.figures import deal_figures
 
 from .core.features import Feature
 from .core.hub import stored_table
+from .core.store import off_loop
 from .core.store.people import rating_key
 from .core.tables import match_reference
 
@@ -118,9 +118,7 @@ class Archive(Feature):
 
     async def answer(self, work: Callable, *args):
         """``work(*args)`` off the event loop on PostgreSQL (its round trips), on it on SQLite."""
-        if getattr(self.hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(self.hub.store, work, *args)
 
     def shown_to(self, name: str, asker: dict | None) -> dict | None:
         """The account named ``name`` if ``asker`` (a signed-in account, or None) may see its

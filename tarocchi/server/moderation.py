@@ -26,7 +26,6 @@ everyone but its sender (``Feature.hides_chat``); it is stored, so a report carr
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 import time
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import msgspec
 
 from .core.features import Feature
+from .core.store import off_loop
 from .core.store.people import NEUTRAL_NAME
 
 if TYPE_CHECKING:
@@ -152,9 +152,7 @@ def routes(moderation_of: Callable[[], Moderation], read_body, client_address,
 
     async def run(work: Callable, *args):
         """A store call off the loop where the store commits off it (PostgreSQL's round trips)."""
-        if getattr(moderation_of().hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(moderation_of().hub.store, work, *args)
 
     async def moderator(request: Request) -> dict | Response:
         """The moderator asking, or the answer to anyone else (before any body is read)."""

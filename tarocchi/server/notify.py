@@ -59,6 +59,7 @@ from ..engine.game import get_game
 from .core.features import Feature
 from .core.messages import Budget, Visible
 from .core.sessions import signed_in
+from .core.store import off_loop
 from .core.tables import BETWEEN, OVER, PLAYING, WAITING, Table
 
 if TYPE_CHECKING:
@@ -424,9 +425,7 @@ class Notifier(Feature):
 
     async def _off(self, work: Callable, *args):
         """A store call off the loop where the store commits off it (PostgreSQL's round trips)."""
-        if getattr(self.hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(self.hub.store, work, *args)
 
     async def _committed(self) -> None:
         """Once the events applied so far are stored (what they tell is then true)."""

@@ -37,7 +37,6 @@ ratings rebuild``) gives exactly the ratings the live server wrote.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Iterable
@@ -48,6 +47,7 @@ from openskill.models import PlackettLuce
 from tarocchi.engine.game import game_names, get_game
 
 from .core.features import Feature
+from .core.store import off_loop
 from .core.store.people import GONE, Player, rating_key
 from .core.tables import match_reference
 
@@ -206,9 +206,7 @@ class Ratings(Feature):
         """``work(*args)`` where this store is read: PostgreSQL's round trips (a profile is a
         few dozen) off the event loop every table shares, as the site's queries are; SQLite's
         microseconds on it (its one connection is the loop's)."""
-        if getattr(self.hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(self.hub.store, work, *args)
 
     def ended(self, table: Table, ended: Ended) -> None:
         ended.rated_room = table.kind == "room" and table.rated

@@ -41,6 +41,7 @@ import msgspec
 
 from .core.features import Feature
 from .core.messages import GameName
+from .core.store import off_loop
 
 if TYPE_CHECKING:
     from .core.hub import Hub
@@ -178,9 +179,7 @@ def routes(social_of: Callable[[], Social], read_body, client_address, spend: Ca
 
     async def run(work: Callable, *args):
         """A store call off the loop where the store commits off it (PostgreSQL's round trips)."""
-        if getattr(social_of().hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(social_of().hub.store, work, *args)
 
     def other(name: str, account: dict) -> dict | None:
         found = social_of().people.account_named(name)

@@ -54,6 +54,7 @@ from .core.features import Feature
 from .core.hub import stored_table
 from .core.messages import GameName
 from .core.pairing import Result, Seat, form_tables, meetings, seat_players, standings, swiss_order
+from .core.store import off_loop
 from .core.tables import BETWEEN, PLAYING, WAITING, shuffled_deck
 
 if TYPE_CHECKING:
@@ -272,9 +273,7 @@ class Tournaments(Feature):
     async def off(self, work: Callable, *args):
         """``work(*args)`` off the event loop where the store is used from threads (PostgreSQL's
         round trips), on it for SQLite (its one connection is the loop's), as ratings.py."""
-        if getattr(self.hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(self.hub.store, work, *args)
 
     async def tick(self) -> None:
         """Results of the tables ended, tournaments started, tables formed, tournaments finished,
@@ -591,9 +590,7 @@ def routes(of: Callable[[], Tournaments], read_body, client_address, spend: Call
         return signed_in(of().hub.store.people, request)
 
     async def run(work: Callable, *args):
-        if getattr(of().hub.store, "commits_off_loop", False):
-            return await asyncio.to_thread(work, *args)
-        return work(*args)
+        return await off_loop(of().hub.store, work, *args)
 
     async def looked(request: Request) -> bool:
         return await spend("tournaments-looking", client_address(request) or "?", LOOKING_PER_ADDRESS)

@@ -52,8 +52,8 @@ function signedOutHere() {
 }
 
 // A JSON request; the answer's JSON ({} for 204), or an Error with the server's words and the
-// status (0: the server could not be reached).
-async function call(method, path, body) {
+// status (0: the server could not be reached); social.js asks with it too.
+export async function call(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";

@@ -19,7 +19,7 @@
 
 import { t, tn, has, lang, reason, addMessages, REASONS } from "./i18n.js";
 import { h, patch, asset } from "./dom.js";
-import { accountName, when } from "./account.js";
+import { accountName, call, when } from "./account.js";
 import messages from "./social.i18n.js";
 
 addMessages(messages);
@@ -45,30 +45,6 @@ function refusal(e) {
   const m = /^(no player has that name): (.+)$/.exec(text);
   const said = m ? `${reason(m[1])}: ${m[2]}` : reason(text);
   return capital(said).replace(/([^.!?])$/, "$1.");
-}
-
-// A JSON request: the answer's JSON ({} for a 204), or an Error with the server's words.
-async function call(method, path, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let res;
-  try {
-    res = await fetch(path, init);
-  } catch {
-    const e = new Error(t("acct.offline"));
-    e.status = 0;
-    throw e;
-  }
-  const data = res.status === 204 ? {} : await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const e = new Error(data.error || res.statusText || String(res.status));
-    e.status = res.status;
-    throw e;
-  }
-  return data;
 }
 
 // Every few seconds while the page is shown, at once when it is shown again; never while hidden.

@@ -5,6 +5,8 @@ by the address it is given."""
 
 from __future__ import annotations
 
+import asyncio
+
 from .base import (  # noqa: F401  (the store's public names, for the server and the tests)
     CLAIM_HERE, CLAIM_TAKEN, CLAIM_TOO_MANY, CLAIM_WON, SCHEMA_VERSION, DamagedRow, SchemaTooNew, Store,
     VersionConflict, address_key, check_schema, decoded, event_rows, listing_of, listing_row, redacted,
@@ -25,3 +27,9 @@ def open_store(db: str) -> Store:
     return SqliteStore(db)
 
 
+async def off_loop(store, work, *args):
+    """``work(*args)``, a store call: off the event loop where the store commits off it
+    (PostgreSQL's round trips, on threads), on it for SQLite (its one connection is the loop's)."""
+    if getattr(store, "commits_off_loop", False):
+        return await asyncio.to_thread(work, *args)
+    return work(*args)
