@@ -120,13 +120,16 @@ class Tournaments:
     def join(self, tid: str, account: str, most: int) -> int | str:
         """The account enters (or comes back): its entry number; or why not (``full``, ``closed``)."""
         with self.write() as tx:
+            # (the tournament's row locked first: joins at once, one account's twice or two accounts',
+            # are taken one after the other: one entry an account, two numbers for two)
+            if not tx.run("UPDATE tournaments SET entries = entries WHERE id = %s RETURNING id", (tid,)):
+                return "full"
             found = tx.run("SELECT number FROM tournament_players WHERE tournament_id = %s AND account_id = %s",
                            (tid, account))
             if found:
                 tx.run("UPDATE tournament_players SET present = 1 WHERE tournament_id = %s AND account_id = %s",
                        (tid, account))
                 return found[0][0]
-            # (the tournament's row locked by the update: two joins at once take two numbers)
             taken = tx.run("UPDATE tournaments SET entries = entries + 1 WHERE id = %s AND entries < %s "
                            "RETURNING entries", (tid, most))
             if not taken:
